@@ -1,0 +1,32 @@
+# Two commands for a new machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+export FLASK_APP := wsgi
+
+.PHONY: run test bench bench-web simulate sweep clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) -m flask db upgrade
+	$(PY) -m flask run --host 127.0.0.1 --port 5000
+
+test: $(VENV)/.installed
+	$(PY) -m pytest -n auto
+
+bench: $(VENV)/.installed
+	$(PY) -m bench.bench_engine
+
+bench-web: $(VENV)/.installed
+	$(PY) -m bench.bench_web
+
+simulate: $(VENV)/.installed
+	$(PY) -m app.pairing.simulate
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,51 @@
+"""SASS, the Side Aware Swiss System: the Flask application factory."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from .extensions import csrf, db, login_manager, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+                instance_path=str(ROOT / "instance"))
+    app.config.from_object("config.Config")
+    if overrides:
+        app.config.update(overrides)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    login_manager.init_app(app)
+    csrf.init_app(app)
+
+    from . import models  # noqa: F401  (models must be imported for migrations)
+    from .errors import register_error_handlers
+    from .cli import register_cli
+    from .views import register_blueprints
+
+    register_error_handlers(app)
+    register_cli(app)
+    register_blueprints(app)
+    _enable_sqlite_foreign_keys(app)
+    return app
+
+
+def _enable_sqlite_foreign_keys(app: Flask) -> None:
+    """SQLite ignores foreign keys unless asked, and our constraints rely on them."""
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return
+    with app.app_context():
+        engine = db.engine
+
+    @event.listens_for(engine, "connect")
+    def _fk_on(dbapi_connection, _record):  # pragma: no cover - exercised by every SQLite test
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()

@@ -1,0 +1,223 @@
+"""Database models. The schema changes only through migrations in migrations/.
+
+Composite foreign keys let the database itself refuse a seat, match or cut entry that points at
+another tournament's player or round.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import date, datetime, timezone
+from fractions import Fraction
+
+from flask_login import UserMixin
+from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .extensions import db
+from .pairing import Format
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_slug() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")[:8].lower()
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+    id = db.Column(db.Integer, primary_key=True)
+    email = db.Column(db.String(254), nullable=False, unique=True)
+    password_hash = db.Column(db.String(255), nullable=False)
+    is_admin = db.Column(db.Boolean, nullable=False, default=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    tournaments = db.relationship("Tournament", back_populates="owner", cascade="all, delete-orphan")
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+    def can_manage(self, tournament: "Tournament") -> bool:
+        return self.is_admin or tournament.owner_id == self.id
+
+
+class Tournament(db.Model):
+    __tablename__ = "tournaments"
+    id = db.Column(db.Integer, primary_key=True)
+    owner_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True)
+    name = db.Column(db.String(120), nullable=False)
+    date = db.Column(db.Date, nullable=False, default=date.today)
+    format = db.Column(db.String(10), nullable=False, default=Format.SINGLE_SIDED.value)
+    score_factor = db.Column(db.String(16), nullable=False, default="2")  # exact: "2", "5/2"
+    planned_rounds = db.Column(db.Integer)
+    tiebreakers = db.Column(db.String(16))  # None: the format's default system
+    power_pairing = db.Column(db.Boolean, nullable=False, default=False)
+    slug = db.Column(db.String(16), nullable=False, unique=True, default=new_slug)
+    seed = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(8))
+    cut_kind = db.Column(db.String(10))  # "double" / "single" once a cut exists
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("format IN ('single', 'double', 'plain')", name="format"),
+        CheckConstraint("cut_kind IS NULL OR cut_kind IN ('single', 'double')", name="cut_kind"),
+    )
+
+    owner = db.relationship("User", back_populates="tournaments")
+    players = db.relationship("Player", back_populates="tournament", cascade="all, delete-orphan",
+                              passive_deletes=True, order_by="Player.id")
+    rounds = db.relationship("Round", back_populates="tournament", cascade="all, delete-orphan",
+                             passive_deletes=True, order_by="Round.number")
+    cut_entries = db.relationship("CutEntry", cascade="all, delete-orphan", passive_deletes=True,
+                                  order_by="CutEntry.seed")
+    cut_results = db.relationship("CutResult", cascade="all, delete-orphan", passive_deletes=True,
+                                  order_by="CutResult.game")
+
+    @property
+    def fmt(self) -> Format:
+        return Format(self.format)
+
+    @property
+    def score_factor_value(self) -> Fraction:
+        return Fraction(self.score_factor)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    name = db.Column(db.String(100), nullable=False)
+    corp_identity = db.Column(db.String(100), nullable=False, default="")
+    runner_identity = db.Column(db.String(100), nullable=False, default="")
+    dropped = db.Column(db.Boolean, nullable=False, default=False)
+    first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
+    fixed_table = db.Column(db.Integer)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "name"),
+        UniqueConstraint("id", "tournament_id"),  # target of composite foreign keys
+        CheckConstraint("fixed_table IS NULL OR fixed_table > 0", name="fixed_table_positive"),
+    )
+
+    tournament = db.relationship("Tournament", back_populates="players")
+
+
+class Round(db.Model):
+    __tablename__ = "rounds"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    number = db.Column(db.Integer, nullable=False)
+    published = db.Column(db.Boolean, nullable=False, default=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number"),
+        UniqueConstraint("id", "tournament_id"),
+        CheckConstraint("number > 0", name="number_positive"),
+    )
+
+    tournament = db.relationship("Tournament", back_populates="rounds")
+    matches = db.relationship("Match", back_populates="round", cascade="all, delete-orphan",
+                              passive_deletes=True, order_by="Match.table")
+
+
+class Match(db.Model):
+    """One table of a round: two seats, or one seat for a bye. `result` is None until reported."""
+
+    __tablename__ = "matches"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, nullable=False)
+    round_id = db.Column(db.Integer, nullable=False)
+    table = db.Column(db.Integer, nullable=False)
+    is_bye = db.Column(db.Boolean, nullable=False, default=False)
+    result = db.Column(db.String(16))  # e.g. "corp", "runner", "tie", "id", "6-0", "2-1", "custom"
+    intentional_draw = db.Column(db.Boolean, nullable=False, default=False)
+    drawn_games = db.Column(db.Integer, nullable=False, default=0)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["round_id", "tournament_id"], ["rounds.id", "rounds.tournament_id"],
+                             ondelete="CASCADE"),
+        UniqueConstraint("round_id", "table"),
+        UniqueConstraint("id", "round_id"),
+        CheckConstraint('"table" > 0', name="table_positive"),
+        CheckConstraint("drawn_games >= 0", name="drawn_games"),
+    )
+
+    round = db.relationship("Round", back_populates="matches")
+    seats = db.relationship("Seat", back_populates="match", cascade="all, delete-orphan",
+                            passive_deletes=True, order_by="Seat.position")
+
+
+class Seat(db.Model):
+    """A player's place in a match. Unique per round: a player appears once per round."""
+
+    __tablename__ = "seats"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, nullable=False)
+    round_id = db.Column(db.Integer, nullable=False)
+    match_id = db.Column(db.Integer, nullable=False)
+    player_id = db.Column(db.Integer, nullable=False)
+    position = db.Column(db.Integer, nullable=False)  # 1 or 2; single-sided: 1 is Corp
+    side = db.Column(db.String(6))  # "corp" / "runner" in single-sided, else NULL
+    points = db.Column(db.Integer)  # NULL until the result is in
+    games_won = db.Column(db.Integer, nullable=False, default=0)  # plain swiss games in the match
+
+    __table_args__ = (
+        ForeignKeyConstraint(["match_id", "round_id"], ["matches.id", "matches.round_id"], ondelete="CASCADE"),
+        ForeignKeyConstraint(["round_id", "tournament_id"], ["rounds.id", "rounds.tournament_id"],
+                             ondelete="CASCADE"),
+        ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
+                             ondelete="CASCADE"),
+        UniqueConstraint("round_id", "player_id"),
+        UniqueConstraint("match_id", "position"),
+        CheckConstraint("position IN (1, 2)", name="position"),
+        CheckConstraint("side IS NULL OR side IN ('corp', 'runner')", name="side"),
+        CheckConstraint("points IS NULL OR points >= 0", name="points"),
+        CheckConstraint("games_won >= 0", name="games_won"),
+    )
+
+    match = db.relationship("Match", back_populates="seats")
+    player = db.relationship("Player", primaryjoin="Player.id == foreign(Seat.player_id)", viewonly=True)
+
+
+class CutEntry(db.Model):
+    """A player's seed in the top cut."""
+
+    __tablename__ = "cut_entries"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    player_id = db.Column(db.Integer, nullable=False)
+    seed = db.Column(db.Integer, nullable=False)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
+                             ondelete="CASCADE"),
+        UniqueConstraint("tournament_id", "seed"),
+        UniqueConstraint("tournament_id", "player_id"),
+        CheckConstraint("seed > 0", name="seed_positive"),
+    )
+
+    player = db.relationship("Player", primaryjoin="Player.id == foreign(CutEntry.player_id)", viewonly=True)
+
+
+class CutResult(db.Model):
+    """A cut game's recorded side choice and/or winner; the bracket is rebuilt from the seeds and these."""
+
+    __tablename__ = "cut_results"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    game = db.Column(db.Integer, nullable=False)
+    winner_id = db.Column(db.Integer)  # NULL while only the side choice is recorded
+    corp_id = db.Column(db.Integer)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["winner_id", "tournament_id"], ["players.id", "players.tournament_id"],
+                             ondelete="CASCADE"),
+        ForeignKeyConstraint(["corp_id", "tournament_id"], ["players.id", "players.tournament_id"],
+                             ondelete="CASCADE"),
+        UniqueConstraint("tournament_id", "game"),
+    )

@@ -1,0 +1,9 @@
+"""The pairing engine: pure Python, no Flask, no SQL. See README, 'Use the engine as a library'."""
+from .formats import Format, Scoring, Side, SCORING
+from .types import Entrant, Game, Pairing, PairingError, RoundPlan
+from .history import History, Record
+
+__all__ = [
+    "Format", "Scoring", "Side", "SCORING", "Entrant", "Game", "Pairing", "PairingError", "RoundPlan",
+    "History", "Record",
+]

@@ -1,0 +1,123 @@
+"""Fixtures: every database test runs on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL.
+
+The schema is built by the migrations (never create_all), once per backend and worker; tables are
+emptied after each test.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+import sqlalchemy as sa
+from flask_migrate import upgrade
+
+from app import create_app
+from app.extensions import db
+from app.models import Tournament, User
+from config import database_url
+
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def _postgres_url() -> str:
+    """A database of this worker's own beside TEST_DATABASE_URL's, made empty."""
+    base = database_url(os.environ["TEST_DATABASE_URL"])
+    name = re.sub(r"\W", "_", f"{sa.engine.make_url(base).database}_{WORKER}")
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_uri(request, tmp_path_factory):
+    if request.param == "sqlite":
+        uri = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+    else:
+        uri = _postgres_url()
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    return uri
+
+
+def _empty_tables() -> None:
+    tables = list(reversed(db.metadata.sorted_tables))
+    if db.engine.dialect.name == "postgresql":
+        names = ", ".join(f'"{t.name}"' for t in tables)
+        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    else:
+        for table in tables:
+            db.session.execute(table.delete())
+    db.session.commit()
+
+
+@pytest.fixture
+def app(database_uri):
+    """An app with CSRF checks off, for request tests; `csrf_app` keeps them on."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False})
+    with app.app_context():
+        yield app
+        db.session.rollback()
+        _empty_tables()
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def csrf_app(database_uri):
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri})
+    with app.app_context():
+        yield app
+        db.session.rollback()
+        _empty_tables()
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def make_user(app):
+    def make(email="to@example.com", password="correct horse", is_admin=False) -> User:
+        user = User(email=email, is_admin=is_admin)
+        user.set_password(password)
+        db.session.add(user)
+        db.session.commit()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def login(client):
+    """Log `client` in through the real login form."""
+
+    def do(email="to@example.com", password="correct horse", c=None):
+        c = c or client
+        response = c.post("/login", data={"email": email, "password": password})
+        assert response.status_code in (302, 303), response.get_data(as_text=True)[:500]
+        return c
+
+    return do
+
+
+@pytest.fixture
+def make_tournament(app):
+    def make(owner: User, **fields) -> Tournament:
+        fields.setdefault("name", "Store Championship")
+        fields.setdefault("format", "single")
+        tournament = Tournament(owner=owner, **fields)
+        db.session.add(tournament)
+        db.session.commit()
+        return tournament
+
+    return make
