@@ -96,6 +96,8 @@ def _netrunner(fmt: Format, records: dict[PlayerId, Record]) -> dict[PlayerId, t
 
 
 def _magic(fmt: Format, records: dict[PlayerId, Record]) -> dict[PlayerId, tuple]:
+    """MW% = points / (round points x rounds); GW% and OGW% need the games of each match, which only plain
+    swiss records (elsewhere GW% is 0). A player with no rounds (or no opponents) gets 0, not the floor."""
     s = fmt.scoring
     mw, gw = {}, {}
     for p, r in records.items():

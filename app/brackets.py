@@ -1,0 +1,414 @@
+"""Top cut brackets as data: double elimination (top 3, 4, 8, 16) and single elimination (top 4, 8, 16).
+
+A bracket is a fixed layout of games whose two slots are fed by a seed, the winner of an earlier game or the
+loser of an earlier game, plus the reported results. Its whole state is (kind, seeds, results), so the web app
+persists only the results and rebuilds the bracket with ``Bracket.from_results``.
+
+Game numbers and rounds of the double elimination layouts are Cobra's (so exports and TOs' habits match);
+Cobra's top 3 is not double elimination, so ours is: 2v3, the winner meets seed 1 (who had a bye), the two
+losers meet in the lower final, then the grand final. A grand-final reset game exists only when the player from
+the lower bracket wins the first final.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Mapping, Optional, Sequence
+
+from .pairing.formats import Side
+
+PlayerId = Hashable
+KINDS = ("double", "single")
+
+
+class BracketError(ValueError):
+    """A bracket action that cannot be done; the bracket is unchanged."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a game's player comes from: ``seed`` n, ``winner`` of game n or ``loser`` of game n."""
+
+    kind: str
+    ref: int
+
+    @property
+    def label(self) -> str:
+        return f"Seed {self.ref}" if self.kind == "seed" else f"{self.kind.capitalize()} of game {self.ref}"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: int
+    round: int
+    slots: tuple  # (Slot, Slot)
+    section: str  # "upper", "lower", "final" (grand final or single-elimination final) or "reset"
+
+
+def _s(n: int) -> Slot:
+    return Slot("seed", n)
+
+
+def _w(n: int) -> Slot:
+    return Slot("winner", n)
+
+
+def _l(n: int) -> Slot:
+    return Slot("loser", n)
+
+
+def _layout(*rows) -> tuple[GameSpec, ...]:
+    return tuple(GameSpec(i, r, (a, b), sec) for i, r, a, b, sec in rows)
+
+
+LAYOUTS: dict[tuple[str, int], tuple[GameSpec, ...]] = {
+    ("double", 3): _layout(
+        (1, 1, _s(2), _s(3), "upper"),
+        (2, 2, _s(1), _w(1), "upper"),
+        (3, 3, _l(2), _l(1), "lower"),
+        (4, 4, _w(2), _w(3), "final"),
+        (5, 5, _w(4), _l(4), "reset"),
+    ),
+    ("double", 4): _layout(
+        (1, 1, _s(1), _s(4), "upper"),
+        (2, 1, _s(2), _s(3), "upper"),
+        (3, 2, _w(1), _w(2), "upper"),
+        (4, 2, _l(1), _l(2), "lower"),
+        (5, 3, _l(3), _w(4), "lower"),
+        (6, 4, _w(3), _w(5), "final"),
+        (7, 5, _w(6), _l(6), "reset"),
+    ),
+    ("double", 8): _layout(
+        (1, 1, _s(1), _s(8), "upper"),
+        (2, 1, _s(4), _s(5), "upper"),
+        (3, 1, _s(2), _s(7), "upper"),
+        (4, 1, _s(3), _s(6), "upper"),
+        (5, 2, _w(1), _w(2), "upper"),
+        (6, 2, _w(3), _w(4), "upper"),
+        (7, 2, _l(1), _l(2), "lower"),
+        (8, 2, _l(3), _l(4), "lower"),
+        (9, 3, _w(5), _w(6), "upper"),
+        (10, 3, _l(6), _w(7), "lower"),
+        (11, 3, _w(8), _l(5), "lower"),
+        (12, 4, _w(10), _w(11), "lower"),
+        (13, 5, _l(9), _w(12), "lower"),
+        (14, 6, _w(9), _w(13), "final"),
+        (15, 7, _w(14), _l(14), "reset"),
+    ),
+    ("double", 16): _layout(
+        (1, 1, _s(1), _s(16), "upper"),
+        (2, 1, _s(8), _s(9), "upper"),
+        (3, 1, _s(5), _s(12), "upper"),
+        (4, 1, _s(4), _s(13), "upper"),
+        (5, 1, _s(3), _s(14), "upper"),
+        (6, 1, _s(6), _s(11), "upper"),
+        (7, 1, _s(7), _s(10), "upper"),
+        (8, 1, _s(2), _s(15), "upper"),
+        (9, 2, _l(1), _l(2), "lower"),
+        (10, 2, _l(3), _l(4), "lower"),
+        (11, 2, _l(5), _l(6), "lower"),
+        (12, 2, _l(7), _l(8), "lower"),
+        (13, 2, _w(1), _w(2), "upper"),
+        (14, 2, _w(3), _w(4), "upper"),
+        (15, 2, _w(5), _w(6), "upper"),
+        (16, 2, _w(7), _w(8), "upper"),
+        (17, 3, _l(16), _w(9), "lower"),
+        (18, 3, _l(15), _w(10), "lower"),
+        (19, 3, _l(14), _w(11), "lower"),
+        (20, 3, _l(13), _w(12), "lower"),
+        (21, 3, _w(13), _w(14), "upper"),
+        (22, 3, _w(15), _w(16), "upper"),
+        (23, 4, _w(17), _w(18), "lower"),
+        (24, 4, _w(19), _w(20), "lower"),
+        (27, 4, _w(21), _w(22), "upper"),
+        (25, 5, _l(21), _w(23), "lower"),
+        (26, 5, _w(24), _l(22), "lower"),
+        (28, 6, _w(25), _w(26), "lower"),
+        (29, 7, _l(27), _w(28), "lower"),
+        (30, 8, _w(27), _w(29), "final"),
+        (31, 9, _w(30), _l(30), "reset"),
+    ),
+    ("single", 4): _layout(
+        (1, 1, _s(1), _s(4), "upper"),
+        (2, 1, _s(2), _s(3), "upper"),
+        (3, 2, _w(1), _w(2), "final"),
+    ),
+    ("single", 8): _layout(
+        (1, 1, _s(1), _s(8), "upper"),
+        (2, 1, _s(4), _s(5), "upper"),
+        (3, 1, _s(2), _s(7), "upper"),
+        (4, 1, _s(3), _s(6), "upper"),
+        (5, 2, _w(1), _w(2), "upper"),
+        (6, 2, _w(3), _w(4), "upper"),
+        (7, 3, _w(5), _w(6), "final"),
+    ),
+    ("single", 16): _layout(
+        (1, 1, _s(1), _s(16), "upper"),
+        (2, 1, _s(8), _s(9), "upper"),
+        (3, 1, _s(5), _s(12), "upper"),
+        (4, 1, _s(4), _s(13), "upper"),
+        (5, 1, _s(3), _s(14), "upper"),
+        (6, 1, _s(6), _s(11), "upper"),
+        (7, 1, _s(7), _s(10), "upper"),
+        (8, 1, _s(2), _s(15), "upper"),
+        (9, 2, _w(1), _w(2), "upper"),
+        (10, 2, _w(3), _w(4), "upper"),
+        (11, 2, _w(5), _w(6), "upper"),
+        (12, 2, _w(7), _w(8), "upper"),
+        (13, 3, _w(9), _w(10), "upper"),
+        (14, 3, _w(11), _w(12), "upper"),
+        (15, 4, _w(13), _w(14), "final"),
+    ),
+}
+
+SIZES = {kind: tuple(sorted(n for k, n in LAYOUTS if k == kind)) for kind in KINDS}
+
+
+def seed_cut(ranked: Iterable, size: int, dropped: Iterable = (), excluded: Iterable = ()) -> list:
+    """The cut's seeds, seed 1 first, from players in swiss rank order (Standing objects or plain ids).
+
+    Dropped players (listed, or Standing.dropped) and excluded ones (declined invitations) are skipped and
+    the next player moves up."""
+    skip = set(dropped) | set(excluded)
+    seeds = []
+    for item in ranked:
+        player = getattr(item, "player", item)
+        if player in skip or getattr(item, "dropped", False):
+            continue
+        seeds.append(player)
+        if len(seeds) == size:
+            return seeds
+    raise BracketError(f"a top {size} cut needs {size} eligible players; only {len(seeds)} remain")
+
+
+@dataclass(frozen=True)
+class CutGame:
+    """One game of a bracket as it stands: who plays (None while unknown), who won, who played Corp."""
+
+    id: int
+    round: int
+    section: str
+    slots: tuple
+    player1: Optional[PlayerId]
+    player2: Optional[PlayerId]
+    seed1: Optional[int]
+    seed2: Optional[int]
+    winner: Optional[PlayerId] = None
+    corp: Optional[PlayerId] = None
+
+    @property
+    def players(self) -> tuple:
+        return (self.player1, self.player2)
+
+    @property
+    def ready(self) -> bool:
+        return self.player1 is not None and self.player2 is not None
+
+    @property
+    def reported(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def loser(self) -> Optional[PlayerId]:
+        if self.winner is None:
+            return None
+        return self.player2 if self.winner == self.player1 else self.player1
+
+    @property
+    def runner(self) -> Optional[PlayerId]:
+        if self.corp is None:
+            return None
+        return self.player2 if self.corp == self.player1 else self.player1
+
+    @property
+    def first_cut_game(self) -> bool:
+        """Both players come straight from the swiss: neither has played a cut game yet."""
+        return all(s.kind == "seed" for s in self.slots)
+
+    @property
+    def higher_seed(self) -> Optional[PlayerId]:
+        if not self.ready:
+            return None
+        return self.player1 if self.seed1 < self.seed2 else self.player2
+
+
+class Bracket:
+    """A double or single elimination bracket: layout + seeds + reported results."""
+
+    def __init__(self, kind: str, seeds: Sequence[PlayerId]):
+        seeds = list(seeds)
+        if kind not in KINDS:
+            raise BracketError(f"unknown bracket kind {kind!r}; choose one of {', '.join(KINDS)}")
+        if (kind, len(seeds)) not in LAYOUTS:
+            sizes = ", ".join(map(str, SIZES[kind]))
+            raise BracketError(f"a {kind} elimination cut has {sizes} players, not {len(seeds)}")
+        if len(set(seeds)) != len(seeds):
+            raise BracketError("a player is seeded twice")
+        self.kind = kind
+        self.seeds = seeds
+        self._seed_no = {p: i for i, p in enumerate(seeds, 1)}
+        self._specs = {g.id: g for g in LAYOUTS[kind, len(seeds)]}
+        self._order = sorted(self._specs.values(), key=lambda g: (g.round, g.id))
+        self._feeds: dict[int, list[int]] = {g: [] for g in self._specs}
+        for g in self._order:
+            for s in g.slots:
+                if s.kind != "seed":
+                    self._feeds[s.ref].append(g.id)
+        # game id -> (winner, loser, corp); a stored loser stays right because a result whose dependents
+        # are reported cannot change
+        self._results: dict[int, tuple] = {}
+        self.losses_to_go_out = 2 if kind == "double" else 1
+
+    # ---- reading -------------------------------------------------------------------------------------------
+
+    def seed_of(self, player: PlayerId) -> int:
+        return self._seed_no[player]
+
+    def _player(self, slot: Slot) -> Optional[PlayerId]:
+        if slot.kind == "seed":
+            return self.seeds[slot.ref - 1]
+        result = self._results.get(slot.ref)
+        if result is None:
+            return None
+        return result[0] if slot.kind == "winner" else result[1]
+
+    def _view(self, spec: GameSpec) -> CutGame:
+        p1, p2 = (self._player(s) for s in spec.slots)
+        winner, _, corp = self._results.get(spec.id, (None, None, None))
+        return CutGame(
+            id=spec.id, round=spec.round, section=spec.section, slots=spec.slots, player1=p1, player2=p2,
+            seed1=self._seed_no.get(p1), seed2=self._seed_no.get(p2), winner=winner, corp=corp,
+        )
+
+    def _exists(self, spec: GameSpec) -> bool:
+        if spec.section != "reset":
+            return True
+        final = self._specs[spec.slots[0].ref]
+        result = self._results.get(final.id)
+        # player2 of the final came up the lower bracket
+        return result is not None and result[0] == self._player(final.slots[1])
+
+    def game(self, game_id: int) -> CutGame:
+        spec = self._specs.get(game_id)
+        if spec is None or not self._exists(spec):
+            raise BracketError(f"there is no game {game_id} in this bracket")
+        return self._view(spec)
+
+    @property
+    def games(self) -> list[CutGame]:
+        """The games that exist now (the reset only once it is needed), in round order."""
+        return [self._view(g) for g in self._order if self._exists(g)]
+
+    def ready_games(self) -> list[CutGame]:
+        return [g for g in self.games if g.ready and not g.reported]
+
+    def dependents(self, game_id: int) -> list[int]:
+        """Games that take this game's winner or loser (and exist)."""
+        return [g for g in self._feeds[game_id] if self._exists(self._specs[g])]
+
+    def is_complete(self) -> bool:
+        return all(g.reported for g in self.games)
+
+    def champion(self) -> Optional[PlayerId]:
+        return self.games[-1].winner if self.is_complete() else None
+
+    def final_standings(self) -> list[PlayerId]:
+        """Cut players by the round they went out (later is better; still in is best), then seed.
+
+        Complete bracket: the champion first. Mid-bracket, the players still in lead, by seed."""
+        out_round: dict[PlayerId, int] = {}
+        losses = {p: 0 for p in self.seeds}
+        for g in self.games:
+            if g.reported:
+                losses[g.loser] += 1
+                if losses[g.loser] == self.losses_to_go_out:
+                    out_round[g.loser] = g.round
+        return sorted(self.seeds, key=lambda p: (p in out_round, -out_round.get(p, 0), self._seed_no[p]))
+
+    def results(self) -> list[tuple]:
+        """(game id, winner, corp) of every reported game, in round order: all the state the app persists."""
+        return [(g.id, self._results[g.id][0], self._results[g.id][2]) for g in self._order
+                if g.id in self._results]
+
+    def cut_side_counts(self) -> tuple[dict, dict]:
+        """Corp and Runner games each player has played in the cut (games with a recorded Corp)."""
+        corp: dict = {}
+        runner: dict = {}
+        for g in self.games:
+            if g.reported and g.corp is not None:
+                corp[g.corp] = corp.get(g.corp, 0) + 1
+                runner[g.runner] = runner.get(g.runner, 0) + 1
+        return corp, runner
+
+    # ---- changing ------------------------------------------------------------------------------------------
+
+    def _check(self, game: CutGame, winner: PlayerId, corp: Optional[PlayerId]) -> None:
+        if not game.ready:
+            raise BracketError(f"game {game.id} has no players yet: {game.slots[0].label} v {game.slots[1].label}")
+        if winner not in game.players:
+            raise BracketError(f"{winner} does not play in game {game.id}")
+        if corp is not None and corp not in game.players:
+            raise BracketError(f"{corp} does not play in game {game.id}, so cannot be its Corp")
+
+    def report(self, game_id: int, winner: PlayerId, corp: Optional[PlayerId] = None) -> CutGame:
+        game = self.game(game_id)
+        if game.reported:
+            raise BracketError(f"game {game_id} is already reported; correct it instead")
+        self._check(game, winner, corp)
+        self._store(game, winner, corp)
+        return self.game(game_id)
+
+    def _store(self, game: CutGame, winner: PlayerId, corp: Optional[PlayerId]) -> None:
+        loser = game.player2 if winner == game.player1 else game.player1
+        self._results[game.id] = (winner, loser, corp)
+
+    def correct(self, game_id: int, winner: PlayerId, corp: Optional[PlayerId] = None) -> CutGame:
+        """Change a reported result, only while no game that depends on it has been reported.
+
+        The Corp alone may be corrected at any time: it does not change who plays whom."""
+        game = self.game(game_id)
+        if not game.reported:
+            raise BracketError(f"game {game_id} has not been reported yet")
+        self._check(game, winner, corp)
+        if winner != game.winner:
+            blocking = [g for g in self.dependents(game_id) if g in self._results]
+            if blocking:
+                names = ", ".join(f"game {g}" for g in blocking)
+                raise BracketError(f"game {game_id} cannot be corrected: {names} already reported")
+        self._store(game, winner, corp)
+        return self.game(game_id)
+
+    @classmethod
+    def from_results(cls, kind: str, seeds: Sequence[PlayerId], results: Iterable[Sequence]) -> "Bracket":
+        """Rebuild a bracket from its persisted results: (game id, winner) or (game id, winner, corp) items."""
+        bracket = cls(kind, seeds)
+        items = sorted(results, key=lambda r: (bracket._specs[r[0]].round, r[0]) if r[0] in bracket._specs
+                       else (0, r[0]))
+        for item in items:
+            game_id, winner, *rest = item
+            bracket.report(game_id, winner, rest[0] if rest else None)
+        return bracket
+
+
+def cut_sides(
+    game: CutGame,
+    corp_counts: Mapping[PlayerId, int],
+    runner_counts: Mapping[PlayerId, int],
+    chosen_by_higher_seed: Optional[Side] = None,
+) -> Optional[tuple]:
+    """(corp, runner) of a single-sided cut game, or None while the higher seed still has to choose.
+
+    In a game where neither player has played in the cut yet, the higher seed chooses (the TO records it as
+    ``chosen_by_higher_seed``, the side that seed plays). Otherwise the player who has played Corp more often
+    relative to Runner (counts from swiss and cut together) runs; equal -> the higher seed chooses."""
+    if not game.ready:
+        raise BracketError(f"game {game.id} has no players yet")
+    high = game.higher_seed
+    low = game.player2 if high == game.player1 else game.player1
+    if not game.first_cut_game:
+        bias = {p: corp_counts.get(p, 0) - runner_counts.get(p, 0) for p in (high, low)}
+        if bias[high] != bias[low]:
+            runner = high if bias[high] > bias[low] else low
+            return (low if runner == high else high, runner)
+    if chosen_by_higher_seed is None:
+        return None
+    return (high, low) if Side(chosen_by_higher_seed) is Side.CORP else (low, high)
