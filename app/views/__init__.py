@@ -3,7 +3,7 @@ from flask import Flask
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import auth, players, public, rounds, tournaments  # noqa: I001
+    from . import api, auth, cut, players, public, rounds, tournaments
 
-    for module in (auth, tournaments, players, rounds, public):
+    for module in (auth, tournaments, players, rounds, public, cut, api):
         app.register_blueprint(module.bp)

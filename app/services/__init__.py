@@ -1,0 +1,1 @@
+"""Services: the glue between the database and the pure core (pairing, standings, brackets)."""

@@ -1,0 +1,4 @@
+"""Placeholder: being written."""
+from flask import Blueprint
+
+bp = Blueprint("api", __name__)
