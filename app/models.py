@@ -10,7 +10,9 @@ from datetime import date, datetime, timezone
 from fractions import Fraction
 
 from flask_login import UserMixin
-from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint
+import sqlalchemy as sa
+from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint, event
+from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
@@ -59,6 +61,7 @@ class Tournament(db.Model):
     slug = db.Column(db.String(16), nullable=False, unique=True, default=new_slug)
     seed = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(8))
     cut_kind = db.Column(db.String(10))  # "double" / "single" once a cut exists
+    version = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # bumped on every change
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -221,3 +224,29 @@ class CutResult(db.Model):
                              ondelete="CASCADE"),
         UniqueConstraint("tournament_id", "game"),
     )
+
+
+TOURNAMENT_PARTS = (Player, Round, Match, Seat, CutEntry, CutResult)
+
+
+def touch(session, tournament_ids) -> None:
+    """Bump the version of these tournaments: caches keyed by it (standings, polling) then miss.
+
+    ORM changes are caught by the flush hook below; services that write with bulk statements call this.
+    """
+    ids = sorted({i for i in tournament_ids if i is not None})
+    if ids:
+        session.execute(sa.update(Tournament).where(Tournament.id.in_(ids))
+                        .values(version=Tournament.version + 1).execution_options(synchronize_session=False))
+
+
+@event.listens_for(Session, "before_flush")
+def _bump_versions(session, _context, _instances) -> None:
+    changed = set()
+    for obj in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(obj, TOURNAMENT_PARTS):
+            changed.add(obj.tournament_id)
+        elif isinstance(obj, Tournament) and obj in session.dirty and obj.id is not None:
+            obj.version = (obj.version or 0) + 1
+    changed -= {obj.id for obj in session.dirty if isinstance(obj, Tournament)}
+    touch(session, changed)

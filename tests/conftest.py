@@ -10,6 +10,7 @@ import re
 
 import pytest
 import sqlalchemy as sa
+from flask import g
 from flask_migrate import upgrade
 
 from app import create_app
@@ -57,10 +58,21 @@ def _empty_tables() -> None:
     db.session.commit()
 
 
+def _test_app(database_uri, **config):
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, **config})
+
+    @app.before_request
+    def _forget_cached_user():
+        """Tests hold one app context open, so `g` outlives a request; Flask-Login caches the user there."""
+        g.pop("_login_user", None)
+
+    return app
+
+
 @pytest.fixture
 def app(database_uri):
     """An app with CSRF checks off, for request tests; `csrf_app` keeps them on."""
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False})
+    app = _test_app(database_uri, WTF_CSRF_ENABLED=False)
     with app.app_context():
         yield app
         db.session.rollback()
@@ -71,7 +83,7 @@ def app(database_uri):
 
 @pytest.fixture
 def csrf_app(database_uri):
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri})
+    app = _test_app(database_uri)
     with app.app_context():
         yield app
         db.session.rollback()

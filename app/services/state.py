@@ -1,6 +1,8 @@
 """A tournament's players and completed games as the engine sees them, loaded in two queries."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from itertools import groupby
 
 import sqlalchemy as sa
@@ -48,3 +50,28 @@ def completed_games(tournament: Tournament, before_round: int | None = None) -> 
             intentional_draw=first.intentional_draw,
         ))
     return games
+
+
+_STANDINGS_CACHE: "OrderedDict[tuple, list]" = OrderedDict()
+_CACHE_SIZE = 64
+_cache_lock = threading.Lock()
+
+
+def standings(tournament: Tournament, through_round: int | None = None) -> list:
+    """Swiss standings from the engine, cached per tournament version: phones polling a 2,000-player event
+    cost a lookup, and any change to the event (which bumps the version) recomputes them."""
+    from ..standings import compute_standings
+
+    key = (tournament.id, tournament.slug, tournament.version, through_round, tournament.tiebreakers)
+    with _cache_lock:
+        if key in _STANDINGS_CACHE:
+            _STANDINGS_CACHE.move_to_end(key)
+            return _STANDINGS_CACHE[key]
+    before = None if through_round is None else through_round + 1
+    rows = compute_standings(tournament.fmt, entrants(tournament), completed_games(tournament, before),
+                             tiebreakers=tournament.tiebreakers)
+    with _cache_lock:
+        _STANDINGS_CACHE[key] = rows
+        while len(_STANDINGS_CACHE) > _CACHE_SIZE:
+            _STANDINGS_CACHE.popitem(last=False)
+    return rows

@@ -1,4 +1,175 @@
-"""Placeholder: being written."""
-from flask import Blueprint
+"""Players of a tournament: add (late entry too), edit, remove before round 1, drop/undrop, CSV import."""
+from __future__ import annotations
 
-bp = Blueprint("players", __name__)
+import sqlalchemy as sa
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_login import login_required
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..forms.players import ImportForm, PlayerForm
+from ..identities import identities
+from ..models import Player, Tournament
+from ..services.player_import import UnreadableFile, decode, parse_players
+from .access import managed_tournament
+from .tournaments import rounds_started
+
+bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
+
+
+def _player(tournament: Tournament, pid: int) -> Player:
+    """The player of this tournament; another tournament's player id is simply not found."""
+    player = db.session.get(Player, pid)
+    if player is None or player.tournament_id != tournament.id:
+        abort(404)
+    return player
+
+
+def _players(tournament: Tournament) -> list[Player]:
+    return db.session.scalars(sa.select(Player).filter_by(tournament_id=tournament.id)
+                              .order_by(Player.dropped, sa.func.lower(Player.name), Player.id)).all()
+
+
+def _check_unique(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
+    """Names are unique per tournament (ignoring case); a fixed table belongs to one active player."""
+    others = [p for p in _players(tournament) if player is None or p.id != player.id]
+    name = form.name.data.casefold()
+    clash = next((p for p in others if p.name.casefold() == name), None)
+    if clash:
+        form.name.errors.append(f"“{clash.name}” is already in this tournament.")
+    table = form.fixed_table.data
+    holder = next((p for p in others if table and p.fixed_table == table and not p.dropped), None)
+    if holder:
+        form.fixed_table.errors.append(f"Table {table} is already held by {holder.name}.")
+    return not (clash or holder)
+
+
+def _apply(form: PlayerForm, player: Player) -> None:
+    player.name = form.name.data
+    player.corp_identity = form.corp_identity.data or ""
+    player.runner_identity = form.runner_identity.data or ""
+    player.first_round_bye = bool(form.first_round_bye.data)
+    player.fixed_table = form.fixed_table.data
+
+
+def _commit_or_error(form: PlayerForm) -> bool:
+    """Commit; a name taken by a simultaneous request becomes a form error, not a 500."""
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        form.name.errors.append("This name is already in this tournament.")
+        return False
+    return True
+
+
+def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
+    players = _players(tournament)
+    return render_template("players/index.html", tournament=tournament, players=players, form=form,
+                           started=rounds_started(tournament), identities=identities(),
+                           active=sum(not p.dropped for p in players)), status
+
+
+@bp.get("")
+@login_required
+def index(tid: int):
+    return _render_index(managed_tournament(tid), PlayerForm())
+
+
+@bp.post("")
+@login_required
+def create(tid: int):
+    tournament = managed_tournament(tid)
+    form = PlayerForm()
+    if form.validate_on_submit() and _check_unique(form, tournament):
+        player = Player(tournament_id=tournament.id)
+        _apply(form, player)
+        db.session.add(player)
+        if _commit_or_error(form):
+            late = " They join the next pairing." if rounds_started(tournament) else ""
+            flash(f"Added {player.name}.{late}", "success")
+            return redirect(url_for("players.index", tid=tid))
+    return _render_index(tournament, form, 422)
+
+
+@bp.route("/<int:pid>/edit", methods=["GET", "POST"])
+@login_required
+def edit(tid: int, pid: int):
+    tournament = managed_tournament(tid)
+    player = _player(tournament, pid)
+    form = PlayerForm(obj=player)
+    if form.validate_on_submit() and _check_unique(form, tournament, player):
+        _apply(form, player)
+        if _commit_or_error(form):
+            flash(f"Saved {player.name}.", "success")
+            return redirect(url_for("players.index", tid=tid))
+    return render_template("players/edit.html", tournament=tournament, player=player, form=form,
+                           started=rounds_started(tournament), identities=identities()), \
+        422 if form.errors else 200
+
+
+@bp.post("/<int:pid>/delete")
+@login_required
+def delete(tid: int, pid: int):
+    tournament = managed_tournament(tid)
+    player = _player(tournament, pid)
+    if rounds_started(tournament):
+        flash(f"{player.name} cannot be removed once round 1 exists: their games count for their opponents. "
+              "Drop them instead; they will not be paired again.", "error")
+        return redirect(url_for("players.index", tid=tid))
+    db.session.delete(player)
+    db.session.commit()
+    flash(f"Removed {player.name}.", "success")
+    return redirect(url_for("players.index", tid=tid))
+
+
+def _set_dropped(tid: int, pid: int, dropped: bool, message: str):
+    player = _player(managed_tournament(tid), pid)
+    player.dropped = dropped
+    db.session.commit()
+    flash(message.format(name=player.name), "success")
+    return redirect(url_for("players.index", tid=tid))
+
+
+@bp.post("/<int:pid>/drop")
+@login_required
+def drop(tid: int, pid: int):
+    return _set_dropped(tid, pid, True, "Dropped {name}: not paired in later rounds; their results stay.")
+
+
+@bp.post("/<int:pid>/undrop")
+@login_required
+def undrop(tid: int, pid: int):
+    return _set_dropped(tid, pid, False, "{name} is back in: paired again from the next round.")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@login_required
+def import_csv(tid: int):
+    tournament = managed_tournament(tid)
+    form = ImportForm()
+    errors: list[str] = []
+    if form.validate_on_submit():
+        upload = form.file.data
+        try:
+            text = decode(upload.read()) if upload and upload.filename else (form.text.data or "")
+            result = parse_players(text, [p.name for p in _players(tournament)])
+        except UnreadableFile as e:
+            errors = [str(e)]
+        else:
+            errors = result.errors
+            if not errors:
+                db.session.add_all(Player(tournament_id=tournament.id, name=row.name,
+                                          corp_identity=row.corp_identity, runner_identity=row.runner_identity)
+                                   for row in result.rows)
+                try:
+                    db.session.commit()
+                except IntegrityError:
+                    db.session.rollback()
+                    errors = ["Another change to the player list happened at the same time. Nothing was "
+                              "imported; try again."]
+                else:
+                    flash(f"Imported {len(result.rows)} player{'' if len(result.rows) == 1 else 's'}.", "success")
+                    return redirect(url_for("players.index", tid=tid))
+    return render_template("players/import.html", tournament=tournament, form=form, errors=errors), \
+        422 if errors else 200

@@ -1,4 +1,188 @@
-"""Placeholder: being written."""
-from flask import Blueprint
+"""The TO's rounds: pair, edit, publish, undo, report results, standings and the CSV exports."""
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask_login import login_required
+
+from .. import results
+from ..forms.rounds import MAX_ID, EditPairingsForm, PairForm, ResultForm
+from ..pairing import Format
+from ..services import export
+from ..services import rounds as service
+from .access import managed_tournament
 
 bp = Blueprint("rounds", __name__)
+
+
+@bp.app_template_filter("tiebreak")
+def tiebreak(value: Fraction) -> str:
+    """A tiebreaker on a page: whole numbers as they are, others with three decimals."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str((Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+
+
+def _form_errors(form) -> str:
+    return " ".join(f"{getattr(form, name).label.text}: {' '.join(errs)}" for name, errs in form.errors.items())
+
+
+@bp.get("/tournaments/<int:tid>/rounds")
+@login_required
+def index(tid: int):
+    t = managed_tournament(tid)
+    summaries = service.round_summaries(t)
+    return render_template("rounds/index.html", t=t, summaries=summaries, pair_form=PairForm(),
+                           next_number=(summaries[-1].number if summaries else 0) + 1)
+
+
+@bp.get("/tournaments/<int:tid>/rounds/<int:number>")
+@login_required
+def show(tid: int, number: int):
+    t = managed_tournament(tid)
+    if number > MAX_ID:
+        abort(404)
+    rnd = service.load_round(t, number)
+    if rnd is None:
+        abort(404)
+    summaries = service.round_summaries(t)
+    latest = summaries[-1].number
+    editable = number == latest and not any(m.result and not m.is_bye for m in rnd.matches)
+    return render_template(
+        "rounds/show.html", t=t, rnd=rnd, summaries=summaries, latest=latest, editable=editable,
+        unreported=sum(1 for m in rnd.matches if m.result is None),
+        warnings=service.pairing_warnings(t, rnd) if editable and not rnd.published else [],
+        buttons=results.buttons(t.fmt), label=results.label,
+        edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm())
+
+
+@bp.post("/tournaments/<int:tid>/rounds/pair")
+@login_required
+def pair(tid: int):
+    t = managed_tournament(tid)
+    form = PairForm()
+    if not form.validate():
+        abort(400, _form_errors(form) or "Which round should be paired?")
+    try:
+        rnd = service.pair_next_round(t, form.number.data)
+    except service.RoundError as e:
+        flash(str(e), "error")
+        return redirect(url_for("rounds.index", tid=tid), 303)
+    flash(f"Round {rnd.number} is paired. Check it, then publish it.", "success")
+    for w in service.pairing_warnings(t, service.load_round(t, rnd.number)):
+        flash(w, "warning")
+    return redirect(url_for("rounds.show", tid=tid, number=rnd.number), 303)
+
+
+@bp.post("/tournaments/<int:tid>/rounds/<int:number>/publish")
+@login_required
+def publish(tid: int, number: int):
+    t = managed_tournament(tid)
+    if number > MAX_ID:
+        abort(404)
+    try:
+        service.publish_round(t, number)
+    except service.NotFound as e:
+        abort(404, str(e))
+    flash(f"Round {number} is published: players can see it now.", "success")
+    return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+
+
+@bp.post("/tournaments/<int:tid>/rounds/<int:number>/undo")
+@login_required
+def undo(tid: int, number: int):
+    t = managed_tournament(tid)
+    if number > MAX_ID:
+        abort(404)
+    try:
+        service.undo_round(t, number)
+    except service.RoundError as e:
+        flash(str(e), "error")
+        return redirect(url_for("rounds.index", tid=tid), 303)
+    flash(f"Round {number} is deleted with its pairings and results.", "success")
+    return redirect(url_for("rounds.index", tid=tid), 303)
+
+
+@bp.post("/tournaments/<int:tid>/matches/<int:mid>/result")
+@login_required
+def report(tid: int, mid: int):
+    t = managed_tournament(tid)
+    if mid > MAX_ID:
+        abort(404)
+    form = ResultForm()
+    if not form.validate():
+        abort(400, _form_errors(form))
+    try:
+        outcome = _outcome(t, form)
+        number = service.report_result(t, mid, outcome)
+    except service.NotFound as e:
+        abort(404, str(e))
+    except (results.ResultError, service.RoundError) as e:
+        abort(400, str(e))
+    return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"m{mid}"), 303)
+
+
+def _outcome(t, form: ResultForm) -> results.Outcome:
+    if form.result.data != "custom":
+        return results.outcome(t.fmt, form.result.data)
+    first, second = form.first.data, form.second.data
+    if first is None or second is None:
+        raise results.ResultError("Enter both numbers of the custom result.")
+    if t.fmt is Format.DOUBLE_SIDED:
+        return results.double_sided(first, second)
+    if t.fmt is Format.PLAIN:
+        return results.plain(first, second, form.drawn.data or 0)
+    raise results.ResultError("Single-sided results are Corp win, Runner win, Tie or Intentional draw.")
+
+
+@bp.post("/tournaments/<int:tid>/rounds/<int:number>/edit")
+@login_required
+def edit_pairings(tid: int, number: int):
+    t = managed_tournament(tid)
+    if number > MAX_ID:
+        abort(404)
+    form = EditPairingsForm()
+    if not form.validate():
+        flash(_form_errors(form), "error")
+        return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+    try:
+        warnings = service.edit_pairings(t, number, form.action.data, form.first.data, form.second.data)
+    except service.NotFound as e:
+        abort(404, str(e))
+    except service.RoundError as e:
+        flash(str(e), "error")
+        return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+    flash("Pairings changed.", "success")
+    for w in warnings:
+        flash(w, "warning")
+    return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+
+
+@bp.get("/tournaments/<int:tid>/standings")
+@login_required
+def standings(tid: int):
+    t = managed_tournament(tid)
+    return render_template("rounds/standings.html", t=t, table=service.standings(t),
+                           summaries=service.round_summaries(t))
+
+
+def _csv(text: str, name: str) -> Response:
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/tournaments/<int:tid>/standings.csv")
+@login_required
+def export_standings(tid: int):
+    t = managed_tournament(tid)
+    return _csv(export.standings_csv(t), export.filename(t, "standings"))
+
+
+@bp.get("/tournaments/<int:tid>/games.csv")
+@login_required
+def export_games(tid: int):
+    t = managed_tournament(tid)
+    return _csv(export.games_csv(t), export.filename(t, "games"))

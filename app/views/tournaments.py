@@ -1,4 +1,123 @@
-"""Placeholder: being written."""
-from flask import Blueprint
+"""Tournaments: the organizer's list, create, edit, delete, and the TO dashboard."""
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from ..extensions import db
+from ..forms.tournaments import DeleteTournamentForm, TournamentForm
+from ..models import Player, Round, Tournament, User
+from ..standings import recommended_rounds
+from .access import managed_tournament
 
 bp = Blueprint("tournaments", __name__)
+
+ID_MAX = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns
+
+
+@bp.app_url_value_preprocessor
+def reject_impossible_ids(endpoint, values) -> None:
+    """App-wide: 404 for a number in a URL that no row can have, before any query (SQLite's driver raises on
+    integers beyond 64 bits, which would be a 500)."""
+    if any(isinstance(v, int) and v > ID_MAX for v in (values or {}).values()):
+        abort(404)
+
+
+@bp.app_context_processor
+def template_helpers() -> dict:
+    """`has_endpoint(name)`: pages link to other blueprints' routes only once those routes exist."""
+    return {"has_endpoint": lambda name: name in current_app.view_functions}
+
+
+def rounds_started(tournament: Tournament) -> bool:
+    """True once round 1 exists: the format is fixed and players can only be dropped, not removed."""
+    return db.session.scalar(sa.select(sa.exists().where(Round.tournament_id == tournament.id)))
+
+
+def _player_counts(tournament_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """(players, dropped) per tournament, in one query."""
+    rows = db.session.execute(
+        sa.select(Player.tournament_id, sa.func.count(), sa.func.sum(sa.case((Player.dropped, 1), else_=0)))
+        .where(Player.tournament_id.in_(tournament_ids)).group_by(Player.tournament_id))
+    return {tid: (total, int(dropped or 0)) for tid, total, dropped in rows}
+
+
+@bp.get("/tournaments")
+@login_required
+def index():
+    query = sa.select(Tournament).order_by(Tournament.date.desc(), Tournament.id.desc())
+    if not current_user.is_admin:
+        query = query.where(Tournament.owner_id == current_user.id)
+    tournaments = db.session.scalars(query).all()
+    ids = [t.id for t in tournaments]
+    rounds = dict(db.session.execute(
+        sa.select(Round.tournament_id, sa.func.max(Round.number)).where(Round.tournament_id.in_(ids))
+        .group_by(Round.tournament_id)).all()) if ids else {}
+    owners = dict(db.session.execute(sa.select(User.id, User.email)).all()) if current_user.is_admin else {}
+    return render_template("tournaments/index.html", tournaments=tournaments, counts=_player_counts(ids),
+                           rounds=rounds, owners=owners)
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"], endpoint="new")
+@login_required
+def create():
+    form = TournamentForm()
+    if form.validate_on_submit():
+        tournament = Tournament(owner_id=current_user.id)
+        form.apply(tournament)
+        db.session.add(tournament)
+        db.session.commit()
+        flash(f"Created {tournament.name}. Add the players next.", "success")
+        return redirect(url_for("tournaments.show", tid=tournament.id))
+    return render_template("tournaments/form.html", form=form, tournament=None, started=False), \
+        422 if form.errors else 200
+
+
+bp.add_url_rule("/tournaments/new", "create", create, methods=["POST"])  # the contract names it both ways
+
+
+@bp.get("/tournaments/<int:tid>")
+@login_required
+def show(tid: int):
+    tournament = managed_tournament(tid)
+    total, dropped = _player_counts([tid]).get(tid, (0, 0))
+    latest = db.session.scalars(sa.select(Round).filter_by(tournament_id=tid).order_by(Round.number.desc())
+                                .limit(1)).first()
+    return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
+                           latest=latest, recommended=recommended_rounds(total - dropped))
+
+
+@bp.route("/tournaments/<int:tid>/edit", methods=["GET", "POST"])
+@login_required
+def edit(tid: int):
+    tournament = managed_tournament(tid)
+    started = rounds_started(tournament)
+    form = TournamentForm(obj=tournament, tiebreakers=tournament.tiebreakers or "magic")
+    if form.validate_on_submit():
+        if started and form.format.data != tournament.format:
+            form.format.errors.append("The format cannot change once round 1 exists.")
+        else:
+            form.apply(tournament)
+            db.session.commit()
+            flash("Settings saved.", "success")
+            return redirect(url_for("tournaments.show", tid=tid))
+    active = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == tid,
+                                                                  Player.dropped.is_(False)))
+    return render_template("tournaments/form.html", form=form, tournament=tournament, started=started,
+                           active=active, recommended=recommended_rounds(active),
+                           delete_form=DeleteTournamentForm()), 422 if form.errors else 200
+
+
+@bp.post("/tournaments/<int:tid>/delete")
+@login_required
+def delete(tid: int):
+    tournament = managed_tournament(tid)
+    if not DeleteTournamentForm().validate_on_submit():
+        flash("Tick the confirmation box to delete the tournament.", "error")
+        return redirect(url_for("tournaments.edit", tid=tid))
+    name = tournament.name
+    db.session.delete(tournament)
+    db.session.commit()
+    flash(f"Deleted {name}.", "success")
+    return redirect(url_for("tournaments.index"))

@@ -1,0 +1,28 @@
+"""Sign-up and log-in forms."""
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, EmailField, PasswordField
+from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+
+from . import printable, strip
+
+MIN_PASSWORD = 8
+
+# A light check on purpose: the address is a login name; we never send mail to it.
+_email = [DataRequired(), Length(max=254), printable,
+          Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address.")]
+
+
+class SignupForm(FlaskForm):
+    email = EmailField("Email", filters=[strip], validators=_email)
+    password = PasswordField(
+        "Password", description=f"At least {MIN_PASSWORD} characters.",
+        validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200,
+                                           message=f"Use at least {MIN_PASSWORD} characters (at most 200).")])
+    confirm = PasswordField("Repeat password",
+                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
+
+
+class LoginForm(FlaskForm):
+    email = EmailField("Email", filters=[strip], validators=_email)
+    password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
+    remember = BooleanField("Keep me logged in")

@@ -1,0 +1,35 @@
+"""Forms of the round pages: pair, the round buttons, result entry, manual pairing edits."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, StringField
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
+
+from ..results import MAX_PLAIN_GAMES
+from ..services.rounds import EDIT_ACTIONS
+
+MAX_ROUND = 1000
+MAX_ID = 2**31 - 1  # database integers: a larger id cannot exist
+
+
+class PairForm(FlaskForm):
+    """The round the TO meant to pair, so a second click of the same button cannot pair another one."""
+
+    number = IntegerField(widget=HiddenField.widget,
+                          validators=[InputRequired(), NumberRange(min=1, max=MAX_ROUND)])
+
+
+class ResultForm(FlaskForm):
+    """A one-tap button (`result` = its key) or, with result=custom, typed numbers for the first seat
+    (Corp / seat 1) and the second."""
+
+    result = StringField(validators=[InputRequired(), Length(max=16)])
+    first = IntegerField("First", validators=[Optional(), NumberRange(min=0, max=99)])
+    second = IntegerField("Second", validators=[Optional(), NumberRange(min=0, max=99)])
+    drawn = IntegerField("Drawn", validators=[Optional(), NumberRange(min=0, max=MAX_PLAIN_GAMES)])
+
+
+class EditPairingsForm(FlaskForm):
+    action = StringField("Edit", validators=[InputRequired(), AnyOf(list(EDIT_ACTIONS), message="Unknown edit.")])
+    first = IntegerField("Player", validators=[InputRequired(), NumberRange(min=1, max=MAX_ID)])
+    second = IntegerField("Other player", validators=[Optional(), NumberRange(min=1, max=MAX_ID)])

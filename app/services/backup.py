@@ -1,0 +1,263 @@
+"""A complete backup of one event as JSON, and a restore that recreates it as a new event.
+
+The file names players by their number within the event (1..n), never by database id, so a restore cannot
+reach into anyone's existing data: it checks the whole file first, then writes a new tournament in one
+transaction.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload
+
+from .. import results as result_rules
+from ..brackets import KINDS, Bracket, BracketError
+from ..extensions import db
+from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User
+from ..pairing import Format
+from ..standings import TIEBREAKERS
+from . import jsonfile as j
+from .jsonfile import FileError
+
+KIND = "sass-backup"
+VERSION = 1
+
+
+def backup(tournament: Tournament) -> dict:
+    players = sorted(tournament.players, key=lambda p: p.id)
+    number = {p.id: i for i, p in enumerate(players, 1)}
+    rounds = db.session.scalars(
+        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)
+        .options(selectinload(Round.matches).selectinload(Match.seats))
+    ).all()
+    entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
+                                 .order_by(CutEntry.seed)).all()
+    results = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
+                                 .order_by(CutResult.game)).all()
+    t = tournament
+    return {
+        "kind": KIND,
+        "version": VERSION,
+        "tournament": {
+            "name": t.name, "date": t.date.isoformat(), "format": t.format, "score_factor": t.score_factor,
+            "planned_rounds": t.planned_rounds, "tiebreakers": t.tiebreakers, "power_pairing": t.power_pairing,
+            "seed": t.seed, "slug": t.slug,
+        },
+        "players": [
+            {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
+             "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
+             "fixed_table": p.fixed_table}
+            for p in players
+        ],
+        "rounds": [
+            {"number": r.number, "published": r.published, "matches": [
+                {"table": m.table, "is_bye": m.is_bye, "result": m.result, "intentional_draw": m.intentional_draw,
+                 "drawn_games": m.drawn_games, "seats": [
+                     {"player": number[s.player_id], "position": s.position, "side": s.side, "points": s.points,
+                      "games_won": s.games_won}
+                     for s in m.seats]}
+                for m in r.matches]}
+            for r in rounds
+        ],
+        "cut": None if t.cut_kind is None else {
+            "kind": t.cut_kind,
+            "entries": [{"player": number[e.player_id], "seed": e.seed} for e in entries],
+            "results": [{"game": r.game, "winner": number.get(r.winner_id), "corp": number.get(r.corp_id)}
+                        for r in results],
+        },
+    }
+
+
+def restore(data: bytes, owner: User) -> Tournament:
+    """A new event owned by `owner`, identical to the backed-up one but for its slug; all or nothing."""
+    doc = _check(j.parse(data))
+    return _write(doc, owner)
+
+
+def _check(doc) -> dict:
+    """The file's content, every value checked and normalised; FileError names the first problem."""
+    doc = j.obj(doc, "the file")
+    if doc.get("kind") != KIND:
+        raise FileError("this is not a SASS backup file")
+    if doc.get("version") != VERSION:
+        raise FileError(f"this backup has version {str(doc.get('version'))[:10]}; this SASS reads version {VERSION}")
+    t = j.obj(doc.get("tournament"), "tournament")
+    fmt = Format(j.choice(t.get("format"), "tournament format", tuple(f.value for f in Format)))
+    settings = {
+        "name": j.text(t.get("name"), "tournament name", 120, empty=False),
+        "date": j.iso_date(t.get("date"), "tournament date"),
+        "format": fmt.value,
+        "score_factor": _score_factor(t.get("score_factor")),
+        "planned_rounds": j.integer(t.get("planned_rounds"), "planned_rounds", 0, 1000, null=True),
+        "tiebreakers": j.choice(t.get("tiebreakers"), "tiebreakers", tuple(TIEBREAKERS), null=True),
+        "power_pairing": j.boolean(t.get("power_pairing"), "power_pairing"),
+        "seed": j.text(t.get("seed"), "seed", 32, empty=False),
+    }
+
+    players, names = [], set()
+    for i, raw in enumerate(j.array(doc.get("players"), "players"), 1):
+        raw = j.obj(raw, f"player {i}")
+        name = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
+        if name in names:
+            raise FileError(f"two players are called {name!r}")
+        names.add(name)
+        players.append({
+            "id": j.integer(raw.get("id"), f"player {name!r} id"),
+            "name": name,
+            "corp_identity": j.text(raw.get("corp_identity"), f"player {name!r} corp_identity", 100),
+            "runner_identity": j.text(raw.get("runner_identity"), f"player {name!r} runner_identity", 100),
+            "dropped": j.boolean(raw.get("dropped"), f"player {name!r} dropped"),
+            "first_round_bye": j.boolean(raw.get("first_round_bye"), f"player {name!r} first_round_bye"),
+            "fixed_table": j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
+        })
+    ids = {p["id"] for p in players}
+    if len(ids) != len(players):
+        raise FileError("two players have the same id")
+
+    rounds, numbers = [], set()
+    for i, raw in enumerate(j.array(doc.get("rounds"), "rounds"), 1):
+        raw = j.obj(raw, f"round {i}")
+        number = j.integer(raw.get("number"), f"round {i} number", 1, 10000)
+        if number in numbers:
+            raise FileError(f"round {number} appears twice")
+        numbers.add(number)
+        rounds.append({"number": number, "published": j.boolean(raw.get("published"), f"round {number} published"),
+                       "matches": _check_matches(raw.get("matches"), number, ids, fmt)})
+
+    return {"tournament": settings, "players": players, "rounds": rounds, "cut": _check_cut(doc.get("cut"), ids)}
+
+
+def _score_factor(value) -> str:
+    text = j.text(value, "score_factor", 16, empty=False)
+    try:
+        factor = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise FileError(f"score_factor should be a number like 2 or 5/2, not {text!r}") from None
+    if factor <= 0:
+        raise FileError("score_factor should be more than 0")
+    return text
+
+
+def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
+    matches, tables, seen = [], set(), set()
+    for k, m in enumerate(j.array(raw_matches, f"round {number} matches"), 1):
+        m = j.obj(m, f"round {number} match {k}")
+        table = j.integer(m.get("table"), f"round {number} match {k} table", 1, 100000)
+        where = f"round {number} table {table}"
+        if table in tables:
+            raise FileError(f"round {number} has table {table} twice")
+        tables.add(table)
+        is_bye = j.boolean(m.get("is_bye"), f"{where} is_bye")
+        result = j.text(m.get("result"), f"{where} result", 16, null=True)
+        if result is not None and result != result_rules.BYE:
+            try:
+                result_rules.outcome(fmt, result)
+            except result_rules.ResultError as e:
+                raise FileError(f"{where} result: {e}") from None
+        seats, positions = [], set()
+        for s in j.array(m.get("seats"), f"{where} seats"):
+            s = j.obj(s, f"{where} seat")
+            player = j.integer(s.get("player"), f"{where} seat player")
+            if player not in ids:
+                raise FileError(f"{where} names player {player}, who is not in the file's players")
+            if player in seen:
+                raise FileError(f"player {player} plays twice in round {number}")
+            seen.add(player)
+            position = j.choice(s.get("position"), f"{where} seat position", (1, 2))
+            if position in positions:
+                raise FileError(f"{where} has two seats at position {position}")
+            positions.add(position)
+            seats.append({
+                "player": player, "position": position,
+                "side": j.choice(s.get("side"), f"{where} seat side", ("corp", "runner"), null=True),
+                "points": j.integer(s.get("points"), f"{where} seat points", 0, 1000, null=True),
+                "games_won": j.integer(s.get("games_won"), f"{where} seat games_won", 0, 100),
+            })
+        if len(seats) != (1 if is_bye else 2):
+            raise FileError(f"{where} should have {'one seat (a bye)' if is_bye else 'two seats'}")
+        matches.append({
+            "table": table, "is_bye": is_bye, "result": result,
+            "intentional_draw": j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
+            "drawn_games": j.integer(m.get("drawn_games"), f"{where} drawn_games", 0, 100), "seats": seats,
+        })
+    return matches
+
+
+def _check_cut(raw, ids: set):
+    if raw is None:
+        return None
+    raw = j.obj(raw, "cut")
+    kind = j.choice(raw.get("kind"), "cut kind", KINDS)
+    entries = []
+    for i, e in enumerate(j.array(raw.get("entries"), "cut entries"), 1):
+        e = j.obj(e, f"cut entry {i}")
+        player = j.integer(e.get("player"), f"cut entry {i} player")
+        if player not in ids:
+            raise FileError(f"cut entry {i} names player {player}, who is not in the file's players")
+        entries.append((j.integer(e.get("seed"), f"cut entry {i} seed", 1, 64), player))
+    entries.sort()
+    seeds = [p for _, p in entries]
+    if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len(set(seeds)) != len(seeds):
+        raise FileError("the cut should have seeds 1, 2, 3 ... once each, each player once")
+    results, games = [], set()
+    for i, r in enumerate(j.array(raw.get("results"), "cut results"), 1):
+        r = j.obj(r, f"cut result {i}")
+        game = j.integer(r.get("game"), f"cut result {i} game", 1, 1000)
+        if game in games:
+            raise FileError(f"cut game {game} appears twice")
+        games.add(game)
+        winner = j.integer(r.get("winner"), f"cut game {game} winner", null=True)
+        corp = j.integer(r.get("corp"), f"cut game {game} corp", null=True)
+        for who in (winner, corp):
+            if who is not None and who not in ids:
+                raise FileError(f"cut game {game} names player {who}, who is not in the file's players")
+        results.append((game, winner, corp))
+    try:
+        bracket = Bracket.from_results(kind, seeds, [(g, w, c) for g, w, c in results if w is not None])
+        for game, winner, corp in results:
+            if winner is None and corp not in bracket.game(game).players:
+                raise BracketError(f"game {game} records a side choice for a player who is not in it")
+    except BracketError as e:
+        raise FileError(f"the cut does not add up: {e}") from None
+    return {"kind": kind, "seeds": seeds, "results": results}
+
+
+def _write(doc: dict, owner: User) -> Tournament:
+    try:
+        t = Tournament(owner=owner, **doc["tournament"])
+        db.session.add(t)
+        db.session.flush()
+        db_id = {}
+        for p in doc["players"]:
+            fields = {k: v for k, v in p.items() if k != "id"}
+            player = Player(tournament_id=t.id, **fields)
+            db.session.add(player)
+            db.session.flush()
+            db_id[p["id"]] = player.id
+        for r in doc["rounds"]:
+            rnd = Round(tournament_id=t.id, number=r["number"], published=r["published"])
+            db.session.add(rnd)
+            db.session.flush()
+            for m in r["matches"]:
+                fields = {k: v for k, v in m.items() if k != "seats"}
+                match = Match(tournament_id=t.id, round_id=rnd.id, **fields)
+                db.session.add(match)
+                db.session.flush()
+                db.session.add_all(
+                    Seat(tournament_id=t.id, round_id=rnd.id, match_id=match.id, player_id=db_id[s["player"]],
+                         position=s["position"], side=s["side"], points=s["points"], games_won=s["games_won"])
+                    for s in m["seats"])
+        cut = doc["cut"]
+        if cut is not None:
+            t.cut_kind = cut["kind"]
+            db.session.add_all(CutEntry(tournament_id=t.id, player_id=db_id[p], seed=i)
+                               for i, p in enumerate(cut["seeds"], 1))
+            db.session.add_all(CutResult(tournament_id=t.id, game=g, winner_id=db_id.get(w), corp_id=db_id.get(c))
+                               for g, w, c in cut["results"])
+        db.session.commit()
+    except SQLAlchemyError:
+        db.session.rollback()
+        raise FileError("the backup could not be stored; nothing was created") from None
+    return t

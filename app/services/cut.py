@@ -1,0 +1,232 @@
+"""The top cut in the database: seeds (CutEntry) and results (CutResult) in, a Bracket from app.brackets out.
+
+The bracket itself is never stored: it is rebuilt from the seeds and the reported results on every request, so
+the pure core stays the one place that knows how a bracket advances. A CutResult row with a Corp and no winner
+is the side choice (or swap) recorded for a game not yet played.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from ..brackets import SIZES, Bracket, BracketError, CutGame, cut_sides, seed_cut
+from ..extensions import db
+from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
+from ..pairing import Format
+from .state import standings
+
+
+class CutError(ValueError):
+    """A cut action that cannot be done; nothing was changed."""
+
+
+def kinds_for(fmt: Format) -> tuple[str, ...]:
+    """Netrunner events cut to double elimination (or single); plain swiss cuts to single elimination."""
+    return ("single",) if Format(fmt) is Format.PLAIN else ("double", "single")
+
+
+def sided(tournament: Tournament) -> bool:
+    """Netrunner cut games are one game each, one player Corp and the other Runner (double-sided swiss too)."""
+    return tournament.fmt is not Format.PLAIN
+
+
+def swiss_standings(tournament: Tournament):
+    return standings(tournament)
+
+
+@dataclass
+class Cut:
+    """A tournament's cut as the pages need it: the bracket plus names and recorded side choices."""
+
+    tournament: Tournament
+    bracket: Bracket
+    players: dict  # id -> Player
+    choices: dict  # game id -> recorded Corp of an unplayed game
+    swiss: list  # swiss Standing rows
+
+    def name(self, player_id) -> str:
+        return self.players[player_id].name if player_id in self.players else f"player #{player_id}"
+
+    def sides(self, game: CutGame) -> Optional[tuple]:
+        """(corp, runner) of a game: the recorded Corp if any, else the rule of cut_sides; None: to be chosen."""
+        if not sided(self.tournament) or not game.ready:
+            return None
+        if game.reported:
+            return (game.corp, game.runner) if game.corp is not None else None
+        corp = self.choices.get(game.id)
+        if corp in game.players:
+            return (corp, game.player2 if corp == game.player1 else game.player1)
+        swiss_corp = {s.player: s.corp for s in self.swiss}
+        swiss_runner = {s.player: s.runner for s in self.swiss}
+        cut_corp, cut_runner = self.bracket.cut_side_counts()
+        corp_counts = {p: swiss_corp.get(p, 0) + cut_corp.get(p, 0) for p in game.players}
+        runner_counts = {p: swiss_runner.get(p, 0) + cut_runner.get(p, 0) for p in game.players}
+        return cut_sides(game, corp_counts, runner_counts)
+
+    def final_standings(self) -> list[dict]:
+        """Cut players by the round they went out, then seed; then everyone else by swiss rank."""
+        out_round = {}
+        losses: dict = {}
+        for g in self.bracket.games:
+            if g.reported:
+                losses[g.loser] = losses.get(g.loser, 0) + 1
+                if losses[g.loser] == self.bracket.losses_to_go_out:
+                    out_round[g.loser] = g.round
+        rows = []
+        for p in self.bracket.final_standings():
+            rows.append({"rank": len(rows) + 1, "player": p, "name": self.name(p), "seed": self.bracket.seed_of(p),
+                         "out_in_round": out_round.get(p)})
+        in_cut = set(self.bracket.seeds)
+        for s in self.swiss:
+            if s.player not in in_cut:
+                rows.append({"rank": len(rows) + 1, "player": s.player, "name": s.name, "seed": None,
+                             "out_in_round": None, "swiss_rank": s.rank})
+        return rows
+
+
+def load(tournament: Tournament) -> Optional[Cut]:
+    """The tournament's cut rebuilt from its rows, or None when there is none."""
+    if tournament.cut_kind is None:
+        return None
+    entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
+                                 .order_by(CutEntry.seed)).all()
+    if not entries:
+        return None
+    rows = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
+                              .order_by(CutResult.game)).all()
+    results = [(r.game, r.winner_id, r.corp_id) for r in rows if r.winner_id is not None]
+    choices = {r.game: r.corp_id for r in rows if r.winner_id is None and r.corp_id is not None}
+    bracket = Bracket.from_results(tournament.cut_kind, [e.player_id for e in entries], results)
+    players = {p.id: p for p in db.session.scalars(sa.select(Player).filter_by(tournament_id=tournament.id))}
+    return Cut(tournament, bracket, players, choices, swiss_standings(tournament))
+
+
+def unreported_swiss_tables(tournament: Tournament) -> int:
+    return db.session.scalar(sa.select(sa.func.count(Match.id))
+                             .where(Match.tournament_id == tournament.id, Match.result.is_(None))) or 0
+
+
+def create(tournament: Tournament, size: int, kind: str, excluded: Iterable[int] = ()) -> Cut:
+    """Seed a new cut from the swiss standings, skipping dropped and excluded players."""
+    if tournament.cut_kind is not None:
+        raise CutError("this tournament already has a cut; delete it first to cut again")
+    if kind not in kinds_for(tournament.fmt):
+        raise CutError(f"a {tournament.fmt.label.lower()} event cuts to "
+                       + " or ".join(f"{k} elimination" for k in kinds_for(tournament.fmt)))
+    if size not in SIZES[kind]:
+        raise CutError(f"a {kind} elimination cut has {', '.join(map(str, SIZES[kind]))} players, not {size}")
+    if not tournament.rounds:
+        raise CutError("play the swiss rounds before cutting")
+    missing = unreported_swiss_tables(tournament)
+    if missing:
+        raise CutError(f"{missing} swiss table{'s' if missing != 1 else ''} still without a result")
+    standings = swiss_standings(tournament)
+    try:
+        seeds = seed_cut(standings, size, excluded=set(excluded))
+    except BracketError as e:
+        raise CutError(str(e)) from None
+    tournament.cut_kind = kind
+    db.session.add_all(CutEntry(tournament_id=tournament.id, player_id=p, seed=i) for i, p in enumerate(seeds, 1))
+    _commit()
+    return load(tournament)
+
+
+def delete(tournament: Tournament) -> None:
+    db.session.execute(sa.delete(CutResult).filter_by(tournament_id=tournament.id))
+    db.session.execute(sa.delete(CutEntry).filter_by(tournament_id=tournament.id))
+    touch(db.session, [tournament.id])
+    tournament.cut_kind = None
+    db.session.commit()
+
+
+def _row(tournament: Tournament, game_id: int) -> Optional[CutResult]:
+    return db.session.scalar(sa.select(CutResult).filter_by(tournament_id=tournament.id, game=game_id))
+
+
+def _game(cut: Cut, game_id: int) -> CutGame:
+    try:
+        game = cut.bracket.game(game_id)
+    except BracketError as e:
+        raise CutError(str(e)) from None
+    if not game.ready:
+        raise CutError(f"game {game_id} has no players yet: "
+                       f"{game.slots[0].label} v {game.slots[1].label}")
+    return game
+
+
+def set_corp(tournament: Tournament, game_id: int, corp_id: int) -> None:
+    """Record who plays Corp in a game not yet played: the higher seed's choice, or the TO's swap."""
+    cut = _require(tournament)
+    if not sided(tournament):
+        raise CutError("plain swiss cut games have no sides")
+    game = _game(cut, game_id)
+    if game.reported:
+        raise CutError(f"game {game_id} is already reported")
+    if corp_id not in game.players:
+        raise CutError(f"{cut.name(corp_id)} does not play in game {game_id}")
+    row = _row(tournament, game_id) or CutResult(tournament_id=tournament.id, game=game_id)
+    row.corp_id = corp_id
+    db.session.add(row)
+    _commit()
+
+
+def report(tournament: Tournament, game_id: int, winner_id: int) -> CutGame:
+    """Report a winner, or correct one while no game that depends on it has been reported."""
+    cut = _require(tournament)
+    game = _game(cut, game_id)
+    if winner_id not in game.players:
+        raise CutError(f"{cut.name(winner_id)} does not play in game {game_id}")
+    sides = cut.sides(game)
+    if sided(tournament) and sides is None:
+        raise CutError(f"record who plays Corp in game {game_id} first "
+                       f"({cut.name(game.higher_seed)}, the higher seed, chooses)")
+    corp = sides[0] if sides else None
+    try:
+        if game.reported:
+            result = cut.bracket.correct(game_id, winner_id, corp)
+        else:
+            result = cut.bracket.report(game_id, winner_id, corp)
+    except BracketError as e:
+        reported = [cut.bracket.game(g) for g in cut.bracket.dependents(game_id) if cut.bracket.game(g).reported]
+        names = "; ".join(f"game {g.id}: {_pairing_label(cut, g)}" for g in reported) if game.reported else ""
+        raise CutError(f"{e} ({names}); correct {'that game' if len(reported) == 1 else 'those games'} first"
+                       if names else str(e)) from None
+    row = _row(tournament, game_id) or CutResult(tournament_id=tournament.id, game=game_id)
+    row.winner_id, row.corp_id = winner_id, corp
+    db.session.add(row)
+    _forget_stale_choices(tournament, cut.bracket)
+    _commit()
+    return result
+
+
+def _commit() -> None:
+    """Two taps at once (a double click, two organizers) race for the same row: the second one loses cleanly."""
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise CutError("someone saved this at the same moment; reload the page and check") from None
+
+
+def _pairing_label(cut: Cut, game: CutGame) -> str:
+    return f"{cut.name(game.player1)} v {cut.name(game.player2)}"
+
+
+def _forget_stale_choices(tournament: Tournament, bracket: Bracket) -> None:
+    """A corrected result changes who plays later games; side choices recorded for other players go."""
+    existing = {g.id: g for g in bracket.games}
+    for row in db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id, winner_id=None)):
+        game = existing.get(row.game)
+        if game is None or row.corp_id not in game.players:
+            db.session.delete(row)
+
+
+def _require(tournament: Tournament) -> Cut:
+    cut = load(tournament)
+    if cut is None:
+        raise CutError("this tournament has no cut yet")
+    return cut
+

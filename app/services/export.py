@@ -1,0 +1,117 @@
+"""CSV exports of a tournament: the standings and every game, safe to open in a spreadsheet."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+import sqlalchemy as sa
+from sqlalchemy.orm import aliased
+
+from ..extensions import db
+from ..models import Match, Player, Round, Seat, Tournament
+from ..pairing import Format
+from ..results import label
+from .rounds import standings
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_DECIMALS = 12  # places for a tiebreaker whose decimal expansion does not end (1/3)
+
+
+NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def safe_cell(value):
+    """Text a spreadsheet would run as a formula gets a leading apostrophe (OWASP CSV injection);
+    a plain number such as -3 stays a number."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def exact_decimal(value: Fraction) -> str:
+    """A Fraction as decimal text: exact when it terminates (1.5, 0.375), else rounded to CSV_DECIMALS places."""
+    value = Fraction(value)
+    twos = fives = 0
+    den = value.denominator
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    if den == 1:
+        places = max(twos, fives)
+        text = format(Decimal(value.numerator * 10 ** places // value.denominator).scaleb(-places), "f")
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    rounded = round(value * 10 ** CSV_DECIMALS)
+    return format(Decimal(rounded).scaleb(-CSV_DECIMALS), "f")
+
+
+def filename(t: Tournament, what: str) -> str:
+    """An ASCII file name from the tournament's name: safe inside a Content-Disposition header."""
+    base = re.sub(r"[^A-Za-z0-9]+", "-", t.name).strip("-")[:60].strip("-") or "tournament"
+    return f"{base}-{what}.csv"
+
+
+def _write(header: list, rows) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows([safe_cell(c) for c in row] for row in rows)
+    return out.getvalue()
+
+
+def standings_csv(t: Tournament) -> str:
+    table = standings(t)
+    header = ["rank", "name", "corp identity", "runner identity", "points", *table.tiebreakers,
+              "wins", "losses", "ties", "record (W-L-T)"]
+    if table.single_sided:
+        header += ["corp games", "runner games", "side balance"]
+    header.append("dropped")
+    rows = []
+    for s in table.rows:
+        corp, runner = table.identities.get(s.player, ("", ""))
+        row = [s.rank, s.name, corp, runner, s.points, *(exact_decimal(v) for v in s.tiebreakers),
+               s.wins, s.losses, s.ties, f"{s.wins}-{s.losses}-{s.ties}"]
+        if table.single_sided:
+            row += [s.corp, s.runner, s.side_label]
+        row.append("yes" if s.dropped else "")
+        rows.append(row)
+    return _write(header, rows)
+
+
+def games_csv(t: Tournament) -> str:
+    """One line per table of every round (byes included); points empty until reported."""
+    one, two = aliased(Seat), aliased(Seat)
+    p1, p2 = aliased(Player), aliased(Player)
+    query = (
+        sa.select(Round.number, Round.published, Match.table, Match.result,
+                  p1.name, one.side, one.points, one.games_won, p2.name, two.side, two.points, two.games_won)
+        .join(Match, Match.round_id == Round.id)
+        .join(one, sa.and_(one.match_id == Match.id, one.position == 1))
+        .join(p1, p1.id == one.player_id)
+        .outerjoin(two, sa.and_(two.match_id == Match.id, two.position == 2))
+        .outerjoin(p2, p2.id == two.player_id)
+        .where(Round.tournament_id == t.id)
+        .order_by(Round.number, Match.table)
+    )
+    plain = t.fmt is Format.PLAIN
+    header = ["round", "table", "player 1", "player 1 side", "player 1 points", "player 2", "player 2 side",
+              "player 2 points", "result"]
+    if plain:
+        header[5:5] = ["player 1 games won"]
+        header[9:9] = ["player 2 games won"]
+    rows = []
+    for r in db.session.execute(query):
+        row = [r[0], r[2], r[4], r[5] or "", _num(r[6]), r[8] or ("BYE" if r[3] else ""), r[9] or "", _num(r[10]),
+               label(t.fmt, r[3]) if r[3] else ""]
+        if plain:
+            row[5:5] = [r[7] if r[6] is not None else ""]
+            row[9:9] = [r[11] if r[10] is not None else ""]
+        rows.append(row)
+    return _write(header, rows)
+
+
+def _num(value):
+    return "" if value is None else value

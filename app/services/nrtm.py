@@ -1,0 +1,429 @@
+"""NRTM JSON, the file the Netrunner results site takes (DOMAIN.md 6): export an event, import one from Cobra or
+Aesop's Tables.
+
+Player ids in an exported file are the players' numbers within the event (1..n in the order they were added), so
+the file names no database ids and an export -> import -> export round trip gives the same file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload
+
+from .. import results as result_rules
+from ..brackets import LAYOUTS, Bracket, BracketError
+from ..extensions import db
+from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User
+from ..pairing import Format
+from . import cut as cut_service
+from . import jsonfile as j
+from .jsonfile import FileError
+
+SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
+
+
+def _number(value) -> float:
+    """Tiebreakers are exact Fractions inside SASS; the file carries them rounded like Cobra's."""
+    return round(float(value), 4)
+
+
+def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
+    """The event as an NRTM document: swiss rounds first, then the cut rounds."""
+    players = sorted(tournament.players, key=lambda p: p.id)
+    number = {p.id: i for i, p in enumerate(players, 1)}
+    by_id = {p.id: p for p in players}
+    single = tournament.fmt is Format.SINGLE_SIDED
+    standings = cut_service.swiss_standings(tournament)
+    cut = cut_service.load(tournament)
+    rounds = _swiss_rounds(tournament)
+
+    player_rows = []
+    for s in standings:
+        p = by_id[s.player]
+        row = {
+            "id": number[p.id], "name": p.name, "rank": s.rank,
+            "corpIdentity": p.corp_identity or None, "runnerIdentity": p.runner_identity or None,
+            "matchPoints": s.points,
+            "strengthOfSchedule": _number(s.tiebreakers[0]) if s.tiebreakers else 0,
+            "extendedStrengthOfSchedule": _number(s.tiebreakers[1]) if len(s.tiebreakers) > 1 else 0,
+        }
+        if single:
+            row["sideBalance"] = s.side_bias
+        player_rows.append(row)
+
+    elimination = []
+    cut_rounds = []
+    if cut is not None:
+        for r in cut.final_standings()[:len(cut.bracket.seeds)]:
+            elimination.append({"id": number[r["player"]], "name": r["name"], "rank": r["rank"], "seed": r["seed"]})
+        cut_rounds = _cut_rounds(cut, number)
+
+    return {
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "cutToTop": len(cut.bracket.seeds) if cut else 0,
+        "preliminaryRounds": len(rounds),
+        "players": player_rows,
+        "eliminationPlayers": elimination,
+        "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in r.matches] for r in rounds] + cut_rounds,
+        "uploadedFrom": app_name,
+        "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
+    }
+
+
+def _swiss_rounds(tournament: Tournament) -> list[Round]:
+    """Rounds that happened: published ones, and any with a result (an unpublished draft is nobody's business)."""
+    rounds = db.session.scalars(
+        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)
+        .options(selectinload(Round.matches).selectinload(Match.seats))
+    ).all()
+    return [r for r in rounds if r.published or any(m.result is not None for m in r.matches)]
+
+
+def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
+    seats = list(match.seats)
+    players = [_swiss_player(s, match.is_bye, number, fmt) for s in seats]
+    if len(players) == 1:
+        players.append(_swiss_player(None, True, number, fmt))
+    return {
+        "table": match.table, "player1": players[0], "player2": players[1],
+        "intentionalDraw": match.intentional_draw, "twoForOne": False, "eliminationGame": False,
+    }
+
+
+def _swiss_player(seat: Optional[Seat], bye: bool, number: dict, fmt: Format) -> dict:
+    points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
+    player = {"id": number[seat.player_id] if seat is not None else None}
+    if fmt is Format.SINGLE_SIDED:
+        role = None if bye else (seat.side or ("corp" if seat.position == 1 else "runner"))
+        player["role"] = role
+        player["corpScore"] = points if role == "corp" else None
+        player["runnerScore"] = points if role == "runner" else None
+        player["combinedScore"] = points if seat is not None else 0
+    else:
+        # SASS stores a double-sided round's total, not each game's points
+        player.update(corpScore=None, runnerScore=None, combinedScore=points)
+    return player
+
+
+def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
+    rounds: dict[int, list] = {}
+    for g in cut.bracket.games:
+        if not g.ready:
+            continue
+        sides = cut.sides(g) if g.reported else None
+        corp = sides[0] if sides else None
+
+        def player(pid):
+            role = None if corp is None else ("corp" if pid == corp else "runner")
+            return {"id": number[pid], "role": role, "winner": None if g.winner is None else g.winner == pid}
+
+        rounds.setdefault(g.round, []).append({
+            "table": g.id, "player1": player(g.player1), "player2": player(g.player2),
+            "intentionalDraw": False, "twoForOne": False, "eliminationGame": True,
+        })
+    return [rounds[r] for r in sorted(rounds)]
+
+
+# ---- import ----------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Seat:
+    player: object
+    position: int
+    side: Optional[str]
+    points: Optional[int]
+
+
+@dataclass
+class _Match:
+    table: int
+    is_bye: bool
+    result: Optional[str]
+    intentional_draw: bool
+    seats: list
+
+
+@dataclass
+class _Plan:
+    """A fully checked file, ready to be written."""
+
+    name: str
+    date: date
+    fmt: Format
+    planned_rounds: Optional[int]
+    players: list  # (file id, name, corp identity, runner identity), in the order to create them
+    rounds: list = field(default_factory=list)  # of lists of _Match
+    cut_kind: Optional[str] = None
+    seeds: list = field(default_factory=list)  # file ids, seed 1 first
+    cut_results: list = field(default_factory=list)  # (game, winner file id, corp file id or None)
+
+
+def import_file(data: bytes, owner: User) -> Tournament:
+    """A new tournament owned by `owner` with the file's players, rounds, results and cut: all or nothing."""
+    plan = read(j.parse(data))
+    return _write(plan, owner)
+
+
+def read(doc) -> _Plan:
+    doc = j.obj(doc, "the file")
+    for key in ("name", "players", "rounds"):
+        if key not in doc:
+            raise FileError(f"the file has no {key!r}: is it an NRTM JSON export?")
+    name = j.text(doc["name"], "name", 120, empty=False)
+    when = j.iso_date(doc["date"], "date") if doc.get("date") is not None else date.today()
+
+    raw_players = j.array(doc["players"], "players")
+    if not raw_players:
+        raise FileError("the file lists no players")
+    players, ids, names = [], set(), set()
+    for i, raw in enumerate(raw_players, 1):
+        raw = j.obj(raw, f"player {i}")
+        pid = _player_id(raw.get("id"), f"player {i} id")
+        if pid in ids:
+            raise FileError(f"player id {pid} appears twice")
+        pname = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
+        if pname.casefold() in names:
+            raise FileError(f"two players are called {pname!r}")
+        ids.add(pid)
+        names.add(pname.casefold())
+        corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
+        runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
+        players.append((pid, pname, corp_id or "", runner_id or ""))
+    if all(isinstance(p[0], int) for p in players):
+        players.sort(key=lambda p: p[0])
+
+    swiss, cut = [], []
+    for n, raw_round in enumerate(j.array(doc["rounds"], "rounds"), 1):
+        pairings = [j.obj(p, f"round {n} pairing {k}") for k, p in enumerate(j.array(raw_round, f"round {n}"), 1)]
+        if not pairings:
+            continue
+        elimination = {j.boolean(p.get("eliminationGame", False), f"round {n} eliminationGame") for p in pairings}
+        if len(elimination) > 1:
+            raise FileError(f"round {n} mixes swiss and elimination games")
+        if True in elimination:
+            cut.append((n, pairings))
+        elif cut:
+            raise FileError(f"round {n} is a swiss round after the cut")
+        else:
+            swiss.append((n, pairings))
+
+    roles = any(isinstance(p.get(k), dict) and p[k].get("role") in ("corp", "runner")
+                for _, pairings in swiss for p in pairings for k in ("player1", "player2"))
+    fmt = Format.DOUBLE_SIDED if swiss and not roles else Format.SINGLE_SIDED  # no swiss: today's default
+    planned = doc.get("preliminaryRounds")
+    planned = j.integer(planned, "preliminaryRounds", 0, 1000) if planned is not None else None
+    plan = _Plan(name=name, date=when, fmt=fmt, planned_rounds=planned or len(swiss) or None, players=players)
+    plan.rounds = [_read_swiss_round(n, pairings, ids, fmt) for n, pairings in swiss]
+    _read_cut(plan, doc, cut, ids)
+    return plan
+
+
+def _cut100(value):
+    return value[:100] if isinstance(value, str) else value
+
+
+def _player_id(value, where: str):
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return j.integer(value, where)
+
+
+def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[_Match]:
+    matches, seen, tables = [], set(), set()
+    scoring = fmt.scoring
+    for k, p in enumerate(pairings, 1):
+        where = f"round {n} table {p.get('table', k)}"
+        table = j.integer(p.get("table", k), f"round {n} pairing {k} table", 1, 100000)
+        if table in tables:
+            raise FileError(f"round {n} has two games at table {table}")
+        tables.add(table)
+        sides = []
+        for key in ("player1", "player2"):
+            raw = p.get(key)
+            raw = {} if raw is None else j.obj(raw, f"{where} {key}")
+            pid = raw.get("id")
+            if pid is None:
+                continue
+            pid = _player_id(pid, f"{where} {key} id")
+            if pid not in ids:
+                raise FileError(f"{where} names player {pid}, who is not in the players list")
+            if pid in seen:
+                raise FileError(f"player {pid} plays twice in round {n}")
+            seen.add(pid)
+            points = raw.get("combinedScore")
+            if points is None and fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None:
+                points = (j.integer(raw.get("corpScore"), f"{where} {key} corpScore", 0)
+                          + j.integer(raw.get("runnerScore") or 0, f"{where} {key} runnerScore", 0))
+            points = j.integer(points, f"{where} {key} combinedScore", 0, scoring.round_points, null=True)
+            role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
+            sides.append((pid, role, points))
+        if not sides:
+            raise FileError(f"{where} has no players")
+        intentional = j.boolean(p.get("intentionalDraw", False), f"{where} intentionalDraw")
+        matches.append(_swiss_match(where, table, sides, intentional, fmt))
+    return matches
+
+
+def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format) -> _Match:
+    if len(sides) == 1:
+        pid, _, points = sides[0]
+        if points is not None and points > fmt.scoring.bye:
+            raise FileError(f"{where}: a bye is worth {fmt.scoring.bye} points, not {points}")
+        result = None if points is None else result_rules.BYE
+        return _Match(table, True, result, False, [_Seat(pid, 1, None, points)])
+    (a, role_a, pa), (b, role_b, pb) = sides
+    if (pa is None) != (pb is None):
+        raise FileError(f"{where} has a score for only one player")
+    side_a = side_b = None
+    if fmt is Format.SINGLE_SIDED:
+        if role_a is None and role_b is None:
+            raise FileError(f"{where}: neither player has a role (corp or runner)")
+        side_a = role_a or ("runner" if role_b == "corp" else "corp")
+        side_b = role_b or ("runner" if side_a == "corp" else "corp")
+        if side_a == side_b:
+            raise FileError(f"{where}: both players are {side_a}")
+    result = None
+    if pa is not None:
+        result = _result_key(where, fmt, side_a, pa, pb, intentional)
+    seats = [_Seat(a, 1, side_a, pa), _Seat(b, 2, side_b, pb)]
+    return _Match(table, False, result, intentional, seats)
+
+
+def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
+    try:
+        if fmt is Format.SINGLE_SIDED:
+            corp_points, runner_points = (pa, pb) if side_a == "corp" else (pb, pa)
+            if intentional:
+                key = "id"
+            elif corp_points == runner_points:
+                key = "tie"
+            else:
+                key = "corp" if corp_points > runner_points else "runner"
+            if result_rules.outcome(fmt, key).points != (corp_points, runner_points):
+                raise result_rules.ResultError(f"{pa}-{pb} is not a single-sided result")
+            return key
+        return result_rules.outcome(fmt, f"{pa}-{pb}").key
+    except result_rules.ResultError as e:
+        raise FileError(f"{where}: {e}") from None
+
+
+def _read_cut(plan: _Plan, doc: dict, rounds: list, ids: set) -> None:
+    raw = doc.get("eliminationPlayers") or []
+    entries = []
+    for i, e in enumerate(j.array(raw, "eliminationPlayers"), 1):
+        e = j.obj(e, f"eliminationPlayers item {i}")
+        pid = _player_id(e.get("id"), f"eliminationPlayers item {i} id")
+        if pid not in ids:
+            raise FileError(f"eliminationPlayers names player {pid}, who is not in the players list")
+        entries.append((j.integer(e.get("seed"), f"eliminationPlayers item {i} seed", 1, len(raw)), pid))
+    if not entries:
+        if rounds:
+            raise FileError("the file has elimination games but no eliminationPlayers with seeds")
+        return
+    entries.sort(key=lambda e: e[0])
+    if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len({p for _, p in entries}) != len(entries):
+        raise FileError("eliminationPlayers should have seeds 1, 2, 3 ... once each, each player once")
+    seeds = [p for _, p in entries]
+    games = [_cut_game(n, k, p, ids) for n, pairings in rounds for k, p in enumerate(pairings, 1)]
+    kinds = [k for k in cut_service.kinds_for(plan.fmt) if (k, len(seeds)) in LAYOUTS]
+    if not kinds:
+        raise FileError(f"SASS has no bracket for a top {len(seeds)} cut")
+    errors = []
+    for kind in kinds:
+        try:
+            plan.cut_results = _replay(kind, seeds, games)
+        except BracketError as e:
+            errors.append(f"{kind} elimination: {e}")
+            continue
+        plan.cut_kind, plan.seeds = kind, seeds
+        return
+    raise FileError("the elimination games do not fit a top " + f"{len(seeds)} bracket (" + "; ".join(errors) + ")")
+
+
+def _cut_game(n: int, k: int, p: dict, ids: set) -> tuple:
+    where = f"round {n} elimination game {p.get('table', k)}"
+    table = j.integer(p.get("table", k), f"{where} table", 1, 1000)
+    players = []
+    for key in ("player1", "player2"):
+        raw = j.obj(p.get(key), f"{where} {key}")
+        pid = _player_id(raw.get("id"), f"{where} {key} id")
+        if pid not in ids:
+            raise FileError(f"{where} names player {pid}, who is not in the players list")
+        role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
+        winner = raw.get("winner")
+        if winner is not None:
+            winner = j.boolean(winner, f"{where} {key} winner")
+        players.append((pid, role, winner))
+    (a, role_a, win_a), (b, role_b, win_b) = players
+    if a == b:
+        raise FileError(f"{where} pairs a player with themselves")
+    if win_a and win_b:
+        raise FileError(f"{where} has two winners")
+    winner = a if win_a else b if win_b else None
+    corp = a if role_a == "corp" else b if role_b == "corp" else None
+    return table, a, b, winner, corp, where
+
+
+def _replay(kind: str, seeds: list, games: list) -> list[tuple]:
+    """Report the file's games onto a fresh bracket: the game numbered like the table, or else the one
+    whose players they are."""
+    bracket = Bracket(kind, seeds)
+    for table, a, b, winner, corp, where in games:
+        if winner is None:
+            continue
+        candidates = [g for g in bracket.ready_games() if set(g.players) == {a, b}]
+        match = next((g for g in candidates if g.id == table), candidates[0] if candidates else None)
+        if match is None:
+            raise BracketError(f"{where} is not a game of the bracket")
+        bracket.report(match.id, winner, corp)
+    return bracket.results()
+
+
+def _write(plan: _Plan, owner: User) -> Tournament:
+    try:
+        t = Tournament(owner=owner, name=plan.name, date=plan.date, format=plan.fmt.value,
+                       planned_rounds=plan.planned_rounds)
+        db.session.add(t)
+        db.session.flush()
+        db_id = {}
+        for pid, name, corp_identity, runner_identity in plan.players:
+            player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity,
+                            runner_identity=runner_identity)
+            db.session.add(player)
+            db.session.flush()
+            db_id[pid] = player.id
+        for number, matches in enumerate(plan.rounds, 1):
+            rnd = Round(tournament_id=t.id, number=number, published=True)
+            db.session.add(rnd)
+            db.session.flush()
+            _write_matches(t, rnd, matches, db_id)
+        if plan.cut_kind:
+            t.cut_kind = plan.cut_kind
+            db.session.add_all(CutEntry(tournament_id=t.id, player_id=db_id[p], seed=i)
+                               for i, p in enumerate(plan.seeds, 1))
+            db.session.add_all(
+                CutResult(tournament_id=t.id, game=game, winner_id=db_id[winner],
+                          corp_id=db_id[corp] if corp is not None else None)
+                for game, winner, corp in plan.cut_results)
+        db.session.commit()
+    except SQLAlchemyError:
+        db.session.rollback()
+        raise FileError("the file could not be stored; nothing was created") from None
+    return t
+
+
+def _write_matches(t: Tournament, rnd: Round, matches: list, db_id: dict) -> None:
+    for m in matches:
+        match = Match(tournament_id=t.id, round_id=rnd.id, table=m.table, is_bye=m.is_bye, result=m.result,
+                      intentional_draw=m.intentional_draw)
+        db.session.add(match)
+        db.session.flush()
+        db.session.add_all(
+            Seat(tournament_id=t.id, round_id=rnd.id, match_id=match.id, player_id=db_id[s.player],
+                 position=s.position, side=s.side, points=s.points)
+            for s in m.seats)

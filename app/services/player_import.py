@@ -1,0 +1,101 @@
+"""Read a player list from CSV: name, corp identity, runner identity; a header row is optional.
+
+All or nothing: parse_players returns either rows to insert or the errors of every bad row, never both.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..models import Player
+
+NAME_MAX = Player.__table__.c.name.type.length
+MAX_ROWS = 20_000
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+HEADER_NAMES = {"name", "player", "player name", "players", "nom", "spieler"}
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    name: str
+    corp_identity: str = ""
+    runner_identity: str = ""
+
+
+@dataclass
+class ImportResult:
+    rows: list[Row] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # "Row 4: ...", in row order
+
+
+class UnreadableFile(ValueError):
+    """The whole input is unusable (not text, not CSV); nothing row-specific to report."""
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 (with or without the BOM Excel writes); anything else is refused, not guessed."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UnreadableFile("The file is not UTF-8 text. Save it as “CSV UTF-8” and try again.") from None
+
+
+def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
+    """Rows to add, or every row's problem: empty or too long fields, names repeated in the file or already
+    entered (compared without case or surrounding spaces)."""
+    if "\x00" in text:
+        raise UnreadableFile("The file contains NUL bytes; it is not a text CSV file.")
+    taken = {name.strip().casefold() for name in existing}
+    seen: dict[str, int] = {}
+    result = ImportResult()
+    try:
+        records = list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")))
+    except csv.Error as e:
+        raise UnreadableFile(f"The file is not valid CSV: {e}.") from None
+    for index, record in enumerate(records, start=1):
+        cells = [cell.strip() for cell in record]
+        while cells and not cells[-1]:
+            cells.pop()  # spreadsheets add trailing empty columns
+        if not cells:
+            continue  # blank lines are harmless
+        if index == 1 and cells[0].casefold() in HEADER_NAMES:
+            continue
+        problems = _problems(cells)
+        name = cells[0] if cells else ""
+        key = name.casefold()
+        if name and not problems:
+            if key in taken:
+                problems.append(f"“{name}” is already a player in this tournament")
+            elif key in seen:
+                problems.append(f"“{name}” is also on row {seen[key]}")
+        seen.setdefault(key, index)
+        if problems:
+            result.errors.append(f"Row {index}: " + "; ".join(problems) + ".")
+        else:
+            cells += [""] * (3 - len(cells))
+            result.rows.append(Row(index, *cells[:3]))
+    if len(result.rows) + len(result.errors) > MAX_ROWS:
+        result.errors.insert(0, f"At most {MAX_ROWS:,} players can be imported at once.")
+    if not result.rows and not result.errors:
+        result.errors.append("The list is empty: give one player a line (name, corp identity, runner identity).")
+    if result.errors:
+        result.rows = []
+    return result
+
+
+def _problems(cells: list[str]) -> list[str]:
+    problems = []
+    if len(cells) > 3:
+        problems.append(f"{len(cells)} columns; expected name, corp identity, runner identity")
+    if not cells[0]:
+        problems.append("the name is empty")
+    for label, cell in zip(("name", "corp identity", "runner identity"), cells):
+        if len(cell) > NAME_MAX:
+            problems.append(f"the {label} is longer than {NAME_MAX} characters")
+        if CONTROL.search(cell):
+            problems.append(f"the {label} contains control characters")
+    return problems

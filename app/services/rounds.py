@@ -1,0 +1,427 @@
+"""Rounds in the database: pair, publish, undo, report results, edit pairings by hand, standings.
+
+Each action is one transaction that either happens completely or not at all; a refusal raises RoundError
+with a message for the TO and writes nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
+
+from ..extensions import db
+from ..models import Match, Player, Round, Seat, Tournament, touch
+from ..pairing import Entrant, Format, Game, History, Side
+from ..results import BYE, Outcome
+from . import state
+
+
+class RoundError(Exception):
+    """A refused action; str() is the message for the TO."""
+
+
+class AlreadyPaired(RoundError):
+    """The round was paired already (a double-click, or a second tab)."""
+
+
+class NotFound(RoundError):
+    """The match or round is not part of this tournament."""
+
+
+# ---------------------------------------------------------------- reading
+
+def latest_number(t: Tournament) -> int:
+    return db.session.scalar(sa.select(sa.func.max(Round.number)).where(Round.tournament_id == t.id)) or 0
+
+
+def latest_published(t: Tournament) -> int:
+    return db.session.scalar(
+        sa.select(sa.func.max(Round.number)).where(Round.tournament_id == t.id, Round.published)) or 0
+
+
+@dataclass(slots=True)
+class SeatView:
+    player_id: int
+    name: str
+    position: int
+    side: Optional[str]
+    points: Optional[int]
+    games_won: int
+
+
+@dataclass(slots=True)
+class TableView:
+    id: int
+    table: int
+    is_bye: bool
+    result: Optional[str]
+    seats: list  # of SeatView, Corp first in single-sided swiss
+
+
+@dataclass(slots=True)
+class RoundView:
+    id: int
+    number: int
+    published: bool
+    matches: list  # of TableView, by table
+
+
+def load_round(t: Tournament, number: int, *, published_only: bool = False) -> Optional[RoundView]:
+    """A round's tables, seats and player names as plain rows: two queries and no ORM objects, so a
+    1,000-table round renders fast. None if the round is missing (or unpublished when asked)."""
+    query = sa.select(Round.id, Round.number, Round.published).where(Round.tournament_id == t.id,
+                                                                     Round.number == number)
+    if published_only:
+        query = query.where(Round.published)
+    head = db.session.execute(query).first()
+    if head is None:
+        return None
+    rows = db.session.execute(
+        sa.select(Match.id, Match.table, Match.is_bye, Match.result, Seat.player_id, Player.name, Seat.position,
+                  Seat.side, Seat.points, Seat.games_won)
+        .join(Seat, Seat.match_id == Match.id).join(Player, Player.id == Seat.player_id)
+        .where(Match.round_id == head.id).order_by(Match.table, Seat.position))
+    tables: list[TableView] = []
+    for mid, table, is_bye, result, *seat in rows:
+        if not tables or tables[-1].id != mid:
+            tables.append(TableView(mid, table, is_bye, result, []))
+        tables[-1].seats.append(SeatView(*seat))
+    for view in tables:
+        view.seats = ordered_seats(t, view)
+    return RoundView(head.id, head.number, head.published, tables)
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    number: int
+    published: bool
+    matches: int
+    unreported: int
+
+
+def round_summaries(t: Tournament, *, published_only: bool = False) -> list[RoundSummary]:
+    """Every round with how many of its matches still wait for a result, in one query."""
+    query = (sa.select(Round.number, Round.published, sa.func.count(Match.id),
+                       sa.func.count(Match.id) - sa.func.count(Match.result))
+             .outerjoin(Match, Match.round_id == Round.id)
+             .where(Round.tournament_id == t.id)
+             .group_by(Round.id, Round.number, Round.published).order_by(Round.number))
+    if published_only:
+        query = query.where(Round.published)
+    return [RoundSummary(*row) for row in db.session.execute(query)]
+
+
+def status(t: Tournament) -> dict:
+    """What a phone polls: the latest published round and a version that changes when its pairings do
+    (manual edits rewrite seats, so the newest seat id moves)."""
+    latest = (sa.select(Round.id, Round.number).where(Round.tournament_id == t.id, Round.published)
+              .order_by(Round.number.desc()).limit(1).subquery())
+    newest_seat = sa.select(sa.func.max(Seat.id)).where(Seat.round_id == latest.c.id).scalar_subquery()
+    row = db.session.execute(sa.select(latest.c.number, latest.c.id, newest_seat)).first()
+    if row is None:
+        return {"round": None, "version": "0"}
+    return {"round": row[0], "version": f"{row[1]}.{row[2] or 0}"}
+
+
+def ordered_seats(t: Tournament, match) -> list:
+    """A Match's (or TableView's) seats, Corp first in single-sided swiss (Seat.side decides, else position),
+    in seat order otherwise."""
+    seats = sorted(match.seats, key=lambda s: s.position)
+    if t.fmt is Format.SINGLE_SIDED and len(seats) == 2 and seats[1].side == Side.CORP.value:
+        seats.reverse()
+    return seats
+
+
+# ---------------------------------------------------------------- pairing
+
+def pair_next_round(t: Tournament, expected_number: int) -> Round:
+    """Pair round `expected_number` with the engine and write it in one transaction.
+
+    A second request for the same number (double-click, second tab, a race lost on the unique
+    (tournament, number) constraint) raises AlreadyPaired and writes nothing.
+    """
+    from ..pairing import PairingError, pair_round
+
+    number = latest_number(t) + 1
+    if expected_number < number:
+        raise AlreadyPaired(f"Round {expected_number} is already paired.")
+    if expected_number != number:
+        raise RoundError(f"The next round is round {number}, not {expected_number}.")
+    if number > 1:
+        waiting = db.session.scalar(
+            sa.select(sa.func.count(Match.id)).join(Round, Round.id == Match.round_id)
+            .where(Round.tournament_id == t.id, Round.number == number - 1, Match.result.is_(None)))
+        if waiting:
+            raise RoundError(f"Round {number - 1} still has {waiting} unreported result{'s' * (waiting != 1)}; "
+                             "report them before pairing the next round.")
+    entrants = state.entrants(t)
+    if not any(not e.dropped for e in entrants):
+        raise RoundError("There are no active players to pair.")
+    games = state.completed_games(t)
+    try:
+        plan = pair_round(t.fmt, entrants, games, round_number=number, seed=t.seed,
+                          score_factor=t.score_factor_value,
+                          power_pairing=t.power_pairing and t.fmt is Format.PLAIN)
+    except (PairingError, ValueError) as e:
+        raise RoundError(f"Round {number} cannot be paired. {e}") from e
+    tables = [(p.table, [p.player] if p.opponent is None else [p.player, p.opponent]) for p in plan.pairings]
+    try:
+        rnd = Round(tournament_id=t.id, number=number)
+        db.session.add(rnd)
+        db.session.flush()
+        _write_matches(t, rnd.id, tables)
+        db.session.commit()
+    except IntegrityError as e:
+        db.session.rollback()
+        raise AlreadyPaired(f"Round {number} is already paired.") from e
+    return rnd
+
+
+def _write_matches(t: Tournament, round_id: int, tables: Iterable[tuple[int, Sequence[int]]]) -> None:
+    """Insert matches and their seats; a lone player is a bye, scored at once."""
+    tables = list(tables)
+    if not tables:
+        return
+    ids = db.session.scalars(
+        sa.insert(Match).returning(Match.id, sort_by_parameter_order=True),
+        [_match_row(t, round_id, table, players) for table, players in tables]).all()
+    db.session.execute(sa.insert(Seat), [
+        seat for match_id, (_, players) in zip(ids, tables) for seat in _seat_rows(t, round_id, match_id, players)])
+
+
+def _match_row(t: Tournament, round_id: int, table: int, players: Sequence[int]) -> dict:
+    bye = len(players) == 1
+    return {"tournament_id": t.id, "round_id": round_id, "table": table, "is_bye": bye,
+            "result": BYE if bye else None, "intentional_draw": False, "drawn_games": 0}
+
+
+def _seat_rows(t: Tournament, round_id: int, match_id: int, players: Sequence[int]) -> list[dict]:
+    scoring = t.fmt.scoring
+    bye = len(players) == 1
+    sides = [Side.CORP.value, Side.RUNNER.value] if t.fmt is Format.SINGLE_SIDED and not bye else [None, None]
+    return [{"tournament_id": t.id, "round_id": round_id, "match_id": match_id, "player_id": p,
+             "position": i + 1, "side": sides[i],
+             "points": scoring.bye if bye else None, "games_won": scoring.bye_game_wins if bye else 0}
+            for i, p in enumerate(players)]
+
+
+def publish_round(t: Tournament, number: int) -> None:
+    done = db.session.execute(sa.update(Round).where(Round.tournament_id == t.id, Round.number == number)
+                              .values(published=True))
+    if not done.rowcount:
+        db.session.rollback()
+        raise NotFound(f"There is no round {number}.")
+    touch(db.session, [t.id])
+    db.session.commit()
+
+
+def undo_round(t: Tournament, number: int) -> None:
+    """Delete the latest round, its pairings and results (the database cascades to matches and seats)."""
+    latest = latest_number(t)
+    if number != latest:
+        raise RoundError(f"Only the latest round (round {latest}) can be undone." if latest
+                         else "There is no round to undo.")
+    db.session.execute(sa.delete(Round).where(Round.tournament_id == t.id, Round.number == number),
+                       execution_options={"synchronize_session": False})
+    touch(db.session, [t.id])
+    db.session.commit()
+    db.session.expire_all()
+
+
+# ---------------------------------------------------------------- results
+
+def report_result(t: Tournament, match_id: int, outcome: Outcome) -> int:
+    """Store a result; returns the round number. A constant handful of queries, whatever the round."""
+    row = db.session.execute(
+        sa.select(Match, Round.number).join(Round, Round.id == Match.round_id)
+        .where(Match.id == match_id, Match.tournament_id == t.id)
+        .options(joinedload(Match.seats))
+    ).unique().one_or_none()
+    if row is None:
+        raise NotFound("That match is not part of this tournament.")
+    match, number = row
+    if match.is_bye or len(match.seats) != 2:
+        raise RoundError("A bye has no result to report.")
+    first, second = ordered_seats(t, match)
+    match.result = outcome.key
+    match.intentional_draw = outcome.intentional_draw
+    match.drawn_games = outcome.drawn_games
+    for seat, points, games in ((first, outcome.points[0], outcome.games[0]),
+                                (second, outcome.points[1], outcome.games[1])):
+        seat.points = points
+        seat.games_won = games
+    db.session.commit()
+    return number
+
+
+# ---------------------------------------------------------------- manual edits
+
+EDIT_ACTIONS = {
+    "swap": "Swap two players",
+    "sides": "Swap sides at a player's table",
+    "bye": "Give a player the bye",
+    "join": "Pair two players who have byes",
+}
+
+
+def edit_pairings(t: Tournament, number: int, action: str, first: int, second: Optional[int] = None) -> list[str]:
+    """Apply one manual edit to the latest round before any result is in; returns the warnings after it.
+
+    The rules may be broken on purpose (a TO knows the room); the warnings say which.
+    """
+    rnd = load_round(t, number)
+    if rnd is None:
+        raise NotFound(f"There is no round {number}.")
+    if number != latest_number(t):
+        raise RoundError("Only the latest round can be edited.")
+    if any(m.result is not None and not m.is_bye for m in rnd.matches):
+        raise RoundError("Pairings can only be edited before any result is in.")
+    tables = {m.id: [s.player_id for s in m.seats] for m in rnd.matches}
+    where = {p: mid for mid, players in tables.items() for p in players}
+    if first not in where or (action in ("swap", "join") and second not in where):
+        raise RoundError("Choose players who are in this round.")
+    new_bye: list[int] = []
+    a = first
+    if action == "swap":
+        b = second
+        ma, mb = where[a], where[b]
+        if ma == mb:
+            raise RoundError("Those two play each other already; to swap their sides, use 'swap sides'.")
+        ia, ib = tables[ma].index(a), tables[mb].index(b)
+        tables[ma][ia], tables[mb][ib] = b, a
+        changed = {ma, mb}
+    elif action == "sides":
+        if t.fmt is not Format.SINGLE_SIDED:
+            raise RoundError("Only single-sided swiss has sides to swap.")
+        if len(tables[where[a]]) != 2:
+            raise RoundError("A bye has no sides.")
+        tables[where[a]].reverse()
+        changed = {where[a]}
+    elif action == "bye":
+        ma = where[a]
+        if len(tables[ma]) == 1:
+            raise RoundError("That player has the bye already.")
+        holder = next((mid for mid, players in tables.items() if len(players) == 1), None)
+        if holder is not None:  # the player with the bye takes a's seat
+            z = tables[holder][0]
+            tables[ma][tables[ma].index(a)], tables[holder][0] = z, a
+            changed = {ma, holder}
+        else:  # an even field: a's opponent is left with a bye too
+            tables[ma].remove(a)
+            new_bye = [a]
+            changed = {ma}
+    elif action == "join":
+        b = second
+        ma, mb = where[a], where[b]
+        if ma == mb or len(tables[ma]) != 1 or len(tables[mb]) != 1:
+            raise RoundError("Both players must have a bye.")
+        tables[ma].append(b)
+        del tables[mb]
+        changed = {ma, mb}
+    else:
+        raise RoundError("Unknown edit.")
+    _rewrite(t, rnd, tables, changed, new_bye)
+    return pairing_warnings(t, load_round(t, number))
+
+
+def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int], new_bye: list[int]) -> None:
+    """Replace the seats of the changed matches (delete, then insert: a player stays once per round)."""
+    db.session.execute(sa.delete(Seat).where(Seat.match_id.in_(changed)),
+                       execution_options={"synchronize_session": False})
+    gone = changed - tables.keys()
+    if gone:
+        db.session.execute(sa.delete(Match).where(Match.id.in_(gone)),
+                           execution_options={"synchronize_session": False})
+    rows = []
+    for mid in changed & tables.keys():
+        values = _match_row(t, rnd.id, 0, tables[mid])
+        del values["table"]
+        db.session.execute(sa.update(Match).where(Match.id == mid).values(**values),
+                           execution_options={"synchronize_session": False})
+        rows += _seat_rows(t, rnd.id, mid, tables[mid])
+    if rows:
+        db.session.execute(sa.insert(Seat), rows)
+    if new_bye:
+        last = max(m.table for m in rnd.matches)
+        _write_matches(t, rnd.id, [(last + 1, new_bye)])
+    touch(db.session, [t.id])
+    db.session.commit()
+    db.session.expire_all()
+
+
+def pairing_warnings(t: Tournament, rnd: RoundView) -> list[str]:
+    """What the rules forbid in a loaded round as it stands (empty when it is clean)."""
+    tables = [(m.table, [s.player_id for s in m.seats]) for m in rnd.matches]
+    return check_round(t.fmt, rnd.number, state.entrants(t), state.completed_games(t, before_round=rnd.number),
+                       tables)
+
+
+def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: Iterable[Game],
+                tables: Sequence[tuple[int, Sequence[int]]]) -> list[str]:
+    """Pure check of a round against the rules every format's pairing keeps (DOMAIN.md 2 and 3):
+    rematches (single-sided: twice at most, the second time on reversed sides; never otherwise),
+    no second bye, no extra byes, sides not driven to a bias of 2, dropped players out, everyone in."""
+    fmt = Format(fmt)
+    by_id = {e.id: e for e in entrants}
+    name = lambda p: by_id[p].label if p in by_id else str(p)  # noqa: E731
+    history = History(fmt, games, by_id)
+    warnings: list[str] = []
+    byes = []
+    seated = set()
+    for table, players in tables:
+        seated.update(players)
+        for p in players:
+            if p in by_id and by_id[p].dropped:
+                warnings.append(f"Table {table}: {name(p)} has dropped.")
+        if len(players) == 1:
+            p = players[0]
+            byes.append(p)
+            if history.had_bye(p):
+                warnings.append(f"Table {table}: {name(p)} would get a second bye.")
+            continue
+        a, b = players
+        met = history.times_met(a, b)
+        if fmt is Format.SINGLE_SIDED:
+            if met >= 2:
+                warnings.append(f"Table {table}: {name(a)} and {name(b)} would meet a third time.")
+            elif met == 1 and Side.CORP in history.sides_played_against(a, b):
+                warnings.append(f"Table {table}: {name(a)} and {name(b)} met before with the same sides; "
+                                "a rematch must reverse them.")
+            for p, step in ((a, 1), (b, -1)):
+                bias = history[p].bias + step
+                if abs(bias) >= 2:
+                    side = "Corp" if bias > 0 else "Runner"
+                    warnings.append(f"Table {table}: {name(p)} would be {side} +{abs(bias)}.")
+        elif met:
+            warnings.append(f"Table {table}: {name(a)} and {name(b)} have played each other already.")
+    extra = [p for p in byes if not (number == 1 and p in by_id and by_id[p].first_round_bye)]
+    if len(extra) > 1:
+        warnings.append(f"{len(extra)} players have a bye this round: {', '.join(name(p) for p in extra)}.")
+    missing = [e.label for e in entrants if not e.dropped and e.id not in seated]
+    if missing:
+        warnings.append(f"Not paired this round: {', '.join(missing)}.")
+    return warnings
+
+
+# ---------------------------------------------------------------- standings
+
+@dataclass
+class StandingsTable:
+    tiebreakers: tuple[str, ...]  # column names, from app.standings.TIEBREAKERS
+    rows: list  # of app.standings.Standing
+    identities: dict  # player id -> (corp identity, runner identity)
+    single_sided: bool
+
+
+def standings(t: Tournament, through_round: Optional[int] = None) -> StandingsTable:
+    """Live standings from the engine, optionally only from rounds up to `through_round` (public pages)."""
+    from ..standings import TIEBREAKERS, default_tiebreakers
+
+    system = t.tiebreakers or default_tiebreakers(t.fmt)
+    rows = state.standings(t, through_round)
+    identities = {pid: (corp, runner) for pid, corp, runner in db.session.execute(
+        sa.select(Player.id, Player.corp_identity, Player.runner_identity).where(Player.tournament_id == t.id))}
+    return StandingsTable(TIEBREAKERS[system], rows, identities, t.fmt is Format.SINGLE_SIDED)

@@ -1,0 +1,226 @@
+"""Authorization walk: every state-changing route, found by introspecting app.url_map (so routes added later are
+covered too), is tried as an anonymous visitor and as another organizer against a victim's tournament. Each try
+must be refused (401/403/404 or a redirect to the login page) and leave every table exactly as it was.
+"""
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+
+from app.extensions import db
+from app.models import Match, Player, Round, Seat, User
+
+MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
+# Logging in, signing up and logging out act on the visitor's own session, not on anyone's data.
+EXCLUDED = {"auth.login": "acts on the visitor's own session",
+            "auth.signup": "creates the visitor's own account",
+            "auth.logout": "ends the visitor's own session"}
+OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id"}
+# A payload that would be a valid change if the caller were allowed to make it.
+PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
+           "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
+           "drawn": "0", "text": "Mallory,,", "action": "swap", "player": "1", "other": "2", "top": "2",
+           "kind": "single", "winner": "1", "corp": "1"}
+
+
+def _victim(make_user, make_tournament):
+    """Another organizer's single-sided event: three players, round 1 with a game and a bye, one result in."""
+    victim = make_user("victim@example.com", "victim password")
+    t = make_tournament(victim, name="Victim Open")
+    players = [Player(tournament_id=t.id, name=n) for n in ("Ann", "Ben", "Cat")]
+    db.session.add_all(players)
+    db.session.flush()
+    rnd = Round(tournament_id=t.id, number=1, published=True)
+    db.session.add(rnd)
+    db.session.flush()
+    game = Match(tournament_id=t.id, round_id=rnd.id, table=1, result="corp")
+    bye = Match(tournament_id=t.id, round_id=rnd.id, table=2, is_bye=True, result="bye")
+    db.session.add_all([game, bye])
+    db.session.flush()
+    db.session.add_all([
+        Seat(tournament_id=t.id, round_id=rnd.id, match_id=game.id, player_id=players[0].id, position=1,
+             side="corp", points=3),
+        Seat(tournament_id=t.id, round_id=rnd.id, match_id=game.id, player_id=players[1].id, position=2,
+             side="runner", points=0),
+        Seat(tournament_id=t.id, round_id=rnd.id, match_id=bye.id, player_id=players[2].id, position=1, points=3),
+    ])
+    db.session.commit()
+    seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
+    return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
+            "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
+            "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
+            "user_id": victim.id}
+
+
+def _url_args(rule, ids: dict) -> dict:
+    """Values for a rule's arguments: the victim's ids by name; unknown names get a plausible 1 or 'x'."""
+    args = {}
+    for name in rule.arguments:
+        if name in ids:
+            args[name] = ids[name]
+        else:
+            converter = rule._converters.get(name)
+            args[name] = 1 if converter is not None and converter.regex == r"\d+" else "x"
+    return args
+
+
+def _url(rule, ids: dict) -> str:
+    return rule.build(_url_args(rule, ids), append_unknown=False)[1]
+
+
+def _snapshot() -> dict:
+    """Every row of every table, in primary-key order."""
+    db.session.commit()
+    snap = {}
+    for table in db.metadata.sorted_tables:
+        snap[table.name] = [tuple(row) for row in db.session.execute(
+            sa.select(table).order_by(*table.primary_key.columns))]
+    return snap
+
+
+def _mutating_rules(app):
+    return sorted((r for r in app.url_map.iter_rules() if r.methods & MUTATING and r.endpoint not in EXCLUDED),
+                  key=lambda r: r.rule)
+
+
+def _refused(response) -> bool:
+    if response.status_code in (401, 403, 404):
+        return True
+    return response.status_code in (301, 302, 303, 307, 308) and "/login" in (response.location or "")
+
+
+def _walk(app, client, rules, ids) -> list[str]:
+    failures = []
+    for rule in rules:
+        url = _url(rule, ids)
+        for method in sorted(rule.methods & MUTATING):
+            before = _snapshot()
+            response = client.open(url, method=method, data=PAYLOAD)
+            if not _refused(response):
+                failures.append(f"{method} {url} ({rule.endpoint}) answered {response.status_code}")
+            if _snapshot() != before:
+                failures.append(f"{method} {url} ({rule.endpoint}) changed the database")
+    return failures
+
+
+def test_mutating_routes_exist_and_are_covered(app):
+    """The walk sees the routes of every blueprint, including this area's own."""
+    endpoints = {r.endpoint for r in _mutating_rules(app)}
+    assert {"tournaments.edit", "tournaments.delete", "players.create", "players.edit", "players.delete",
+            "players.drop", "players.undrop", "players.import_csv"} <= endpoints
+
+
+def test_anonymous_cannot_change_anything(app, make_user, make_tournament):
+    ids = _victim(make_user, make_tournament)
+    failures = _walk(app, app.test_client(), _mutating_rules(app), ids)
+    assert not failures, "\n".join(failures)
+
+
+def test_other_organizer_cannot_change_anything(app, make_user, make_tournament, login):
+    ids = _victim(make_user, make_tournament)
+    make_user("mallory@example.com", "mallory password")
+    attacker = login("mallory@example.com", "mallory password")
+    # Routes without arguments act on the caller's own account (e.g. creating their own tournament); the
+    # anonymous walk covers them.
+    rules = [r for r in _mutating_rules(app) if r.arguments]
+    failures = _walk(app, attacker, rules, ids)
+    assert not failures, "\n".join(failures)
+
+
+def test_own_tournament_id_with_victims_object_ids(app, make_user, make_tournament, login):
+    """Mixing the attacker's own tournament id with the victim's player/match/round ids is refused too."""
+    ids = _victim(make_user, make_tournament)
+    mallory = make_user("mallory@example.com", "mallory password")
+    own = make_tournament(mallory, name="Mallory Cup")
+    attacker = login("mallory@example.com", "mallory password")
+    rules = [r for r in _mutating_rules(app) if "tid" in r.arguments and r.arguments & OBJECT_ARGS]
+    assert rules
+    failures = _walk(app, attacker, rules, {**ids, "tid": own.id, "tournament_id": own.id})
+    assert not failures, "\n".join(failures)
+
+
+def test_the_walk_detects_a_real_change(app, make_user, make_tournament, login):
+    """Control: the owner's identical request does change the data, so an unchanged snapshot means a refusal."""
+    ids = _victim(make_user, make_tournament)
+    owner = login("victim@example.com", "victim password")
+    before = _snapshot()
+    response = owner.post(f"/tournaments/{ids['tid']}/players/{ids['pid']}/drop", data=PAYLOAD)
+    assert response.status_code in (302, 303)
+    assert _snapshot() != before
+    before = _snapshot()
+    response = owner.post(f"/tournaments/{ids['tid']}/edit", data={**PAYLOAD, "format": "single"})
+    assert response.status_code in (302, 303), response.get_data(as_text=True)
+    assert _snapshot() != before
+
+
+def _get_rules(app):
+    return [r for r in app.url_map.iter_rules() if "GET" in r.methods and r.endpoint != "static"]
+
+
+def test_no_get_route_changes_anything(app, make_user, make_tournament, login):
+    """Every GET page, opened by the owner (the one most able to change things), leaves the database as it was."""
+    ids = _victim(make_user, make_tournament)
+    owner = login("victim@example.com", "victim password")
+    changed = []
+    for rule in _get_rules(app):
+        url = _url(rule, ids)
+        before = _snapshot()
+        response = owner.get(url)
+        assert response.status_code < 500, url
+        if _snapshot() != before:
+            changed.append(url)
+    assert not changed, changed
+
+
+def _session_login(client, user: User) -> None:
+    with client.session_transaction() as session:
+        session["_user_id"] = str(user.id)
+        session["_fresh"] = True
+
+
+def test_post_without_csrf_token_is_refused(csrf_app, make_user, make_tournament):
+    """With CSRF on, the owner's own POST without a token is a 400 on every mutating route, and changes nothing."""
+    ids = _victim(make_user, make_tournament)
+    owner = db.session.scalars(sa.select(User).filter_by(email="victim@example.com")).one()
+    client = csrf_app.test_client()
+    _session_login(client, owner)
+    failures = []
+    for rule in sorted(csrf_app.url_map.iter_rules(), key=lambda r: r.rule):
+        if not rule.methods & MUTATING:
+            continue
+        url = _url(rule, ids)
+        for method in sorted(rule.methods & MUTATING):
+            before = _snapshot()
+            response = client.open(url, method=method, data=PAYLOAD)
+            # Token-authenticated API routes may be exempt from CSRF; without a token they must still refuse.
+            if response.status_code not in (400, 401, 403):
+                failures.append(f"{method} {url} answered {response.status_code}")
+            if _snapshot() != before:
+                failures.append(f"{method} {url} changed the database")
+    assert not failures, "\n".join(failures)
+
+    # Control: the same request with the page's token goes through.
+    page = client.get(f"/tournaments/{ids['tid']}/players").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"', page)
+    before = _snapshot()
+    response = client.post(f"/tournaments/{ids['tid']}/players/{ids['pid']}/drop",
+                           data={"csrf_token": token.group(1) or token.group(2)})
+    assert response.status_code in (302, 303)
+    assert _snapshot() != before
+
+
+def test_the_walk_catches_an_unguarded_route(app, make_user, make_tournament):
+    """An unprotected route, added the way another blueprint would add one, is reported by the walk."""
+    from app.models import Tournament
+
+    def rename(tid):
+        db.session.get(Tournament, tid).name = "Renamed"
+        db.session.commit()
+        return "ok"
+
+    app.add_url_rule("/tournaments/<int:tid>/rename-unguarded", "unguarded", rename, methods=["POST"])
+    ids = _victim(make_user, make_tournament)
+    rules = [r for r in _mutating_rules(app) if r.endpoint == "unguarded"]
+    failures = _walk(app, app.test_client(), rules, ids)
+    assert len(failures) == 2 and "answered 200" in failures[0] and "changed the database" in failures[1]

@@ -1,0 +1,261 @@
+"""NRTM JSON: export against a checked-in file, import from Cobra-style files, round trip, malformed files."""
+from __future__ import annotations
+
+import html
+import io
+import json
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from app.extensions import db
+from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
+from app.services import cut as cut_service
+from app.services import nrtm
+from cut_helpers import add_players, add_round, fixture_event
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm_fixture_open.json"
+URL = "https://sass.example/t/fixture"
+
+
+def _upload(client, data, name="event.json"):
+    payload = data if isinstance(data, bytes) else json.dumps(data).encode()
+    return client.post("/tournaments/import", data={"file": (io.BytesIO(payload), name)},
+                       content_type="multipart/form-data")
+
+
+def _counts():
+    return tuple(db.session.scalar(sa.select(sa.func.count()).select_from(m))
+                 for m in (Tournament, Player, Round, Match, Seat, CutEntry, CutResult))
+
+
+def test_fixed_event_matches_the_checked_in_file(app, make_user, make_tournament):
+    t = fixture_event(make_user(), make_tournament)
+    assert nrtm.export(t, URL) == json.loads(FIXTURE.read_text())
+
+
+def test_fixture_file_says_what_the_rules_say():
+    """Spot checks of the expected file itself, by hand from DOMAIN.md, so it is not just a snapshot."""
+    data = json.loads(FIXTURE.read_text())
+    players = {p["name"]: p for p in data["players"]}
+    # Dave met Carol (6 pts), Bob (4) and Alice (4) in 3 rounds each: SoS = (2 + 4/3 + 4/3) / 3 = 14/9
+    assert players["Dave"]["strengthOfSchedule"] == round(14 / 9, 4)
+    assert players["Dave"]["matchPoints"] == 7 and players["Dave"]["rank"] == 1
+    assert players["Carol"]["sideBalance"] == 2  # Corp twice and a bye
+    assert data["preliminaryRounds"] == 3 and len(data["rounds"]) == 3 + 5  # cut rounds 1..5 with the reset
+    bye = data["rounds"][0][2]
+    assert bye["player2"]["id"] is None and bye["player1"]["combinedScore"] == 3
+    assert data["rounds"][1][1]["intentionalDraw"] is True
+    assert all(p["eliminationGame"] for r in data["rounds"][3:] for p in r)
+    reset = data["rounds"][-1][0]
+    assert reset["table"] == 7 and reset["player2"]["winner"] is True  # Dave, from the upper bracket
+    assert [e["name"] for e in data["eliminationPlayers"]] == ["Dave", "Carol", "Bob", "Erin"]
+    assert data["uploadedFrom"] == "SASS"
+
+
+def test_public_json_route_and_download(client, make_user, make_tournament):
+    t = fixture_event(make_user(), make_tournament)
+    response = client.get(f"/t/{t.slug}.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    data = response.get_json()
+    expected = json.loads(FIXTURE.read_text())
+    assert {k: v for k, v in data.items() if k != "links"} == {k: v for k, v in expected.items() if k != "links"}
+    assert data["links"][1]["href"].endswith(f"/t/{t.slug}")
+    download = client.get(f"/t/{t.slug}.json?download=1")
+    assert "attachment" in download.headers["Content-Disposition"]
+    assert client.get("/t/nosuchslug.json").status_code == 404
+
+
+def _without_links(data):
+    return {k: v for k, v in data.items() if k != "links"}
+
+
+def test_round_trip_export_import_export(client, make_user, make_tournament, login):
+    owner = make_user()
+    t = fixture_event(owner, make_tournament)
+    first = nrtm.export(t, URL)
+    login()
+    response = _upload(client, first)
+    assert response.status_code in (302, 303), response.get_data(as_text=True)
+    copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
+    assert copy.owner_id == owner.id and copy.slug != t.slug and copy.cut_kind == "double"
+    second = nrtm.export(copy, URL)
+    assert second == first
+    # and the imported event is a real one: its standings and bracket come from the stored games
+    assert cut_service.load(copy).bracket.champion() is not None
+
+
+def test_import_a_cobra_single_sided_file(client, make_user, login):
+    make_user()
+    login()
+    cobra = {
+        "name": "Some Tournament", "date": "2017-01-01", "cutToTop": 0, "preliminaryRounds": 1,
+        "tournamentOrganiser": {"nrdbId": 123, "nrdbUsername": "username"},
+        "players": [
+            {"id": 1001, "name": "Jack", "rank": 1, "corpIdentity": "ETF", "runnerIdentity": "Noise",
+             "matchPoints": 3, "strengthOfSchedule": 0, "extendedStrengthOfSchedule": 0},
+            {"id": 1002, "name": "Jill", "rank": 3, "corpIdentity": "PE", "runnerIdentity": None,
+             "matchPoints": 0, "strengthOfSchedule": 0, "extendedStrengthOfSchedule": 0},
+            {"id": 1005, "name": "Snap", "rank": 2, "corpIdentity": "ST", "runnerIdentity": "Kate",
+             "matchPoints": 3, "strengthOfSchedule": 0, "extendedStrengthOfSchedule": 0},
+        ],
+        "eliminationPlayers": [],
+        "rounds": [[
+            {"table": 1, "player1": {"id": 1001, "role": "runner", "runnerScore": 3, "corpScore": None,
+                                     "combinedScore": 3},
+             "player2": {"id": 1002, "role": "corp", "runnerScore": None, "corpScore": 0, "combinedScore": 0},
+             "intentionalDraw": False, "twoForOne": False, "eliminationGame": False},
+            {"table": 2, "player1": {"id": 1005, "role": None, "runnerScore": None, "corpScore": None,
+                                     "combinedScore": 3},
+             "player2": {"id": None, "role": None, "runnerScore": None, "corpScore": None, "combinedScore": 0},
+             "intentionalDraw": False, "twoForOne": False, "eliminationGame": False},
+        ]],
+        "uploadedFrom": "Cobra",
+        "links": [],
+    }
+    response = _upload(client, cobra)
+    assert response.status_code in (302, 303), response.get_data(as_text=True)
+    t = db.session.scalars(sa.select(Tournament)).one()
+    assert (t.name, t.date.isoformat(), t.format, t.cut_kind) == ("Some Tournament", "2017-01-01", "single", None)
+    assert [p.name for p in t.players] == ["Jack", "Jill", "Snap"]
+    assert t.players[1].runner_identity == ""
+    standings = cut_service.swiss_standings(t)
+    assert [(s.name, s.points, s.corp, s.runner) for s in standings] == [
+        ("Jack", 3, 0, 1), ("Snap", 3, 0, 0), ("Jill", 0, 1, 0)]
+    game = t.rounds[0].matches[0]
+    assert game.result == "runner" and [s.side for s in game.seats] == ["runner", "corp"]
+    assert t.rounds[0].matches[1].is_bye
+
+
+def test_import_a_double_sided_file_with_a_cut(client, make_user, login):
+    """Cobra's double-sided rounds (no roles) and a top 4 double elimination named by table = game."""
+    make_user()
+    login()
+    names = ["Jack", "Hansel", "Snap", "Pop", "Jill"]
+    players = [{"id": 1001 + i, "name": n} for i, n in enumerate(names)]
+
+    def ds(table, a, sa_, b, sb):
+        return {"table": table, "player1": {"id": a, "corpScore": None, "runnerScore": None, "combinedScore": sa_},
+                "player2": {"id": b, "corpScore": None, "runnerScore": None, "combinedScore": sb},
+                "intentionalDraw": False, "twoForOne": False, "eliminationGame": False}
+
+    def cut(table, a, role_a, b, a_won):
+        role_b = "runner" if role_a == "corp" else "corp"
+        return {"table": table, "player1": {"id": a, "role": role_a, "winner": a_won},
+                "player2": {"id": b, "role": role_b, "winner": not a_won},
+                "intentionalDraw": False, "eliminationGame": True}
+
+    doc = {
+        "name": "Double Open", "date": "2024-02-03", "players": players,
+        "eliminationPlayers": [{"id": 1001, "seed": 1}, {"id": 1002, "seed": 2}, {"id": 1003, "seed": 3},
+                               {"id": 1004, "seed": 4}],
+        "rounds": [
+            [ds(1, 1001, 6, 1005, 0), ds(2, 1002, 4, 1003, 1), ds(3, 1004, 6, None, 0)],
+            [cut(1, 1001, "corp", 1004, True), cut(2, 1002, "corp", 1003, True)],
+            [cut(3, 1001, "runner", 1002, True), cut(4, 1004, "corp", 1003, False)],
+            [cut(5, 1002, "corp", 1003, True)],
+            [cut(6, 1001, "corp", 1002, True)],
+        ],
+    }
+    response = _upload(client, doc)
+    assert response.status_code in (302, 303), response.get_data(as_text=True)
+    t = db.session.scalars(sa.select(Tournament)).one()
+    assert t.format == "double" and t.cut_kind == "double"
+    c = cut_service.load(t)
+    assert c.bracket.is_complete() and c.name(c.bracket.champion()) == "Jack"
+    assert [r["name"] for r in c.final_standings()] == ["Jack", "Hansel", "Snap", "Pop", "Jill"]
+    bye = t.rounds[0].matches[2]
+    assert bye.is_bye and bye.result == "bye" and bye.seats[0].points == 6
+
+
+@pytest.mark.parametrize("payload, message", [
+    (b"", "not valid JSON"),
+    (b"\xff\xfe garbage", "not valid JSON"),
+    (b"[1, 2, 3]", "should be an object"),
+    (b'{"name": "x"}', "no 'players'"),
+    (json.dumps({"name": "x", "players": [], "rounds": []}).encode(), "no players"),
+    (json.dumps({"name": "x", "players": [{"id": 1, "name": "A"}, {"id": 1, "name": "B"}], "rounds": []}).encode(),
+     "appears twice"),
+    (json.dumps({"name": "x", "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "a"}], "rounds": []}).encode(),
+     "two players are called"),
+    (json.dumps({"name": "x", "players": [{"id": 1, "name": "A"}], "rounds": [[
+        {"table": 1, "player1": {"id": 1, "combinedScore": 3}, "player2": {"id": 7, "combinedScore": 0}}]]}).encode(),
+     "not in the players list"),
+    (json.dumps({"name": "x", "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}], "rounds": [[
+        {"table": 1, "player1": {"id": 1, "role": "corp", "combinedScore": 3},
+         "player2": {"id": 2, "role": "runner", "combinedScore": 3}}]]}).encode(),
+     "not a single-sided result"),
+    (json.dumps({"name": "x", "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}], "rounds": [[
+        {"table": 1, "player1": {"id": 1, "combinedScore": "three"}, "player2": {"id": 2, "combinedScore": 0}}]]}
+                ).encode(), "whole number"),
+    (json.dumps({"name": "x", "date": "yesterday", "players": [{"id": 1, "name": "A"}], "rounds": []}).encode(),
+     "date"),
+    (json.dumps({"name": "x" * 500, "players": [{"id": 1, "name": "A"}], "rounds": []}).encode(), "longer"),
+    (json.dumps({"name": "x", "players": [{"id": i, "name": f"P{i}"} for i in range(1, 5)],
+                 "eliminationPlayers": [{"id": i, "seed": i} for i in range(1, 5)],
+                 "rounds": [[{"table": 1, "player1": {"id": 1, "winner": True}, "player2": {"id": 2, "winner": False},
+                              "eliminationGame": True}]]}).encode(), "do not fit"),
+])
+def test_malformed_files_create_nothing(client, make_user, login, payload, message):
+    make_user()
+    login()
+    before = _counts()
+    response = _upload(client, payload)
+    assert response.status_code == 400
+    assert message.lower() in html.unescape(response.get_data(as_text=True)).lower()
+    assert _counts() == before
+
+
+def test_import_needs_a_file_and_a_login(client, make_user, login):
+    assert client.get("/tournaments/import").status_code in (302, 303)
+    make_user()
+    login()
+    assert client.get("/tournaments/import").status_code == 200
+    response = client.post("/tournaments/import", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400 and "Choose a file" in response.get_data(as_text=True)
+
+
+def test_too_big_upload_is_refused(client, app, make_user, login):
+    make_user()
+    login()
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    response = _upload(client, b"{" + b" " * 5000 + b"}")
+    assert response.status_code == 413
+    assert db.session.scalar(sa.select(sa.func.count(Tournament.id))) == 0
+
+
+def test_unpublished_draft_round_is_not_exported(app, make_user, make_tournament):
+    t = make_tournament(make_user())
+    a, b = add_players(t, ["Ann", "Ben"])
+    add_round(t, 1, [(a, b, "corp")])
+    add_round(t, 2, [(b, a, None)], published=False)
+    data = nrtm.export(t, URL)
+    assert data["preliminaryRounds"] == 1 and len(data["rounds"]) == 1
+
+
+def test_cut_games_are_found_by_their_players_when_tables_differ(client, make_user, make_tournament, login):
+    """Aesop's Tables numbers cut tables per round; the games are then matched by who played them."""
+    owner = make_user()
+    t = fixture_event(owner, make_tournament)
+    data = nrtm.export(t, URL)
+    for rnd in data["rounds"][3:]:
+        for table, pairing in enumerate(rnd, 1):
+            pairing["table"] = table
+    login()
+    assert _upload(client, data).status_code in (302, 303)
+    copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
+    assert _without_links(nrtm.export(copy, URL))["eliminationPlayers"] == data["eliminationPlayers"]
+    names = {p.id: p.name for p in db.session.scalars(sa.select(Player))}
+    original = [(g, names[w], names[c]) for g, w, c in cut_service.load(t).bracket.results()]
+    imported = [(g, names[w], names[c]) for g, w, c in cut_service.load(copy).bracket.results()]
+    assert imported == original and len(imported) == 7
+
+
+def test_control_characters_are_refused(client, make_user, login):
+    make_user()
+    login()
+    doc = {"name": "Cup", "players": [{"id": 1, "name": "Nul\u0000l"}], "rounds": []}
+    response = _upload(client, doc)
+    assert response.status_code == 400 and "control characters" in response.get_data(as_text=True)
+    assert db.session.scalar(sa.select(sa.func.count(Tournament.id))) == 0

@@ -1,0 +1,186 @@
+"""Tournaments: create, edit, delete, the organizer's list and the TO dashboard."""
+from __future__ import annotations
+
+from datetime import date
+from fractions import Fraction
+
+import pytest
+import sqlalchemy as sa
+
+from app.extensions import db
+from app.forms.tournaments import default_score_factor, parse_score_factor
+from app.models import Match, Player, Round, Seat, Tournament
+
+VALID = {"name": "Store Championship", "date": "2026-03-14", "format": "single", "score_factor": "2",
+         "planned_rounds": "", "tiebreakers": "magic"}
+
+
+@pytest.fixture
+def organizer(make_user, login):
+    user = make_user()
+    login()
+    return user
+
+
+def _tournaments() -> list[Tournament]:
+    db.session.commit()
+    return db.session.scalars(sa.select(Tournament).order_by(Tournament.id)).all()
+
+
+def test_create_single_sided(client, organizer):
+    response = client.post("/tournaments/new", data={**VALID, "score_factor": "2.5", "planned_rounds": "6",
+                                                     "power_pairing": "y", "tiebreakers": "wow"})
+    (t,) = _tournaments()
+    assert response.status_code == 302 and response.location == f"/tournaments/{t.id}"
+    assert (t.name, t.date, t.format, t.planned_rounds, t.owner_id) == (
+        "Store Championship", date(2026, 3, 14), "single", 6, organizer.id)
+    assert t.score_factor == "5/2" and t.score_factor_value == Fraction(5, 2)
+    assert t.tiebreakers is None and t.power_pairing is False  # plain swiss settings do not apply
+    assert len(t.slug) >= 6
+
+
+def test_create_plain_swiss_keeps_its_settings(client, organizer):
+    client.post("/tournaments/new", data={**VALID, "format": "plain", "tiebreakers": "wow", "power_pairing": "y"})
+    (t,) = _tournaments()
+    assert (t.format, t.tiebreakers, t.power_pairing) == ("plain", "wow", True)
+
+
+def test_new_form_shows_the_default_score_factor(client, organizer):
+    page = client.get("/tournaments/new").get_data(as_text=True)
+    assert f'value="{default_score_factor()}"' in page
+    assert "Single-sided swiss" in page and "Double-sided swiss" in page and "Plain swiss" in page
+
+
+@pytest.mark.parametrize("text, value", [("2", Fraction(2)), ("2.5", Fraction(5, 2)), ("5/2", Fraction(5, 2)),
+                                         (" 3 ", Fraction(3)), ("0.1", Fraction(1, 10)), ("100", Fraction(100))])
+def test_parse_score_factor(text, value):
+    assert parse_score_factor(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "0", "-1", "abc", "1/0", "nan", "inf", "101", "1/3333333333333333"])
+def test_parse_score_factor_refuses(text):
+    with pytest.raises(ValueError):
+        parse_score_factor(text)
+
+
+def test_score_factor_is_validated_only_for_single_sided(client, organizer):
+    response = client.post("/tournaments/new", data={**VALID, "score_factor": "two"})
+    assert response.status_code == 422 and "such as 2, 2.5 or 5/2" in response.get_data(as_text=True)
+    assert _tournaments() == []
+    response = client.post("/tournaments/new", data={**VALID, "format": "double", "score_factor": "two"})
+    assert response.status_code == 302
+    assert _tournaments()[0].score_factor == default_score_factor()
+
+
+def test_edit(client, organizer, make_tournament):
+    t = make_tournament(organizer)
+    page = client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True)
+    assert 'value="Store Championship"' in page and "Delete tournament" in page
+    response = client.post(f"/tournaments/{t.id}/edit", data={**VALID, "name": "Regionals", "score_factor": "5/2",
+                                                               "planned_rounds": "7"})
+    assert response.status_code == 302
+    (t,) = _tournaments()
+    assert (t.name, t.score_factor, t.planned_rounds) == ("Regionals", "5/2", 7)
+
+
+def test_format_is_fixed_once_round_one_exists(client, organizer, make_tournament):
+    t = make_tournament(organizer)
+    assert client.post(f"/tournaments/{t.id}/edit", data={**VALID, "format": "double"}).status_code == 302
+    assert _tournaments()[0].format == "double"
+    db.session.add(Round(tournament_id=t.id, number=1))
+    db.session.commit()
+    page = client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True)
+    assert "fixed once round 1 exists" in page
+    response = client.post(f"/tournaments/{t.id}/edit", data={**VALID, "format": "single"})
+    assert response.status_code == 422
+    assert _tournaments()[0].format == "double"
+    response = client.post(f"/tournaments/{t.id}/edit", data={**VALID, "format": "double", "name": "Renamed"})
+    assert response.status_code == 302 and _tournaments()[0].name == "Renamed"
+
+
+def test_delete_needs_the_confirmation_box(client, organizer, make_tournament):
+    t = make_tournament(organizer)
+    p = Player(tournament_id=t.id, name="Ann")
+    db.session.add(p)
+    db.session.flush()
+    rnd = Round(tournament_id=t.id, number=1)
+    db.session.add(rnd)
+    db.session.flush()
+    match = Match(tournament_id=t.id, round_id=rnd.id, table=1, is_bye=True)
+    db.session.add(match)
+    db.session.flush()
+    db.session.add(Seat(tournament_id=t.id, round_id=rnd.id, match_id=match.id, player_id=p.id, position=1))
+    db.session.commit()
+    response = client.post(f"/tournaments/{t.id}/delete")
+    assert response.status_code == 302 and response.location.endswith("/edit")
+    assert len(_tournaments()) == 1
+    response = client.post(f"/tournaments/{t.id}/delete", data={"confirm": "y"})
+    assert response.status_code == 302 and response.location == "/tournaments"
+    assert _tournaments() == []
+    for model in (Player, Round, Match, Seat):
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(model)) == 0
+    assert client.get(f"/tournaments/{t.id}").status_code == 404
+
+
+def test_index_lists_only_mine(client, organizer, make_user, make_tournament):
+    make_tournament(organizer, name="Mine")
+    make_tournament(make_user("other@example.com"), name="Theirs")
+    page = client.get("/tournaments").get_data(as_text=True)
+    assert "Mine" in page and "Theirs" not in page
+
+
+def test_index_empty_state(client, organizer):
+    page = client.get("/tournaments").get_data(as_text=True)
+    assert "No tournaments yet" in page and "/tournaments/new" in page
+
+
+def test_dashboard(client, organizer, make_tournament):
+    t = make_tournament(organizer, planned_rounds=5)
+    db.session.add_all([Player(tournament_id=t.id, name=f"P{i}", dropped=i == 0) for i in range(9)])
+    db.session.commit()
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "Store Championship" in page and "Single-sided swiss" in page
+    assert f"/t/{t.slug}" in page
+    assert f"/tournaments/{t.id}/players" in page
+    assert "1 dropped" in page and ">8<" in page  # active players
+    assert "not started" in page
+    assert ">3<" in page  # recommended rounds for 8 active players: ceil(log2 8)
+
+
+def test_dashboard_links_to_the_other_areas_that_exist(app, client, organizer, make_tournament):
+    t = make_tournament(organizer)
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    for endpoint, url in (("rounds.index", f"/tournaments/{t.id}/rounds"),
+                          ("rounds.standings", f"/tournaments/{t.id}/standings"),
+                          ("rounds.export_standings", f"/tournaments/{t.id}/standings.csv"),
+                          ("rounds.export_games", f"/tournaments/{t.id}/games.csv"),
+                          ("cut.index", f"/tournaments/{t.id}/cut")):
+        assert (url in page) == (endpoint in app.view_functions), endpoint
+
+
+def test_dashboard_shows_round_status(client, organizer, make_tournament):
+    t = make_tournament(organizer)
+    db.session.add(Round(tournament_id=t.id, number=1, published=False))
+    db.session.commit()
+    assert "round 1 not yet published" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+
+
+def test_another_organizer_gets_403(client, make_user, make_tournament, login):
+    t = make_tournament(make_user("owner@example.com"))
+    make_user()
+    login()
+    for url in (f"/tournaments/{t.id}", f"/tournaments/{t.id}/edit"):
+        assert client.get(url).status_code == 403
+    assert client.post(f"/tournaments/{t.id}/edit", data={**VALID, "name": "Mine now"}).status_code == 403
+    assert client.post(f"/tournaments/{t.id}/delete", data={"confirm": "y"}).status_code == 403
+    assert _tournaments()[0].name == "Store Championship"
+
+
+def test_admin_sees_and_edits_every_tournament(client, make_user, make_tournament, login):
+    owner = make_user("owner@example.com")
+    t = make_tournament(owner)
+    make_user("admin@example.com", is_admin=True)
+    login("admin@example.com")
+    assert client.get(f"/tournaments/{t.id}").status_code == 200
+    assert client.post(f"/tournaments/{t.id}/edit", data={**VALID, "name": "Fixed by admin"}).status_code == 302
+    assert _tournaments()[0].name == "Fixed by admin" and _tournaments()[0].owner_id == owner.id
