@@ -145,6 +145,8 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
     """
     from ..pairing import PairingError, pair_round
 
+    if t.cut_kind:
+        raise RoundError("The top cut has started: the swiss is over. Delete the cut to pair more swiss rounds.")
     number = latest_number(t) + 1
     if expected_number < number:
         raise AlreadyPaired(f"Round {expected_number} is already paired.")

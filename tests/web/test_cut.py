@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from app.brackets import SIZES
 from app.extensions import db
-from app.models import CutEntry, CutResult, Player
+from app.models import CutEntry, CutResult, Player, Round
 from app.services import cut as cut_service
 from cut_helpers import add_players, add_round, random_swiss
 
@@ -287,3 +287,12 @@ def test_only_the_organizer_runs_the_cut(client, make_user, make_tournament, log
     assert _post_cut(client, t, 4).status_code == 403
     assert client.get("/tournaments/999999/cut").status_code == 404
     assert t.cut_kind is None
+
+
+def test_no_swiss_round_is_paired_once_the_cut_exists(client, make_user, make_tournament, login):
+    t, players = _event(make_user, make_tournament, n=6, rounds=2)
+    login()
+    assert _post_cut(client, t, 4).status_code in (302, 303)
+    response = client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": 3}, follow_redirects=True)
+    assert "The top cut has started" in _text(response)
+    assert db.session.scalar(sa.select(sa.func.count(Round.id)).where(Round.tournament_id == t.id)) == 2
