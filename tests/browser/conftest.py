@@ -1,0 +1,277 @@
+"""Browser tests: the real app on a loopback port, driven by Playwright with Debian's Chromium.
+
+Each pytest worker gets its own server (a free port chosen by the OS) and its own SQLite file built by the
+migrations, so workers never share state. SQLite is enough here: the request tests cover PostgreSQL.
+Every test fails if the server raised an exception or answered 5xx, or a page threw a JavaScript error.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask, got_request_exception
+from flask_migrate import upgrade
+from werkzeug.serving import make_server
+
+from app import create_app, results
+from app.extensions import db
+from app.models import Match, Player, Round, Seat, Tournament, User
+from app.services import rounds as service
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+HERE = Path(__file__).resolve().parent
+SCREENSHOTS = HERE.parent.parent / "bench" / "out"
+PLAYERS_CSV = HERE.parent / "fixtures" / "players12.csv"
+PASSWORD = "correct horse battery"
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test in this folder is a browser test, skipped (with the reason) where Chromium is missing."""
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) "
+                                   "to run the browser tests")
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            if not os.path.exists(CHROMIUM):
+                item.add_marker(skip)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    app: Flask
+    errors: list = field(default_factory=list)  # exceptions raised inside requests
+
+    def app_context(self):
+        return self.app.app_context()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    db_file = tmp_path_factory.mktemp("browser-db") / "live.db"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "SECRET_KEY": "browser-tests",
+                      "TESTING": False})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request in failure reports
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    live = LiveServer(url=f"http://127.0.0.1:{server.server_port}", app=app)
+
+    def record(sender, exception, **extra):
+        live.errors.append(repr(exception))
+
+    got_request_exception.connect(record, app, weak=False)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    yield live
+    server.shutdown()
+    thread.join(timeout=10)
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+class PageWatch:
+    """Server errors, 5xx answers and JavaScript errors seen by one browser context."""
+
+    def __init__(self, live: LiveServer):
+        self.live = live
+        self.before = len(live.errors)
+        self.problems: list[str] = []
+
+    def attach(self, context):
+        def response(r):
+            if r.status >= 500:
+                self.problems.append(f"{r.status} {r.url}")
+
+        context.on("response", response)
+        context.on("page", lambda p: p.on("pageerror", lambda e: self.problems.append(f"JS error: {e}")))
+
+    def check(self):
+        problems = self.problems + self.live.errors[self.before:]
+        assert not problems, "the app failed during the test:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def new_context(browser, live_server):
+    """new_context(**options) -> a fresh browser context on the live server (own cookies), checked at teardown."""
+    contexts, watches = [], []
+
+    def make(**options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = browser.new_context(base_url=live_server.url, accept_downloads=True, **options)
+        context.set_default_timeout(15_000)
+        watch = PageWatch(live_server)
+        watch.attach(context)
+        contexts.append(context)
+        watches.append(watch)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    for watch in watches:
+        watch.check()
+
+
+@pytest.fixture
+def page(new_context):
+    """A desktop-sized page for the organizer."""
+    return new_context().new_page()
+
+
+@pytest.fixture
+def phone(new_context):
+    """A 390x844 touch phone (the viewport meta tag applies, as on a real phone)."""
+    return new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
+
+
+@pytest.fixture(scope="session")
+def players_csv() -> Path:
+    """The 12-player list the organizer imports (name, corp identity, runner identity; a header row)."""
+    return PLAYERS_CSV
+
+
+@pytest.fixture(scope="session")
+def roster() -> list[tuple[str, str, str]]:
+    """(name, corp identity, runner identity) of the 12 players in players12.csv."""
+    with PLAYERS_CSV.open(newline="", encoding="utf-8") as f:
+        return [(row["name"], row["corp identity"], row["runner identity"]) for row in csv.DictReader(f)]
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+_SERIAL = itertools.count(1)
+
+
+@pytest.fixture
+def unique() -> str:
+    """A short tag unique to this test in the shared database: worker and serial number."""
+    return f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}-{next(_SERIAL)}"
+
+
+@pytest.fixture
+def organizer(live_server, unique):
+    """An organizer account made through the models (the sign-up form has its own test)."""
+    email = f"to-{unique}@example.com"
+    with live_server.app_context():
+        user = User(email=email)
+        user.set_password(PASSWORD)
+        db.session.add(user)
+        db.session.commit()
+        user_id = user.id
+        db.session.remove()
+    return {"email": email, "password": PASSWORD, "id": user_id}
+
+
+@pytest.fixture
+def log_in():
+    """log_in(page, email, password) through the real login form."""
+    def do(page, email: str, password: str = PASSWORD) -> None:
+        page.goto("/login")
+        page.get_by_label("Email").fill(email)
+        page.get_by_label("Password").fill(password)
+        page.locator("main form").get_by_role("button", name="Log in").click()
+        page.wait_for_url("**/tournaments")
+
+    return do
+
+
+def default_result(rnd: int, table: int) -> str:
+    """Corp wins, Runner wins and ties in turn."""
+    return ("corp", "runner", "tie")[(rnd + table) % 3]
+
+
+class SeededEvent:
+    """A single-sided event in the live server's database, run through the rounds service (the TO's code
+    path, no browser): the real engine pairs, results go in as the one-tap buttons store them."""
+
+    def __init__(self, live: LiveServer, tid: int, slug: str):
+        self.live, self.id, self.slug = live, tid, slug
+
+    def _t(self):
+        return db.session.get(Tournament, self.id)
+
+    def pair(self, number: int) -> None:
+        """Pair round `number` and publish it."""
+        with self.live.app_context():
+            t = self._t()
+            service.pair_next_round(t, number)
+            service.publish_round(t, number)
+            db.session.remove()
+
+    def report(self, number: int, result=default_result) -> None:
+        """`result(round, table) -> button key` for every unreported table of the round."""
+        with self.live.app_context():
+            t = self._t()
+            for match in service.load_round(t, number).matches:
+                if match.result is None:
+                    service.report_result(t, match.id, results.outcome(t.fmt, result(number, match.table)))
+            db.session.remove()
+
+    def tables(self, number: int) -> dict[str, int]:
+        """Player name -> table number in round `number`."""
+        with self.live.app_context():
+            rows = db.session.execute(
+                sa.select(Player.name, Match.table).join(Seat, Seat.player_id == Player.id)
+                .join(Match, Match.id == Seat.match_id).join(Round, Round.id == Match.round_id)
+                .where(Round.tournament_id == self.id, Round.number == number)).all()
+            db.session.remove()
+        return dict(rows)
+
+    def points(self) -> dict[str, int]:
+        """Each player's points summed straight from the seats (independent of the standings code)."""
+        query = (sa.select(Player.name, sa.func.coalesce(sa.func.sum(Seat.points), 0))
+                 .outerjoin(Seat, Seat.player_id == Player.id)
+                 .where(Player.tournament_id == self.id).group_by(Player.id, Player.name))
+        with self.live.app_context():
+            rows = db.session.execute(query).all()
+            db.session.remove()
+        return {name: int(points) for name, points in rows}
+
+
+@pytest.fixture
+def seed_swiss(live_server):
+    """seed_swiss(owner_id, players, rounds) -> SeededEvent with `rounds` rounds paired, published and
+    reported; `players` are (name, corp identity, runner identity) tuples."""
+
+    def seed(owner_id: int, players, rounds: int, name="Store Championship", planned=None) -> SeededEvent:
+        with live_server.app_context():
+            t = Tournament(owner_id=owner_id, name=name, format="single", planned_rounds=planned or rounds)
+            db.session.add(t)
+            db.session.commit()
+            db.session.add_all(Player(tournament_id=t.id, name=n, corp_identity=corp, runner_identity=runner)
+                               for n, corp, runner in players)
+            db.session.commit()
+            event = SeededEvent(live_server, t.id, t.slug)
+            db.session.remove()
+        for number in range(1, rounds + 1):
+            event.pair(number)
+            event.report(number)
+        return event
+
+    return seed
