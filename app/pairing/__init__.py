@@ -2,8 +2,10 @@
 from .formats import Format, Scoring, Side, SCORING
 from .types import Entrant, Game, Pairing, PairingError, RoundPlan
 from .history import History, Record
+from .costs import DEFAULT_SCORE_FACTOR
+from .api import pair_round
 
 __all__ = [
     "Format", "Scoring", "Side", "SCORING", "Entrant", "Game", "Pairing", "PairingError", "RoundPlan",
-    "History", "Record",
+    "History", "Record", "DEFAULT_SCORE_FACTOR", "pair_round",
 ]

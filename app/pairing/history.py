@@ -47,54 +47,64 @@ class History:
         for p in players:
             self.records[p]
         self.last_round = 0
+        self._bye_game_wins = fmt.scoring.bye_game_wins
+        self._sided = fmt is Format.SINGLE_SIDED
+        add = self._add
         for g in games:
-            self._add(g)
+            add(g)
 
     def __getitem__(self, player: PlayerId) -> Record:
         return self.records[player]
 
     def _add(self, g: Game) -> None:
-        self.last_round = max(self.last_round, g.round)
-        scoring = self.format.scoring
-        a = self.records[g.player]
-        a.points += g.player_points
+        """Fold one game in. Written for speed: a 20,000-player event has 100,000 games by round 10."""
+        if g.round > self.last_round:
+            self.last_round = g.round
+        records = self.records
+        a = records[g.player]
+        pp, op = g.player_points, g.opponent_points
+        a.points += pp
         a.rounds += 1
-        if g.opponent is None:
+        opponent = g.opponent
+        if opponent is None:
             a.byes += 1
             a.wins += 1
-            a.game_wins += scoring.bye_game_wins
+            a.game_wins += self._bye_game_wins
             return
-        b = self.records[g.opponent]
-        b.points += g.opponent_points
+        b = records[opponent]
+        b.points += op
         b.rounds += 1
-        a.opponents.append(g.opponent)
+        a.opponents.append(opponent)
         b.opponents.append(g.player)
-        a.game_wins += g.player_games
-        a.game_losses += g.opponent_games
-        b.game_wins += g.opponent_games
-        b.game_losses += g.player_games
-        a.game_draws += g.drawn_games
-        b.game_draws += g.drawn_games
-        if g.player_points > g.opponent_points:
+        if g.player_games or g.opponent_games or g.drawn_games:
+            a.game_wins += g.player_games
+            a.game_losses += g.opponent_games
+            b.game_wins += g.opponent_games
+            b.game_losses += g.player_games
+            a.game_draws += g.drawn_games
+            b.game_draws += g.drawn_games
+        if pp > op:
             a.wins += 1
             b.losses += 1
             b.lost_rounds.append(g.round)
-        elif g.player_points < g.opponent_points:
+        elif pp < op:
             b.wins += 1
             a.losses += 1
             a.lost_rounds.append(g.round)
         else:
             a.ties += 1
             b.ties += 1
-        if self.format is Format.SINGLE_SIDED and g.player_side is not None:
-            side_a: Side = Side(g.player_side)
-            side_b = side_a.other
-            for rec, side, opp in ((a, side_a, g.opponent), (b, side_b, g.player)):
-                if side is Side.CORP:
-                    rec.corp += 1
-                else:
-                    rec.runner += 1
-                rec.sides_against[opp].append(side)
+        if self._sided and g.player_side is not None:
+            if g.player_side == Side.CORP:
+                a.corp += 1
+                b.runner += 1
+                a.sides_against[opponent].append(Side.CORP)
+                b.sides_against[g.player].append(Side.RUNNER)
+            else:
+                a.runner += 1
+                b.corp += 1
+                a.sides_against[opponent].append(Side.RUNNER)
+                b.sides_against[g.player].append(Side.CORP)
 
     def times_met(self, x: PlayerId, y: PlayerId) -> int:
         return self.records[x].opponents.count(y) if x in self.records else 0

@@ -1,0 +1,52 @@
+"""The engine's one entry point: the next round of any format from the entrants and the games so far."""
+from __future__ import annotations
+
+import gc
+from typing import Sequence
+
+from .costs import DEFAULT_SCORE_FACTOR
+from .formats import Format
+from .history import History
+from .types import Entrant, Game, RoundPlan
+
+
+def pair_round(
+    fmt: Format,
+    entrants: Sequence[Entrant],
+    games: Sequence[Game],
+    *,
+    round_number: int | None = None,
+    seed=0,
+    score_factor=DEFAULT_SCORE_FACTOR,
+    cost_model: str = "sass",
+    power_pairing: bool = False,
+    solver: str = "auto",
+) -> RoundPlan:
+    """Pair the next round. Raises PairingError (naming the players) when no legal pairing exists.
+
+    `entrants` are all players, dropped ones included (never paired); `games` the completed history.
+    Same input and seed, same output. Single-sided: each Pairing's `player` plays Corp.
+    """
+    fmt = Format(fmt)
+    ids = [e.id for e in entrants]
+    if len(set(ids)) != len(ids):
+        raise ValueError("two entrants share an id")
+    games = list(games)
+    if round_number is None:
+        round_number = max((g.round for g in games), default=0) + 1
+    collecting = gc.isenabled()
+    gc.disable()  # many small objects, none of them cyclic garbage: collection passes only cost time
+    try:
+        if fmt is Format.PLAIN:
+            from .plain import pair_plain  # written beside this module; imported when first needed
+
+            return pair_plain(entrants, games, round_number, seed, power_pairing, solver)
+        if power_pairing:
+            raise ValueError("power pairing is a plain-swiss option")
+        from .swiss import pair_sided
+
+        history = History(fmt, games, ids)
+        return pair_sided(fmt, entrants, history, round_number, seed, score_factor, cost_model, solver)
+    finally:
+        if collecting:
+            gc.enable()

@@ -1,0 +1,105 @@
+"""One round of single- or double-sided swiss: the matching problem, bye rules, sides and tables."""
+from __future__ import annotations
+
+import functools
+import random
+from fractions import Fraction
+from typing import Sequence
+
+from .costs import CostModel, Standing
+from .double_sided import DoubleSidedRules
+from .formats import Format
+from .history import History
+from .matching import NoPerfectMatching, solve
+from .single_sided import SingleSidedRules
+from .tables import number_tables
+from .types import Entrant, PairingError, RoundPlan
+
+
+class _Bye:
+    """The phantom opponent of an odd field."""
+
+    def __repr__(self) -> str:
+        return "Bye"
+
+
+BYE = _Bye()
+BYE_CLASS = "bye"
+
+
+def pair_sided(
+    fmt: Format,
+    entrants: Sequence[Entrant],
+    history: History,
+    round_number: int,
+    seed,
+    score_factor,
+    cost_model: str,
+    solver: str,
+) -> RoundPlan:
+    fmt = Format(fmt)
+    model = CostModel(cost_model, fmt.scoring.round_points, score_factor, sided=fmt is Format.SINGLE_SIDED)
+    rules = (SingleSidedRules if fmt is Format.SINGLE_SIDED else DoubleSidedRules)(history, model)
+    rng = random.Random(f"{seed}:{round_number}")
+    active = [e for e in entrants if not e.dropped]
+    requested = [e.id for e in active if round_number == 1 and e.first_round_bye]
+    skip = set(requested)
+    field = [e.id for e in active if e.id not in skip]
+    records = {p: history[p] for p in field}
+    lowest = min((r.points for r in records.values()), default=0)
+    # No second bye while someone with fewer byes can take it: widen the circle only when nothing else works.
+    odd = len(field) % 2 == 1
+    tiers = sorted({r.byes for r in records.values()}) if odd else [0]
+    result = None
+    for limit in tiers:
+        standing = {
+            p: Standing(r.points, r.bias if rules.sided else 0, not odd or r.byes <= limit)
+            for p, r in records.items()
+        }
+        nodes = field + ([BYE] if odd else [])
+        class_of = dict(standing)
+        class_of[BYE] = BYE_CLASS
+
+        @functools.lru_cache(maxsize=None)
+        def class_cost(c, d):
+            if c == BYE_CLASS or d == BYE_CLASS:
+                other = d if c == BYE_CLASS else c
+                if other == BYE_CLASS or not other.bye_ok:
+                    return None
+                return model.to_int(model.bye(other, lowest))
+            return model.pair_int(c, d)
+
+        def extra_cost(a, b):
+            base = class_cost(standing[a], standing[b])
+            cost = rules.rematch_cost(a, b, standing[a], standing[b])
+            return None if base is None or cost is None else cost - base
+
+        met = {p: set(r.opponents) for p, r in records.items() if r.opponents}
+        try:
+            result = solve(nodes, class_of, class_cost, extra_cost, met, solver, rng)
+            break
+        except NoPerfectMatching as failure:
+            unmatched = [v for v in failure.unmatched if v is not BYE]
+    if result is None:
+        by_id = {e.id: e for e in active}
+        raise PairingError(f"No legal pairing for round {round_number}", [by_id[p] for p in unmatched])
+
+    games, byes = [], []
+    for a, b in result.pairs:
+        if a is BYE or b is BYE:
+            byes.append(b if a is BYE else a)
+        else:
+            games.append(rules.orient(a, b, standing[a], standing[b], rng))
+    points = {p: r.points for p, r in records.items()}
+    fixed = {e.id: e.fixed_table for e in active if e.fixed_table is not None}
+    pairings = number_tables(games, requested + byes, points, fixed)
+    notes = list(result.notes)
+    if not result.certified:
+        notes.append("not proven optimal: the fast solver's lower bound is below this cost (gap above)")
+    return RoundPlan(
+        round=round_number,
+        pairings=pairings,
+        total_cost=Fraction(result.total_cost, model.scale),
+        certified_optimal=result.certified,
+        notes=notes,
+    )
