@@ -12,14 +12,13 @@ Points always come from the games themselves; per-format constants come from ``p
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from typing import Iterable, Optional, Sequence
 
 from .pairing.formats import Format
-from .pairing.history import History, Record
+from .pairing.history import History, Record, gc_paused
 from .pairing.types import Entrant, Game, PlayerId
 
 TIEBREAKERS: dict[str, tuple[str, ...]] = {
@@ -69,53 +68,59 @@ def recommended_rounds(n_players: int) -> int:
     return max(0, n_players - 1).bit_length()
 
 
-def _ratio(num: int, den: int) -> Fraction:
-    return Fraction(num, den) if den else Fraction(0)
+Column = tuple[list[int], int]  # one tiebreaker: a numerator per entrant over one common denominator
 
 
-def _mean(values: dict, opponents: list) -> Fraction:
-    """Exact mean of values[o] over the opponents (repeats count), 0 if none.
+def _mean(column: Column, opponents: list[list[int]]) -> Column:
+    """Exact mean of the column over each entrant's opponents (repeats count; 0 if none), again as a column.
 
-    Numerators are summed per denominator as ints first: few distinct denominators, so this stays cheap
-    at 20,000 players."""
-    if not opponents:
-        return Fraction(0)
-    by_den: dict[int, int] = defaultdict(int)
-    for o in opponents:
-        v = values[o]
-        by_den[v.denominator] += v.numerator
-    common = lcm(*by_den)
-    return Fraction(sum(n * (common // d) for d, n in by_den.items()), common * len(opponents))
+    Sums of int numerators, no Fraction per game: mean_i = sum(x_o) / (den * k_i) = sum(x_o) * (m // k_i) / (den * m)
+    with m the lcm of the opponent counts k (a handful of distinct values, so m stays small)."""
+    values, den = column
+    get = values.__getitem__
+    m = lcm(*{len(o) for o in opponents if o})
+    return [sum(map(get, o)) * (m // len(o)) if o else 0 for o in opponents], den * m
 
 
-def _netrunner(fmt: Format, records: dict[PlayerId, Record]) -> dict[PlayerId, tuple]:
+def _floored(num: int, den: int, common: int, floor: Fraction) -> int:
+    """max(floor, num/den) as a numerator over `common` (a multiple of den and of the floor's denominator)."""
+    return max(floor.numerator * (common // floor.denominator), num * (common // den))
+
+
+def _netrunner(fmt: Format, recs: list[Record], opponents: list[list[int]]) -> list[Column]:
     # A bye counts as a round with its points; an opponent always has at least the round against us.
-    per_round = {p: _ratio(r.points, r.rounds) for p, r in records.items()}
-    sos = {p: _mean(per_round, r.opponents) for p, r in records.items()}
-    return {p: (sos[p], _mean(sos, r.opponents)) for p, r in records.items()}
+    den = lcm(*{r.rounds for r in recs if r.rounds})
+    per_round = [r.points * (den // r.rounds) if r.rounds else 0 for r in recs], den
+    sos = _mean(per_round, opponents)
+    return [sos, _mean(sos, opponents)]
 
 
-def _magic(fmt: Format, records: dict[PlayerId, Record]) -> dict[PlayerId, tuple]:
+def _magic(fmt: Format, recs: list[Record], opponents: list[list[int]]) -> list[Column]:
     """MW% = points / (round points x rounds); GW% and OGW% need the games of each match, which only plain
     swiss records (elsewhere GW% is 0). A player with no rounds (or no opponents) gets 0, not the floor."""
     s = fmt.scoring
-    mw, gw = {}, {}
-    for p, r in records.items():
-        mw[p] = max(MTR_FLOOR, _ratio(r.points, s.round_points * r.rounds)) if r.rounds else Fraction(0)
-        played = r.game_wins + r.game_losses + r.game_draws  # a bye is in game_wins (Scoring.bye_game_wins)
-        game_points = s.win * r.game_wins + s.tie * r.game_draws
-        gw[p] = max(MTR_FLOOR, _ratio(game_points, s.win * played)) if played else Fraction(0)
-    return {p: (_mean(mw, r.opponents), gw[p], _mean(gw, r.opponents)) for p, r in records.items()}
+    mw_den = lcm(MTR_FLOOR.denominator, *{s.round_points * r.rounds for r in recs if r.rounds})
+    mw = [_floored(r.points, s.round_points * r.rounds, mw_den, MTR_FLOOR) if r.rounds else 0 for r in recs]
+    # a bye is in game_wins (Scoring.bye_game_wins)
+    played = [r.game_wins + r.game_losses + r.game_draws for r in recs]
+    gw_den = lcm(MTR_FLOOR.denominator, *{s.win * n for n in played if n})
+    gw = [_floored(s.win * r.game_wins + s.tie * r.game_draws, s.win * n, gw_den, MTR_FLOOR) if n else 0
+          for r, n in zip(recs, played)]
+    return [_mean((mw, mw_den), opponents), (gw, gw_den), _mean((gw, gw_den), opponents)]
 
 
-def _wow(fmt: Format, records: dict[PlayerId, Record]) -> dict[PlayerId, tuple]:
-    own = {p: max(WOW_OPPONENT_FLOOR, r.wins - r.losses) for p, r in records.items()}
-    first = {p: sum(own[o] for o in r.opponents) for p, r in records.items()}
-    return {
-        p: (Fraction(first[p]), Fraction(sum(first[o] for o in r.opponents)),
-            Fraction(sum(k * k for k in r.lost_rounds)))
-        for p, r in records.items()
-    }
+def _wow(fmt: Format, recs: list[Record], opponents: list[list[int]]) -> list[Column]:
+    own = [max(WOW_OPPONENT_FLOOR, r.wins - r.losses) for r in recs]
+    first = [sum(map(own.__getitem__, o)) for o in opponents]
+    second = [sum(map(first.__getitem__, o)) for o in opponents]
+    return [(first, 1), (second, 1), ([sum(k * k for k in r.lost_rounds) for r in recs], 1)]
+
+
+def _fractions(column: Column) -> list[Fraction]:
+    """The column's exact values, one Fraction per distinct numerator."""
+    nums, den = column
+    exact = {n: Fraction(n, den) for n in set(nums)}
+    return list(map(exact.__getitem__, nums))
 
 
 _SYSTEMS = {"netrunner": _netrunner, "magic": _magic, "wow": _wow}
@@ -137,26 +142,31 @@ def compute_standings(
     system = tiebreakers or default_tiebreakers(fmt)
     if system not in _SYSTEMS:
         raise ValueError(f"unknown tiebreaker system {system!r}; choose one of {', '.join(TIEBREAKERS)}")
+    entrants = list(entrants)
     ids = [e.id for e in entrants]
     known = set(ids)
     if len(known) != len(ids):
         raise ValueError("duplicate entrant ids")
-    records = History(fmt, games, ids).records
-    strangers = [p for p in records if p not in known] if len(records) != len(known) else []
-    if strangers:
-        raise ValueError("games name players who are not entrants: " + ", ".join(map(str, strangers)))
-    tbs = _SYSTEMS[system](fmt, records)
-
-    rows = []
-    for e in entrants:
-        r = records[e.id]
-        rows.append(Standing(
-            rank=0, player=e.id, name=e.label, points=r.points, wins=r.wins, losses=r.losses, ties=r.ties,
-            byes=r.byes, rounds=r.rounds, games=r.games, corp=r.corp, runner=r.runner, side_bias=r.bias,
-            tiebreakers=tbs[e.id], dropped=e.dropped,
-        ))
-    rows.sort(key=lambda s: str(s.player))  # final key; the stable sort below keeps it among equals
-    rows.sort(key=lambda s: (s.points, s.tiebreakers), reverse=True)
-    for i, s in enumerate(rows, 1):
-        s.rank = i
+    with gc_paused():
+        records = History(fmt, games, ids).records
+        strangers = [p for p in records if p not in known] if len(records) != len(known) else []
+        if strangers:
+            raise ValueError("games name players who are not entrants: " + ", ".join(map(str, strangers)))
+        recs = [records[p] for p in ids]
+        index = {p: i for i, p in enumerate(ids)}.__getitem__
+        opponents = [list(map(index, r.opponents)) for r in recs]
+        columns = _SYSTEMS[system](fmt, recs, opponents)
+        # Sort on ints: numerators over a common denominator order exactly as the Fractions do. The last key is
+        # the id's text; the stable sort keeps entrant order among equal texts.
+        keys = list(zip([-r.points for r in recs], *([-n for n in nums] for nums, _ in columns), map(str, ids)))
+        order = sorted(range(len(ids)), key=keys.__getitem__)
+        tbs = list(zip(*map(_fractions, columns)))
+        rows = []
+        for rank, i in enumerate(order, 1):
+            e, r = entrants[i], recs[i]
+            rows.append(Standing(
+                rank=rank, player=e.id, name=e.label, points=r.points, wins=r.wins, losses=r.losses, ties=r.ties,
+                byes=r.byes, rounds=r.rounds, games=r.games, corp=r.corp, runner=r.runner, side_bias=r.bias,
+                tiebreakers=tbs[i], dropped=e.dropped,
+            ))
     return rows

@@ -11,12 +11,18 @@ import re
 import pytest
 import sqlalchemy as sa
 from flask import g
+from hypothesis import settings
 from flask_migrate import upgrade
 
 from app import create_app
 from app.extensions import db
 from app.models import Tournament, User
 from config import database_url
+
+# CI replays the same examples every run (a red CI means a real regression); local runs keep exploring.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")

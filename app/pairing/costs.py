@@ -57,6 +57,9 @@ class CostModel:
         if score_factor < 0:
             raise ValueError("the score factor must be >= 0")
         self.name, self.unit, self.score_factor, self.sided = name, unit, score_factor, sided
+        # Cobra leaves expensive pairs out of the graph; a hard rule (no second bye) outranks that habit,
+        # so the engine switches it off when the field cannot be paired otherwise.
+        self.drops_expensive = name == "cobra"
         self._score_memo: dict = {}
         self._side_memo: dict = {}
 
@@ -110,7 +113,7 @@ class CostModel:
         cost = self._score_memo[d] + self._side_memo[sides]
         if rematch:
             cost += self.to_int(self.rematch_penalty)
-        if self.name == "cobra" and cost >= COBRA_DROP * self.scale:
+        if self.drops_expensive and cost >= COBRA_DROP * self.scale:
             return None
         return cost
 

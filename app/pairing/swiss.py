@@ -50,8 +50,11 @@ def pair_sided(
     # No second bye while someone with fewer byes can take it: widen the circle only when nothing else works.
     odd = len(field) % 2 == 1
     tiers = sorted({r.byes for r in records.values()}) if odd else [0]
+    attempts = [(limit, drops) for limit in tiers
+                for drops in ((True, False) if model.drops_expensive else (False,))]
     result = None
-    for limit in tiers:
+    for limit, drops in attempts:
+        model.drops_expensive = drops
         standing = {
             p: Standing(r.points, r.bias if rules.sided else 0, not odd or r.byes <= limit)
             for p, r in records.items()

@@ -5,7 +5,7 @@ from collections import Counter
 
 import networkx as nx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.pairing import Entrant, Format, Game, History, PairingError, Side, pair_round
@@ -73,6 +73,7 @@ def check_rules(fmt, ents, games, plan, model_name="sass"):
                     assert not _perfect_without(fmt, history, [x for x in field if x != q])
     # the reported cost is the cost of exactly these games on these sides
     model = CostModel(model_name, fmt.scoring.round_points, sided=fmt is SSS)
+    model.drops_expensive = False  # a pair Cobra would leave out still has its price when the rules need it
     st_ = {q: Standing(history[q].points, history[q].bias if fmt is SSS else 0) for q in field}
     lowest = min((s.points for s in st_.values()), default=0)
     total = 0
@@ -135,6 +136,7 @@ def test_fast_matches_networkx_on_played_events(n, rounds, seed, fmt):
 @pytest.mark.parametrize("model", ["article", "deployed", "cobra"])
 @settings(max_examples=10, deadline=None)
 @given(events)
+@example((Format.DOUBLE_SIDED, 40, 7, 6229))  # Cobra's dropped pairs once forced a needless second bye
 def test_other_models_keep_the_rules_too(model, event):
     fmt, n, rounds, seed = event
     ents, games = random_event(fmt, n, rounds, seed)
