@@ -1,12 +1,11 @@
 """The engine's one entry point: the next round of any format from the entrants and the games so far."""
 from __future__ import annotations
 
-import gc
 from typing import Sequence
 
 from .costs import DEFAULT_SCORE_FACTOR
 from .formats import Format
-from .history import History
+from .history import History, gc_paused
 from .types import Entrant, Game, RoundPlan
 
 
@@ -34,9 +33,7 @@ def pair_round(
     games = list(games)
     if round_number is None:
         round_number = max((g.round for g in games), default=0) + 1
-    collecting = gc.isenabled()
-    gc.disable()  # many small objects, none of them cyclic garbage: collection passes only cost time
-    try:
+    with gc_paused():
         if fmt is Format.PLAIN:
             from .plain import pair_plain  # written beside this module; imported when first needed
 
@@ -47,6 +44,3 @@ def pair_round(
 
         history = History(fmt, games, ids)
         return pair_sided(fmt, entrants, history, round_number, seed, score_factor, cost_model, solver)
-    finally:
-        if collecting:
-            gc.enable()
