@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
-from .pairing import Format
+from .pairing import DEFAULT_SCORE_FACTOR, Format
 
 
 def utcnow() -> datetime:
@@ -54,7 +54,8 @@ class Tournament(db.Model):
     name = db.Column(db.String(120), nullable=False)
     date = db.Column(db.Date, nullable=False, default=date.today)
     format = db.Column(db.String(10), nullable=False, default=Format.SINGLE_SIDED.value)
-    score_factor = db.Column(db.String(16), nullable=False, default="2")  # exact: "2", "5/2"
+    score_factor = db.Column(db.String(16), nullable=False,
+                             default=lambda: str(Fraction(DEFAULT_SCORE_FACTOR)))  # exact: "2", "3/2"
     planned_rounds = db.Column(db.Integer)
     tiebreakers = db.Column(db.String(16))  # None: the format's default system
     power_pairing = db.Column(db.Boolean, nullable=False, default=False)
