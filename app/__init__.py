@@ -30,14 +30,13 @@ def create_app(overrides: dict | None = None) -> Flask:
     register_error_handlers(app)
     register_cli(app)
     register_blueprints(app)
-    _enable_sqlite_foreign_keys(app)
+    _sqlite_settings(app)
     return app
 
 
-def _enable_sqlite_foreign_keys(app: Flask) -> None:
+def _sqlite_settings(app: Flask) -> None:
     """SQLite ignores foreign keys unless asked, and our constraints rely on them."""
     from sqlalchemy import event
-    from sqlalchemy.engine import Engine
 
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return

@@ -19,6 +19,9 @@ from .extensions import db
 from .pairing import DEFAULT_SCORE_FACTOR, Format
 
 
+MAX_INT = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns: a larger one cannot exist
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 

@@ -8,6 +8,7 @@ from wtforms.validators import InputRequired, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..brackets import SIZES
+from ..models import MAX_INT
 
 
 class CreateCutForm(FlaskForm):
@@ -29,7 +30,7 @@ class CreateCutForm(FlaskForm):
 class PlayerChoiceForm(FlaskForm):
     """One button: the player who won a game, or who plays Corp in it."""
 
-    player = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=2**31 - 1)])
+    player = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=MAX_INT)])
 
 
 class ConfirmForm(FlaskForm):

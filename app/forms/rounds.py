@@ -5,11 +5,11 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ..models import MAX_INT
 from ..results import MAX_PLAIN_GAMES
 from ..services.rounds import EDIT_ACTIONS
 
 MAX_ROUND = 1000
-MAX_ID = 2**31 - 1  # database integers: a larger id cannot exist
 
 
 class PairForm(FlaskForm):
@@ -31,5 +31,5 @@ class ResultForm(FlaskForm):
 
 class EditPairingsForm(FlaskForm):
     action = StringField("Edit", validators=[InputRequired(), AnyOf(list(EDIT_ACTIONS), message="Unknown edit.")])
-    first = IntegerField("Player", validators=[InputRequired(), NumberRange(min=1, max=MAX_ID)])
-    second = IntegerField("Other player", validators=[Optional(), NumberRange(min=1, max=MAX_ID)])
+    first = IntegerField("Player", validators=[InputRequired(), NumberRange(min=1, max=MAX_INT)])
+    second = IntegerField("Other player", validators=[Optional(), NumberRange(min=1, max=MAX_INT)])

@@ -1,5 +1,7 @@
 """Blueprints: thin routes that parse a request, call the core or a service, and render."""
-from flask import Flask
+from flask import Flask, abort
+
+from ..models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
@@ -7,3 +9,11 @@ def register_blueprints(app: Flask) -> None:
 
     for module in (auth, tournaments, players, rounds, public, cut, api):
         app.register_blueprint(module.bp)
+    app.url_value_preprocessor(reject_impossible_ids)
+
+
+def reject_impossible_ids(endpoint, values) -> None:
+    """404 for a number in a URL that no row can have, before any query (SQLite's driver raises on integers
+    beyond 64 bits, which would be a 500)."""
+    if any(isinstance(v, int) and v > MAX_INT for v in (values or {}).values()):
+        abort(404)

@@ -8,7 +8,6 @@ import sqlalchemy as sa
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from ..extensions import db
-from ..forms.rounds import MAX_ID
 from ..models import Round, Tournament
 from ..services import rounds as service
 from .access import public_tournament
@@ -42,8 +41,6 @@ def pairings(slug: str):
 @bp.get("/t/<slug>/rounds/<int:number>")
 def round(slug: str, number: int):  # noqa: A001 - the endpoint is public.round
     t = public_tournament(slug)
-    if number > MAX_ID:
-        abort(404)
     return _round_page(t, number, current=False)
 
 

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import login_required
 
 from .. import results
-from ..forms.rounds import MAX_ID, EditPairingsForm, PairForm, ResultForm
+from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ..pairing import Format
 from ..services import export
 from ..services import rounds as service
@@ -43,8 +43,6 @@ def index(tid: int):
 @login_required
 def show(tid: int, number: int):
     t = managed_tournament(tid)
-    if number > MAX_ID:
-        abort(404)
     rnd = service.load_round(t, number)
     if rnd is None:
         abort(404)
@@ -81,8 +79,6 @@ def pair(tid: int):
 @login_required
 def publish(tid: int, number: int):
     t = managed_tournament(tid)
-    if number > MAX_ID:
-        abort(404)
     try:
         service.publish_round(t, number)
     except service.NotFound as e:
@@ -95,8 +91,6 @@ def publish(tid: int, number: int):
 @login_required
 def undo(tid: int, number: int):
     t = managed_tournament(tid)
-    if number > MAX_ID:
-        abort(404)
     try:
         service.undo_round(t, number)
     except service.RoundError as e:
@@ -110,8 +104,6 @@ def undo(tid: int, number: int):
 @login_required
 def report(tid: int, mid: int):
     t = managed_tournament(tid)
-    if mid > MAX_ID:
-        abort(404)
     form = ResultForm()
     if not form.validate():
         abort(400, _form_errors(form))
@@ -142,8 +134,6 @@ def _outcome(t, form: ResultForm) -> results.Outcome:
 @login_required
 def edit_pairings(tid: int, number: int):
     t = managed_tournament(tid)
-    if number > MAX_ID:
-        abort(404)
     form = EditPairingsForm()
     if not form.validate():
         flash(_form_errors(form), "error")

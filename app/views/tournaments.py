@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
 from ..extensions import db
@@ -12,17 +12,6 @@ from ..standings import recommended_rounds
 from .access import managed_tournament
 
 bp = Blueprint("tournaments", __name__)
-
-ID_MAX = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns
-
-
-@bp.app_url_value_preprocessor
-def reject_impossible_ids(endpoint, values) -> None:
-    """App-wide: 404 for a number in a URL that no row can have, before any query (SQLite's driver raises on
-    integers beyond 64 bits, which would be a 500)."""
-    if any(isinstance(v, int) and v > ID_MAX for v in (values or {}).values()):
-        abort(404)
-
 
 @bp.app_context_processor
 def template_helpers() -> dict:

@@ -8,7 +8,7 @@ from app.pairing.plain import LexCost, pair_plain
 from app.pairing.types import Entrant, Game
 
 from plain_helpers import (
-    GHOST, bye, check_invariants, entrants, ghost_history, swiss_history, win,
+    GHOST, check_invariants, entrants, ghost_history, swiss_history, win,
 )
 
 SOLVERS = ["auto", "networkx"]
