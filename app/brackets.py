@@ -251,7 +251,7 @@ class Bracket:
         self._feeds: dict[int, list[int]] = {g: [] for g in self._specs}
         for g in self._order:
             for s in g.slots:
-                if s.kind != "seed":
+                if s.kind != "seed" and g.id not in self._feeds[s.ref]:  # a final takes winner and loser
                     self._feeds[s.ref].append(g.id)
         # game id -> (winner, loser, corp); a stored loser stays right because a result whose dependents
         # are reported cannot change

@@ -236,3 +236,10 @@ def test_cut_sides():
     assert cut_sides(g3, {"s1": 1, "s3": 1}, {"s1": 1, "s3": 1}, Side.CORP) == ("s1", "s3")
     with pytest.raises(BracketError, match="no players yet"):
         cut_sides(b.game(6), corp, runner)
+
+
+def test_a_game_feeding_both_slots_of_the_reset_is_named_once():
+    bracket = Bracket("double", [1, 2, 3, 4])
+    for game, winner in ((1, 1), (2, 2), (3, 1), (4, 4), (5, 2), (6, 2)):
+        bracket.report(game, winner)
+    assert bracket.dependents(6) == [7]
