@@ -243,6 +243,17 @@ def measure(backend: str, uri: str, players: int, rounds: int, runs: int, profil
             key = stored[ids[0]] = "runner" if stored[ids[0]] == "corp" else "corp"
             profiles[label] = profile_request(client, counter, "post",
                                               f"/tournaments/{tid}/matches/{ids[0]}/result", data={"result": key})
+    # Standings are cached per tournament version: time the first view after each change too (a cache miss).
+    row = Row(backend, "public standings, first view after a result", PAGE_TARGET_MS)
+    stored = info["matches"][rounds]
+    ids = list(stored)
+    for i in range(runs + 1):
+        mid = ids[i % len(ids)]
+        key = stored[mid] = "runner" if stored[mid] == "corp" else "corp"
+        assert client.post(f"/tournaments/{tid}/matches/{mid}/result", data={"result": key}).status_code == 303
+        timed(client, counter, row, "get", f"/t/{slug}/standings", 200)
+    row.times, row.cpu, row.sql, row.commits = row.times[1:], row.cpu[1:], row.sql[1:], row.commits[1:]
+    rows.append(row)
     for label, url in pages:
         row = Row(backend, label, PAGE_TARGET_MS)
         for _ in range(runs + 1):
