@@ -114,3 +114,16 @@ def test_bracket_shows_sides_of_games_to_play(client, make_user, make_tournament
     assert [p["side"] for p in games[0]["players"]] == ["runner", "corp"]  # seed 1 chose to run
     assert [p["side"] for p in games[1]["players"]] == [None, None]  # seed 2 has not chosen yet
     assert games[2]["players"][0]["from"] == "Winner of game 1" and games[2]["players"][0]["player"] is None
+
+
+def test_standings_count_published_rounds_only(client, make_user, make_tournament):
+    t = make_tournament(make_user())
+    a, b = add_players(t, ["Ann", "Ben"])
+    add_round(t, 1, [(a, b, "corp")])
+    add_round(t, 2, [(b, a, "corp")], published=False)  # reported before publishing: not public yet
+    points = {s["name"]: s["points"] for s in client.get(f"/api/tournaments/{t.slug}/standings").get_json()["standings"]}
+    assert points == {"Ann": t.fmt.scoring.win, "Ben": t.fmt.scoring.loss}
+    t.rounds[1].published = True
+    db.session.commit()
+    points = {s["name"]: s["points"] for s in client.get(f"/api/tournaments/{t.slug}/standings").get_json()["standings"]}
+    assert points == {"Ann": t.fmt.scoring.win, "Ben": t.fmt.scoring.win}
