@@ -44,9 +44,14 @@ def triangular(x: Fraction) -> Fraction:
     return x * (x + 1) / 2
 
 
+def uneven(bias: int) -> bool:
+    """Sides are uneven from |bias| 2 on: what the side cost avoids and a hand-edited round is warned about."""
+    return abs(bias) >= 2
+
+
 def _side_excess(bias: int) -> int:
     """'sass' cost of standing at `bias` after a round: 0 within +-1, then SIDE_BASE^(|bias|-1)."""
-    return SIDE_BASE ** (abs(bias) - 1) if abs(bias) >= 2 else 0
+    return SIDE_BASE ** (abs(bias) - 1) if uneven(bias) else 0
 
 
 class CostModel:

@@ -70,7 +70,7 @@ def pair_plain(
         raise ValueError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     rng = random.Random(f"{seed}:{round_number}")
     active = [e for e in entrants if not e.dropped]
-    requested = [e.id for e in active if round_number == 1 and e.first_round_bye]
+    requested = [e.id for e in active if e.asks_bye(round_number)]
     skip = {e.id for e in entrants if e.dropped or e.id in requested}
     standings = [s for s in compute_standings(Format.PLAIN, entrants, games) if s.player not in skip]
     ranked = _rank(standings, rng)

@@ -42,7 +42,7 @@ def pair_sided(
     rules = (SingleSidedRules if fmt is Format.SINGLE_SIDED else DoubleSidedRules)(history, model)
     rng = random.Random(f"{seed}:{round_number}")
     active = [e for e in entrants if not e.dropped]
-    requested = [e.id for e in active if round_number == 1 and e.first_round_bye]
+    requested = [e.id for e in active if e.asks_bye(round_number)]
     skip = set(requested)
     field = [e.id for e in active if e.id not in skip]
     records = {p: history[p] for p in field}

@@ -21,6 +21,10 @@ class Entrant:
     def label(self) -> str:
         return self.name or str(self.id)
 
+    def asks_bye(self, round_number: int) -> bool:
+        """A requested bye (say a qualifier's prize) holds in round 1 only."""
+        return round_number == 1 and self.first_round_bye
+
 
 @dataclass(frozen=True)
 class Game:

@@ -15,6 +15,9 @@ from sqlalchemy.orm import joinedload
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament, touch
 from ..pairing import Entrant, Format, Game, History, Side
+from ..pairing.costs import uneven
+from ..pairing.double_sided import DoubleSidedRules
+from ..pairing.single_sided import SingleSidedRules
 from ..results import BYE, Outcome
 from . import state
 
@@ -363,13 +366,15 @@ def pairing_warnings(t: Tournament, rnd: RoundView) -> list[str]:
 
 def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: Iterable[Game],
                 tables: Sequence[tuple[int, Sequence[int]]]) -> list[str]:
-    """Pure check of a round against the rules every format's pairing keeps (DOMAIN.md 2 and 3):
-    rematches (single-sided: twice at most, the second time on reversed sides; never otherwise),
-    no second bye, no extra byes, sides not driven to a bias of 2, dropped players out, everyone in."""
+    """Pure check of a round against the engine's rules (DOMAIN.md 2 and 3), so a hand edit is judged by the
+    same code that pairs: rematches (single-sided: twice at most, the second time on reversed sides; never
+    otherwise), no second bye, no extra byes, no uneven sides, dropped players out, everyone in."""
     fmt = Format(fmt)
     by_id = {e.id: e for e in entrants}
     name = lambda p: by_id[p].label if p in by_id else str(p)  # noqa: E731
     history = History(fmt, games, by_id)
+    # Plain swiss keeps double-sided swiss's hard rules: no rematch, no sides.
+    rules = (SingleSidedRules if fmt is Format.SINGLE_SIDED else DoubleSidedRules)(history)
     warnings: list[str] = []
     byes = []
     seated = set()
@@ -384,22 +389,20 @@ def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: It
             if history.had_bye(p):
                 warnings.append(f"Table {table}: {name(p)} would get a second bye.")
             continue
-        a, b = players
-        met = history.times_met(a, b)
-        if fmt is Format.SINGLE_SIDED:
-            if met >= 2:
-                warnings.append(f"Table {table}: {name(a)} and {name(b)} would meet a third time.")
-            elif met == 1 and Side.CORP in history.sides_played_against(a, b):
-                warnings.append(f"Table {table}: {name(a)} and {name(b)} met before with the same sides; "
-                                "a rematch must reverse them.")
+        a, b = players  # single-sided: a plays Corp
+        if not rules.may_meet(a, b):
+            warnings.append(f"Table {table}: {name(a)} and {name(b)} would meet a third time." if rules.sided
+                            else f"Table {table}: {name(a)} and {name(b)} have played each other already.")
+        elif rules.repeats_sides(a, b):
+            warnings.append(f"Table {table}: {name(a)} and {name(b)} met before with the same sides; "
+                            "a rematch must reverse them.")
+        if rules.sided:
             for p, step in ((a, 1), (b, -1)):
                 bias = history[p].bias + step
-                if abs(bias) >= 2:
+                if uneven(bias):
                     side = "Corp" if bias > 0 else "Runner"
                     warnings.append(f"Table {table}: {name(p)} would be {side} +{abs(bias)}.")
-        elif met:
-            warnings.append(f"Table {table}: {name(a)} and {name(b)} have played each other already.")
-    extra = [p for p in byes if not (number == 1 and p in by_id and by_id[p].first_round_bye)]
+    extra = [p for p in byes if not (p in by_id and by_id[p].asks_bye(number))]
     if len(extra) > 1:
         warnings.append(f"{len(extra)} players have a bye this round: {', '.join(name(p) for p in extra)}.")
     missing = [e.label for e in entrants if not e.dropped and e.id not in seated]
