@@ -19,6 +19,7 @@ from typing import Iterable, Optional, Sequence
 
 import networkx as nx
 
+from .byes import bye_limits
 from .formats import Format
 from ..standings import compute_standings
 from .tables import number_tables
@@ -82,7 +83,7 @@ def pair_plain(
         if g.opponent is not None and g.player in index and g.opponent in index:
             met[index[g.player]].add(index[g.opponent])
             met[index[g.opponent]].add(index[g.player])
-    tiers = sorted(set(byes.values())) if len(ranked) % 2 else [0]
+    tiers = bye_limits(byes.values(), odd=len(ranked) % 2 == 1)
     unmatched: list = []
     for limit in tiers:
         problem = _Field([points[p] for p in ranked], met, [byes[p] <= limit for p in ranked], power_pairing, rng)

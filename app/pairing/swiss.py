@@ -6,6 +6,7 @@ import random
 from fractions import Fraction
 from typing import Sequence
 
+from .byes import bye_limits
 from .costs import CostModel, Standing
 from .double_sided import DoubleSidedRules
 from .formats import Format
@@ -47,9 +48,8 @@ def pair_sided(
     field = [e.id for e in active if e.id not in skip]
     records = {p: history[p] for p in field}
     lowest = min((r.points for r in records.values()), default=0)
-    # No second bye while someone with fewer byes can take it: widen the circle only when nothing else works.
     odd = len(field) % 2 == 1
-    tiers = sorted({r.byes for r in records.values()}) if odd else [0]
+    tiers = bye_limits((r.byes for r in records.values()), odd)
     attempts = [(limit, drops) for limit in tiers
                 for drops in ((True, False) if model.drops_expensive else (False,))]
     result = None
