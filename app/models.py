@@ -46,9 +46,6 @@ class User(UserMixin, db.Model):
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
 
-    def can_manage(self, tournament: "Tournament") -> bool:
-        return self.is_admin or tournament.owner_id == self.id
-
 
 class Tournament(db.Model):
     __tablename__ = "tournaments"
@@ -102,6 +99,9 @@ class Player(db.Model):
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)
+    # The secret player link is derived from this key and the app's SECRET_KEY (app/services/player_links.py):
+    # the database alone never yields a working link, and a new key revokes the old link.
+    link_key = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(16))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (

@@ -5,8 +5,10 @@ emptied after each test.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -26,12 +28,14 @@ if os.environ.get("CI"):
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# Several checkouts (worktrees) may test at once against one server: each gets databases of its own.
+CHECKOUT = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:6]
 
 
 def _postgres_url() -> str:
     """A database of this worker's own beside TEST_DATABASE_URL's, made empty."""
     base = database_url(os.environ["TEST_DATABASE_URL"])
-    name = re.sub(r"\W", "_", f"{sa.engine.make_url(base).database}_{WORKER}")
+    name = re.sub(r"\W", "_", f"{sa.engine.make_url(base).database}_{CHECKOUT}_{WORKER}")
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -1,0 +1,54 @@
+"""Secret player links: a player's identity in one event, without an account.
+
+A link's token is `<player id>.<HMAC-SHA256(SECRET_KEY, player id, link key)>` (128 bits of the MAC kept).
+The database stores only the per-player random link key, so a copy of the database cannot forge a link,
+the TO can show or print a player's link at any time, and a new key revokes the old link at once.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import current_app, url_for
+
+from ..extensions import db
+from ..models import Player
+
+MAC_HEX = 32  # 128 bits
+
+
+def token(player: Player) -> str:
+    return f"{player.id}.{_mac(player.id, player.link_key)}"
+
+
+def url(player: Player, tournament=None) -> str:
+    """The absolute player link, as the TO shows, copies and prints it."""
+    tournament = tournament or player.tournament
+    return url_for("player.link", slug=tournament.slug, token=token(player), _external=True)
+
+
+def player_for(tournament, raw: str | None) -> Player | None:
+    """The player of `tournament` that `raw` is a valid, unrevoked token for; None otherwise."""
+    if not raw or len(raw) > 40 or "." not in raw:
+        return None
+    pid, _, mac = raw.partition(".")
+    if not pid.isdigit() or len(pid) > 10 or len(mac) != MAC_HEX:
+        return None
+    player = db.session.get(Player, int(pid))
+    if player is None or player.tournament_id != tournament.id:
+        return None
+    if not hmac.compare_digest(mac, _mac(player.id, player.link_key)):
+        return None
+    return player
+
+
+def reissue(player: Player) -> None:
+    """A new link key: the old link stops working at once. The caller commits."""
+    player.link_key = secrets.token_hex(16)
+
+
+def _mac(player_id: int, link_key: str) -> str:
+    key = current_app.config["SECRET_KEY"].encode()
+    msg = f"player-link:{player_id}:{link_key}".encode()
+    return hmac.new(key, msg, hashlib.sha256).hexdigest()[:MAC_HEX]
