@@ -12,10 +12,11 @@ from fractions import Fraction
 from flask_login import UserMixin
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint, event
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
+from .names import name_key
 from .pairing import DEFAULT_SCORE_FACTOR, Format
 
 
@@ -94,6 +95,9 @@ class Player(db.Model):
     id = db.Column(db.Integer, primary_key=True)
     tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
     name = db.Column(db.String(100), nullable=False)
+    # name_key (app/names.py) is kept by the validator below; its unique constraint refuses "ana" beside "Ána"
+    # even when two requests race. Bulk inserts must fill it themselves.
+    name_key = db.Column(db.String(200), nullable=False)
     corp_identity = db.Column(db.String(100), nullable=False, default="")
     runner_identity = db.Column(db.String(100), nullable=False, default="")
     dropped = db.Column(db.Boolean, nullable=False, default=False)
@@ -105,12 +109,17 @@ class Player(db.Model):
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
-        UniqueConstraint("tournament_id", "name"),
+        UniqueConstraint("tournament_id", "name_key"),
         UniqueConstraint("id", "tournament_id"),  # target of composite foreign keys
         CheckConstraint("fixed_table IS NULL OR fixed_table > 0", name="fixed_table_positive"),
     )
 
     tournament = db.relationship("Tournament", back_populates="players")
+
+    @validates("name")
+    def _keep_name_key(self, _attr, name):
+        self.name_key = name_key(name or "")
+        return name
 
 
 class Round(db.Model):
