@@ -50,4 +50,7 @@ def _sqlite_settings(app: Flask) -> None:
         # WAL lets phones read while the TO writes; NORMAL sync is safe with WAL and halves commit time.
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        # Writers queue for SQLite's one write lock: with a hall of phones reporting at once a request may wait
+        # seconds on a busy machine, which beats failing after the driver's default 5 s.
+        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()

@@ -13,6 +13,15 @@
 
   var setText = function (el, text) { if (el && el.textContent !== text) { el.textContent = text; } };
 
+  /* A dispute is settled from the top of the page: a copy of its table's result buttons (same form, same CSRF). */
+  var addSettle = function (item, id) {
+    var form = document.querySelector("#m" + id + " form.result-buttons");
+    if (form) { item.appendChild(form.cloneNode(true)); }
+  };
+  document.querySelectorAll("#dispute-list li[data-match]").forEach(function (item) {
+    addSettle(item, item.getAttribute("data-match"));
+  });
+
   var apply = function (data) {
     Object.keys(data.counts).forEach(function (key) {
       setText(root.querySelector('[data-count="' + key + '"]'), String(data.counts[key]));
@@ -49,13 +58,21 @@
     var box = document.getElementById("disputes"), list = document.getElementById("dispute-list");
     if (box && list) {
       box.hidden = disputes.length === 0;
+      var shown = Array.prototype.map.call(list.children, function (li) {
+        return li.getAttribute("data-key");
+      }).join("|");
+      var key = function (m) { return m.id + ":" + m.note; };
+      if (shown === disputes.map(key).join("|")) { return; }  /* unchanged: leave the buttons alone */
       list.textContent = "";
       disputes.forEach(function (m) {
         var item = document.createElement("li"), link = document.createElement("a");
+        item.setAttribute("data-match", m.id);
+        item.setAttribute("data-key", key(m));
         link.href = "#m" + m.id;
         link.textContent = "Table " + m.table;
         item.appendChild(link);
         item.appendChild(document.createTextNode(": " + m.note));
+        addSettle(item, m.id);
         list.appendChild(item);
       });
     }

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from .. import results
 from ..extensions import db
-from ..models import Match, Player, ResultClaim, Tournament, touch
+from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
 from . import rounds
 from .rounds import Actor, RoundError
 
@@ -115,12 +115,17 @@ def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
     number = rounds.latest_published(t)
     if not number:
         return None
-    rnd = rounds.load_round(t, number, published_only=True)
-    match = next((m for m in rnd.matches if any(s.player_id == player.id for s in m.seats)), None)
+    match = db.session.execute(
+        sa.select(Match.id, Match.table, Match.is_bye, Match.result).join(Seat, Seat.match_id == Match.id)
+        .join(Round, Round.id == Match.round_id)
+        .where(Round.tournament_id == t.id, Round.number == number, Seat.player_id == player.id)).first()
     if match is None:
         return None
-    me = next(s for s in match.seats if s.player_id == player.id)
-    other = next((s for s in match.seats if s.player_id != player.id), None)
+    seats = rounds.corp_first(t, db.session.execute(
+        sa.select(Seat.player_id, Seat.position, Seat.side, Seat.points, Player.name)
+        .join(Player, Player.id == Seat.player_id).where(Seat.match_id == match.id)).all())
+    me = next(s for s in seats if s.player_id == player.id)
+    other = next((s for s in seats if s.player_id != player.id), None)
     claims = db.session.execute(sa.select(ResultClaim.player_id, ResultClaim.result)
                                 .where(ResultClaim.match_id == match.id)).all()
     claim_list = [Claim(pid, "", r) for pid, r in claims]
@@ -133,7 +138,7 @@ def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
         result=match.result, points=me.points, state=report.state,
         mine=mine.result if mine else None, theirs=theirs.result if theirs else None,
         open=(not match.is_bye and match.result is None and number == rounds.latest_number(t)),
-        first_name=match.seats[0].name, second_name=match.seats[-1].name)
+        first_name=seats[0].name, second_name=seats[-1].name)
 
 
 # ---------------------------------------------------------------- acting

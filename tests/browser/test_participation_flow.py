@@ -87,8 +87,8 @@ def test_report_confirm_dispute_settle_drop(roster, new_context, organizer, seed
     expect(laptop.locator(f"#m{first['id']}")).to_be_hidden()
     expect(laptop.locator(f"#m{second['id']}")).to_be_visible()
     laptop.screenshot(path=str(screenshots / "participation_to_round_1280.png"), full_page=True)
-    # One tap settles it.
-    laptop.locator(f"#m{second['id']} button[value=runner]").click()
+    # One tap at the top settles it.
+    laptop.locator("#disputes button[value=runner]").click()
     expect(laptop.locator(f"#m{second['id']} [data-result]")).to_have_text("Runner win")
     expect(laptop.locator("#disputes")).to_be_hidden()
     laptop.locator(f"#m{second['id']} details.result-log summary").click()

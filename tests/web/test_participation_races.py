@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 from werkzeug.serving import make_server
 
-from app import results
+from app import create_app, results
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, User
 from app.services import player_links
@@ -34,9 +34,8 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 @pytest.fixture
 def served(app, database_uri):
     """The app (CSRF off: CSRF has its own tests) on 127.0.0.1, a free port chosen by the OS."""
-    from conftest import _test_app
-
-    live = _test_app(database_uri, WTF_CSRF_ENABLED=False, SECRET_KEY=app.config["SECRET_KEY"])
+    live = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False,
+                       "SECRET_KEY": app.config["SECRET_KEY"]})
     server = make_server("127.0.0.1", 0, live, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
