@@ -92,7 +92,8 @@ def browser():
 
 
 class PageWatch:
-    """Server errors, 5xx answers and JavaScript errors seen by one browser context."""
+    """Server errors, 5xx answers, JavaScript errors and Content-Security-Policy refusals (an inline script or
+    style the policy in app/headers.py blocked) seen by one browser context."""
 
     def __init__(self, live: LiveServer):
         self.live = live
@@ -104,12 +105,26 @@ class PageWatch:
             if r.status >= 500:
                 self.problems.append(f"{r.status} {r.url}")
 
+        def console(message):
+            if message.type == "error" and "Content Security Policy" in message.text:
+                self.problems.append(f"CSP: {message.text}")
+
+        def page(p):
+            p.on("pageerror", lambda e: self.problems.append(f"JS error: {e}"))
+            p.on("console", console)
+
         context.on("response", response)
-        context.on("page", lambda p: p.on("pageerror", lambda e: self.problems.append(f"JS error: {e}")))
+        context.on("page", page)
 
     def check(self):
         problems = self.problems + self.live.errors[self.before:]
         assert not problems, "the app failed during the test:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def page_watch(live_server):
+    """page_watch() -> a PageWatch that nothing checks for you (for tests that provoke a problem on purpose)."""
+    return lambda: PageWatch(live_server)
 
 
 @pytest.fixture
