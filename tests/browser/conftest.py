@@ -59,8 +59,9 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     db_file = tmp_path_factory.mktemp("browser-db") / "live.db"
+    # Throttling off: every test logs in from 127.0.0.1 (tests/web/test_throttle.py covers the limits).
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "SECRET_KEY": "browser-tests",
-                      "TESTING": False})
+                      "TESTING": False, "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade()
         db.engine.dispose()
