@@ -21,7 +21,8 @@ def _named_account() -> str:
 
 
 def _own_account() -> str:
-    return f"user:{current_user.id}"
+    """The logged-in account (the limit runs before login_required turns a visitor away)."""
+    return f"user:{current_user.id}" if current_user.is_authenticated else get_remote_address()
 
 
 def _refused(response) -> bool:
