@@ -18,6 +18,7 @@ from .. import results as result_rules
 from ..brackets import LAYOUTS, Bracket, BracketError
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User
+from ..names import name_key
 from ..pairing import Format
 from . import cut as cut_service
 from . import jsonfile as j
@@ -187,10 +188,10 @@ def read(doc) -> _Plan:
         if pid in ids:
             raise FileError(f"player id {pid} appears twice")
         pname = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
-        if pname.casefold() in names:
+        if name_key(pname) in names:
             raise FileError(f"two players are called {pname!r}")
         ids.add(pid)
-        names.add(pname.casefold())
+        names.add(name_key(pname))
         corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
         runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
         players.append((pid, pname, corp_id or "", runner_id or ""))
