@@ -437,12 +437,12 @@ class StandingsTable:
     single_sided: bool
 
 
-def standings(t: Tournament, through_round: Optional[int] = None) -> StandingsTable:
-    """Live standings from the engine, optionally only from rounds up to `through_round` (public pages)."""
+def standings(t: Tournament, published_only: bool = False) -> StandingsTable:
+    """Live standings from the engine; public pages count published rounds only."""
     from ..standings import TIEBREAKERS, default_tiebreakers
 
     system = t.tiebreakers or default_tiebreakers(t.fmt)
-    rows = state.standings(t, through_round)
+    rows = state.standings(t, published_only=published_only)
     identities = {pid: (corp, runner) for pid, corp, runner in db.session.execute(
         sa.select(Player.id, Player.corp_identity, Player.runner_identity).where(Player.tournament_id == t.id))}
     return StandingsTable(TIEBREAKERS[system], rows, identities, t.fmt is Format.SINGLE_SIDED)
