@@ -23,14 +23,15 @@ def lock_tournament(tournament: Tournament) -> Tournament:
     """Hold the tournament's write lock until the transaction ends; `tournament` is reloaded, so what the caller
     reads from here on is what the previous writer committed.
 
-    PostgreSQL: SELECT ... FOR UPDATE on the tournament row (other events are not held up). SQLite has one writer
+    PostgreSQL: SELECT ... FOR NO KEY UPDATE on the tournament row: lockers of the same event queue, other events
+    are not held up, and plain inserts that merely reference the event are not blocked. SQLite has one writer
     for the whole file: a write that changes nothing opens the transaction and takes that lock at once (reads in
     the same transaction then see every committed write; the wait is SQLite's busy timeout).
     """
     query = (sa.select(Tournament).where(Tournament.id == tournament.id)
              .execution_options(populate_existing=True))
     if db.session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
+        query = query.with_for_update(key_share=True)
     else:
         db.session.execute(sa.update(Tournament).where(Tournament.id == tournament.id)
                            .values(version=Tournament.version).execution_options(synchronize_session=False))
