@@ -18,6 +18,8 @@ from .tournaments import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
 
+CHANGED_MEANWHILE = "Another change to the player list happened at the same time; nothing was saved. Try again."
+
 
 def _player(tournament: Tournament, pid: int) -> Player:
     """The player of this tournament; another tournament's player id is simply not found."""
@@ -61,10 +63,10 @@ def _commit_or_error(form: PlayerForm, tournament: Tournament, player: Player | 
         db.session.commit()
     except IntegrityError as e:
         db.session.rollback()
-        if not roster.is_name_clash(e):
-            raise
-        clash = roster.holder_of(tournament, form.name.data, except_id=player.id if player else None)
-        form.name.errors.append(roster.taken_message(clash.name if clash else form.name.data))
+        clash = None
+        if roster.is_name_clash(e):
+            clash = roster.holder_of(tournament, form.name.data, except_id=player.id if player else None)
+        form.name.errors.append(roster.taken_message(clash.name) if clash else CHANGED_MEANWHILE)
         return False
     return True
 
@@ -174,12 +176,11 @@ def import_csv(tid: int):
                     db.session.commit()
                 except IntegrityError as e:
                     db.session.rollback()
-                    if not roster.is_name_clash(e):
-                        raise
                     # a name added meanwhile: the rows that clash now, as if it had been there before
-                    errors = parse_players(text, [p.name for p in _players(tournament)]).errors or [
-                        "Another change to the player list happened at the same time. Nothing was imported; "
-                        "try again."]
+                    errors = []
+                    if roster.is_name_clash(e):
+                        errors = parse_players(text, [p.name for p in _players(tournament)]).errors
+                    errors = errors or [CHANGED_MEANWHILE]
                 else:
                     flash(f"Imported {len(result.rows)} player{'' if len(result.rows) == 1 else 's'}.", "success")
                     return redirect(url_for("players.index", tid=tid))

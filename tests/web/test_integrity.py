@@ -13,10 +13,12 @@ from sqlalchemy.exc import IntegrityError
 from app import results
 from app.extensions import db
 from app.models import Player, Tournament
+from app.names import name_key
 from app.pairing import Format
 from app.services import backup as backup_service
 from app.services import players as roster
 from app.services import rounds as rounds_service
+from app.views import players as players_view
 from test_backup import _restore, _rich_event, _snapshot
 from test_rounds import matches, pair, report_all, setup_event
 
@@ -133,36 +135,59 @@ def test_import_compares_names_by_name_key(client, event):
     assert _names(event) == ["Ana Kovač"]
 
 
-class _LateClash:
-    """holder_of as if the clashing player were committed by another request just after our check."""
+def _commit_behind_our_back(t, name: str) -> None:
+    """Another request's player, committed on another connection while ours is under way."""
+    with db.engine.begin() as conn:
+        conn.execute(sa.insert(Player).values(
+            tournament_id=t.id, name=name, name_key=name_key(name), corp_identity="", runner_identity="",
+            dropped=False, first_round_bye=False, link_key="k" * 32))
 
-    def __init__(self, monkeypatch, t, name):
-        self.calls = 0
-        real = roster.holder_of
 
-        def holder_of(tournament, candidate, except_id=None):
-            self.calls += 1
-            if self.calls == 1:
-                other = sa.insert(Player).values(tournament_id=t.id, name=name, name_key=roster.name_key(name),
-                                                 corp_identity="", runner_identity="", dropped=False,
-                                                 first_round_bye=False, link_key="k" * 32)
-                with db.engine.begin() as conn:  # another connection: committed behind our back
-                    conn.execute(other)
-                return None
-            return real(tournament, candidate, except_id)
-
-        monkeypatch.setattr(roster, "holder_of", holder_of)
+def _postgresql_only():
+    if db.engine.dialect.name == "sqlite":
+        pytest.skip("SQLite: our tournament lock holds the whole file, so no other connection can commit meanwhile")
 
 
 def test_a_lost_race_on_add_gives_the_same_form_error(client, make_user, make_tournament, login, monkeypatch):
-    if db.engine.dialect.name == "sqlite":
-        pytest.skip("SQLite: our tournament lock holds the whole file, so another connection cannot commit here")
+    _postgresql_only()
     t = make_tournament(make_user())
     login()
-    _LateClash(monkeypatch, t, "Zoë")
+    real = roster.holder_of
+    calls = []
+
+    def holder_of(tournament, name, except_id=None):
+        calls.append(name)
+        if len(calls) == 1:  # the check passes; then the other request commits
+            _commit_behind_our_back(t, "Zoë")
+            return None
+        return real(tournament, name, except_id)
+
+    monkeypatch.setattr(roster, "holder_of", holder_of)
     response = client.post(f"/tournaments/{t.id}/players", data={"name": "zoe"})
     assert response.status_code == 422
     assert "“Zoë” is already in this tournament." in response.get_data(as_text=True)
+    assert _names(t) == ["Zoë"]
+
+
+def test_a_lost_race_on_import_names_the_rows(client, make_user, make_tournament, login, monkeypatch):
+    _postgresql_only()
+    t = make_tournament(make_user())
+    login()
+    real = players_view.parse_players
+    calls = []
+
+    def parse_players(text, existing):
+        calls.append(text)
+        if len(calls) == 1:
+            result = real(text, existing)
+            _commit_behind_our_back(t, "Zoë")
+            return result
+        return real(text, existing)
+
+    monkeypatch.setattr(players_view, "parse_players", parse_players)
+    response = client.post(f"/tournaments/{t.id}/players/import", data={"text": "Amy\nzoe\n"})
+    assert response.status_code == 422
+    assert "Row 2: “zoe” is already a player in this tournament." in html.unescape(response.get_data(as_text=True))
     assert _names(t) == ["Zoë"]
 
 
