@@ -16,6 +16,7 @@ from .. import results
 from ..extensions import db
 from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
 from . import rounds
+from .locks import lock_tournament
 from .rounds import Actor, RoundError
 
 WAITING, DISPUTED, CONFIRMED = "waiting", "disputed", "confirmed"
@@ -186,7 +187,9 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
 
 
 def drop(t: Tournament, player: Player) -> bool:
-    """Drop from the next pairing on; False (nothing changed) if the player had dropped already."""
+    """Drop from the next pairing on; False (nothing changed) if the player had dropped already.
+    Under the tournament lock, like the TO's drop: a pairing running meanwhile waits, then leaves them out."""
+    lock_tournament(t)
     done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.tournament_id == t.id,
                                                       Player.dropped.is_(False)).values(dropped=True),
                               execution_options={"synchronize_session": False})

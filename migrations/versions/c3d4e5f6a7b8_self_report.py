@@ -1,7 +1,7 @@
 """self-report claims, result log, single-report setting
 
 Revision ID: c3d4e5f6a7b8
-Revises: b7c8d9e0f1a2
+Revises: c5e55a10a7e1
 Create Date: 2026-11-23 05:57:19.537058
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c3d4e5f6a7b8'
-down_revision = 'b7c8d9e0f1a2'
+down_revision = 'c5e55a10a7e1'
 branch_labels = None
 depends_on = None
 
