@@ -112,7 +112,7 @@ def _managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Pl
 def show_link(tid: int, pid: int):
     t, player = _managed_player(tid, pid, ORGANIZE)
     url = player_links.url(player, t)
-    qr = Markup(segno.make(url, error="m").svg_inline(scale=6, title=f"Player link of {player.name}"))
+    qr = Markup(segno.make(url, error="m").svg_inline(scale=6, omitsize=True, title=f"Player link of {player.name}"))
     return render_template("player/link.html", t=t, player=player, url=url, qr=qr, form=ConfirmForm())
 
 
