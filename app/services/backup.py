@@ -143,7 +143,7 @@ def _score_factor(value) -> str:
 
 
 def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
-    matches, tables, seen = [], set(), set()
+    matches, tables, seen, results = [], set(), set(), {None, result_rules.BYE}
     for k, m in enumerate(j.array(raw_matches, f"round {number} matches"), 1):
         m = j.obj(m, f"round {number} match {k}")
         table = j.integer(m.get("table"), f"round {number} match {k} table", 1, 100000)
@@ -153,11 +153,12 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
         tables.add(table)
         is_bye = j.boolean(m.get("is_bye"), f"{where} is_bye")
         result = j.text(m.get("result"), f"{where} result", 16, null=True)
-        if result is not None and result != result_rules.BYE:
+        if result not in results:  # each distinct result is checked once, not once per table
             try:
                 result_rules.outcome(fmt, result)
             except result_rules.ResultError as e:
                 raise FileError(f"{where} result: {e}") from None
+            results.add(result)
         seats, positions = [], set()
         for s in j.array(m.get("seats"), f"{where} seats"):
             s = j.obj(s, f"{where} seat")

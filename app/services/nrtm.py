@@ -7,6 +7,7 @@ the file names no database ids and an export -> import -> export round trip give
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from typing import Optional
 
 import sqlalchemy as sa
@@ -266,20 +267,26 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
 
 def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
     try:
-        if fmt is Format.SINGLE_SIDED:
-            corp_points, runner_points = (pa, pb) if side_a == "corp" else (pb, pa)
-            if intentional:
-                key = "id"
-            elif corp_points == runner_points:
-                key = "tie"
-            else:
-                key = "corp" if corp_points > runner_points else "runner"
-            if result_rules.outcome(fmt, key).points != (corp_points, runner_points):
-                raise result_rules.ResultError(f"{pa}-{pb} is not a single-sided result")
-            return key
-        return result_rules.outcome(fmt, f"{pa}-{pb}").key
+        return _result_for(fmt, side_a, pa, pb, intentional)
     except result_rules.ResultError as e:
         raise FileError(f"{where}: {e}") from None
+
+
+@lru_cache(maxsize=256)
+def _result_for(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
+    """The Match.result key of a scored game (cached: a big file repeats a handful of scores thousands of times)."""
+    if fmt is Format.SINGLE_SIDED:
+        corp_points, runner_points = (pa, pb) if side_a == "corp" else (pb, pa)
+        if intentional:
+            key = "id"
+        elif corp_points == runner_points:
+            key = "tie"
+        else:
+            key = "corp" if corp_points > runner_points else "runner"
+        if result_rules.outcome(fmt, key).points != (corp_points, runner_points):
+            raise result_rules.ResultError(f"{pa}-{pb} is not a single-sided result")
+        return key
+    return result_rules.outcome(fmt, f"{pa}-{pb}").key
 
 
 def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -> None:
