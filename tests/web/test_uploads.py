@@ -7,6 +7,8 @@ app on a loopback port and send real parallel requests; speed figures are in ben
 """
 from __future__ import annotations
 
+import html
+import io
 import json
 import logging
 import sqlite3
@@ -33,12 +35,10 @@ UPLOADS = {"restore": ("/tournaments/restore", make_backup), "import": ("/tourna
 
 
 def _post(client, path: str, payload: bytes):
-    import io
     return client.post(path, data={"file": (io.BytesIO(payload), "file.json")}, content_type="multipart/form-data")
 
 
 def _text(response) -> str:
-    import html
     return html.unescape(response.get_data(as_text=True))
 
 
