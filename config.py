@@ -35,8 +35,8 @@ class Config:
     # Restores and NRTM imports at once across all workers (app/services/upload_slots.py): with gunicorn -w 4,
     # two workers always stay free for everyone else.
     UPLOAD_SLOTS = int(os.environ.get("UPLOAD_SLOTS", "2"))
-    # How long an SQLite writer waits for another's write to finish. The longest write is a 2 MB upload (well
-    # under 1 s, bench/bench_uploads.py) and at most UPLOAD_SLOTS run at once, so 10 s is ample even on a loaded
+    # How long an SQLite writer waits for another's write to finish. The longest write is a 2 MB upload (about a
+    # second, bench/bench_uploads.py) and at most UPLOAD_SLOTS run at once, so 10 s is ample even on a loaded
     # machine, and short of gunicorn's 30 s worker timeout: a stuck request answers "busy", not a killed worker.
     SQLITE_BUSY_TIMEOUT_MS = 10_000
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
