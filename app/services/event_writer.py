@@ -92,15 +92,16 @@ class NameClash:
 def write(plan: EventPlan, owner: User, what: str) -> Tournament:
     """The plan as a new tournament of `owner`. Busy when the database stays locked (SQLite's busy timeout ran
     out); FileError when it refuses the data. Either way nothing is stored and the cause is logged."""
+    owner_id = owner.id  # read now: after a rollback it would need the database again
     try:
         t = _insert(plan, owner)
         db.session.commit()
     except SQLAlchemyError as e:
         db.session.rollback()
         if isinstance(e, OperationalError):
-            log.warning("%s by user %s not stored, database busy or unavailable: %s", what, owner.id, e.orig)
+            log.warning("%s by user %s not stored, database busy or unavailable: %s", what, owner_id, e.orig)
             raise Busy() from None
-        log.exception("%s by user %s not stored: the database refused it", what, owner.id)
+        log.exception("%s by user %s not stored: the database refused it", what, owner_id)
         if isinstance(e, IntegrityError):
             raise FileError(f"the {what} contradicts itself in a way the checks missed, so it could not be "
                             "stored") from None
