@@ -21,8 +21,9 @@ import networkx as nx
 
 from .byes import bye_limits
 from .formats import Format
-from ..standings import compute_standings
+from .history import History
 from .tables import number_tables
+from .tiebreakers import standings_order
 from .types import Entrant, Game, PairingError, RoundPlan
 
 SOLVERS = ("auto", "fast", "networkx")
@@ -73,10 +74,17 @@ def pair_plain(
     active = [e for e in entrants if not e.dropped]
     requested = [e.id for e in active if e.asks_bye(round_number)]
     skip = {e.id for e in entrants if e.dropped or e.id in requested}
-    standings = [s for s in compute_standings(Format.PLAIN, entrants, games) if s.player not in skip]
+    ids = [e.id for e in entrants]
+    records = History(Format.PLAIN, games, ids).records
+    if len(records) != len(ids):
+        raise ValueError("games name players who are not entrants: "
+                         + ", ".join(str(p) for p in records if p not in set(ids)))
+    recs = [records[p] for p in ids]
+    order, tiebreakers = standings_order(Format.PLAIN, ids, recs)
+    standings = [(ids[i], recs[i].points, tiebreakers[i]) for i in order if ids[i] not in skip]
     ranked = _rank(standings, rng)
-    points = {s.player: s.points for s in standings}
-    byes = {s.player: s.byes for s in standings}
+    points = {p: records[p].points for p in ranked}
+    byes = {p: records[p].byes for p in ranked}
     index = {p: i for i, p in enumerate(ranked)}
     met: list[set] = [set() for _ in ranked]
     for g in games:
@@ -112,13 +120,15 @@ def pair_plain(
 
 
 def _rank(standings: list, rng: random.Random) -> list:
-    """Standings order (points, then the MTR tiebreakers), a seeded coin deciding full ties (all of round 1)."""
+    """Standings order (points, then the MTR tiebreakers), a seeded coin deciding full ties (all of round 1).
+
+    `standings`: (player, points, tiebreakers) in standings order."""
     group, last, number = {}, None, 0
-    for s in standings:  # already sorted: number the runs of equal points and tiebreakers
-        key = (s.points, *((t.numerator, t.denominator) for t in s.tiebreakers))  # ints compare faster
+    for player, points, tiebreakers in standings:  # sorted: number the runs of equal points and tiebreakers
+        key = (points, *((t.numerator, t.denominator) for t in tiebreakers))  # ints compare faster
         if key != last:
             last, number = key, number + 1
-        group[s.player] = (number, rng.random())
+        group[player] = (number, rng.random())
     return sorted(group, key=group.__getitem__)
 
 
