@@ -47,9 +47,11 @@ def _mean(column: Column, opponents: list[list[int]]) -> Column:
     return [sum(map(get, o)) * (m // len(o)) if o else 0 for o in opponents], den * m
 
 
-def _floored(num: int, den: int, common: int, floor: Fraction) -> int:
-    """max(floor, num/den) as a numerator over `common` (a multiple of den and of the floor's denominator)."""
-    return max(floor.numerator * (common // floor.denominator), num * (common // den))
+def _floored(pairs: list, common: int, floor: Fraction) -> list[int]:
+    """max(floor, num/den) for each (num, den) as a numerator over `common` (a multiple of every den and of the
+    floor's denominator); (0, 0) gives 0 (no rounds: not the floor)."""
+    low = floor.numerator * (common // floor.denominator)
+    return [max(low, num * (common // den)) if den else 0 for num, den in pairs]
 
 
 def _netrunner(fmt: Format, recs: list[Record], opponents: list[list[int]]) -> list[Column]:
@@ -65,12 +67,12 @@ def _magic(fmt: Format, recs: list[Record], opponents: list[list[int]]) -> list[
     swiss records (elsewhere GW% is 0). A player with no rounds (or no opponents) gets 0, not the floor."""
     s = fmt.scoring
     mw_den = lcm(MTR_FLOOR.denominator, *{s.round_points * r.rounds for r in recs if r.rounds})
-    mw = [_floored(r.points, s.round_points * r.rounds, mw_den, MTR_FLOOR) if r.rounds else 0 for r in recs]
+    mw = _floored([(r.points, s.round_points * r.rounds) for r in recs], mw_den, MTR_FLOOR)
     # a bye is in game_wins (Scoring.bye_game_wins)
     played = [r.game_wins + r.game_losses + r.game_draws for r in recs]
     gw_den = lcm(MTR_FLOOR.denominator, *{s.win * n for n in played if n})
-    gw = [_floored(s.win * r.game_wins + s.tie * r.game_draws, s.win * n, gw_den, MTR_FLOOR) if n else 0
-          for r, n in zip(recs, played)]
+    gw = _floored([(s.win * r.game_wins + s.tie * r.game_draws, s.win * n) for r, n in zip(recs, played)],
+                  gw_den, MTR_FLOOR)
     return [_mean((mw, mw_den), opponents), (gw, gw_den), _mean((gw, gw_den), opponents)]
 
 
@@ -91,21 +93,27 @@ def _fractions(column: Column) -> list[Fraction]:
 _SYSTEMS = {"netrunner": _netrunner, "magic": _magic, "wow": _wow}
 
 
-
-
-def standings_order(
+def ranking_keys(
     fmt: Format, ids: Sequence[PlayerId], records: Sequence[Record], system: Optional[str] = None,
-) -> tuple[list[int], list[tuple]]:
-    """Indices into `ids` in standings order (points, the tiebreakers, then the id's text), and each entrant's
-    exact tiebreakers (a tuple of Fractions, in the order of TIEBREAKERS[system])."""
+) -> tuple[list[tuple], list[Column]]:
+    """Each entrant's sort key (ascending = standings order): -points, the negated tiebreaker numerators over
+    their common denominators (ints order exactly as the Fractions do), then the id's text; and the columns."""
     system = system or default_tiebreakers(fmt)
     if system not in _SYSTEMS:
         raise ValueError(f"unknown tiebreaker system {system!r}; choose one of {', '.join(TIEBREAKERS)}")
     index = {p: i for i, p in enumerate(ids)}.__getitem__
     opponents = [list(map(index, r.opponents)) for r in records]
     columns = _SYSTEMS[system](fmt, list(records), opponents)
-    # Sort on ints: numerators over a common denominator order exactly as the Fractions do. The last key is
-    # the id's text; the stable sort keeps entrant order among equal texts.
     keys = list(zip([-r.points for r in records], *([-n for n in nums] for nums, _ in columns), map(str, ids)))
+    return keys, columns
+
+
+def standings_order(
+    fmt: Format, ids: Sequence[PlayerId], records: Sequence[Record], system: Optional[str] = None,
+) -> tuple[list[int], list[tuple]]:
+    """Indices into `ids` in standings order (points, the tiebreakers, then the id's text; the stable sort
+    keeps entrant order among equal texts), and each entrant's exact tiebreakers (a tuple of Fractions, in the
+    order of TIEBREAKERS[system])."""
+    keys, columns = ranking_keys(fmt, ids, records, system)
     order = sorted(range(len(ids)), key=keys.__getitem__)
     return order, list(zip(*map(_fractions, columns)))

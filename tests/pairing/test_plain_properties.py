@@ -72,7 +72,7 @@ def test_without_rematches_the_relaxation_alone_is_optimal(points, bye_mask, pow
     byes = [i for i, b in enumerate(bye_mask[: len(points)]) if b and points[i] >= 3]
     ents, games = ghost_history(points, byes=byes)
     fast = pair_plain(ents, games, 99, seed, power, "auto")
-    assert "networkx" not in fast.notes[0]
+    assert "exact block" not in fast.notes[0]
     assert fast.total_cost == pair_plain(ents, games, 99, seed, power, "networkx").total_cost
     check_invariants(ents, games, fast)
 
