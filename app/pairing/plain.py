@@ -27,6 +27,7 @@ from .tiebreakers import ranking_keys
 from .types import Entrant, Game, PairingError, RoundPlan
 
 SOLVERS = ("auto", "fast", "networkx")
+SLOT_MARGIN = 8  # an exact block cuts a pod to slots when it has this many players more than twice the slots
 
 
 @dataclass(frozen=True, order=True)
@@ -150,6 +151,7 @@ class _Field:
         self.pods: list[list[int]] = [[] for _ in range(self.npods)]  # each pod in seeded random order
         for i in order:
             self.pods[self.pod[i]].append(i)
+        self.max_met = max(map(len, met), default=0)
         self.bye_pods = sorted({self.pod[i] for i in range(n) if eligible[i]})  # pods with a possible bye-taker
 
     # ---------------------------------------------------------------- cost
@@ -252,9 +254,10 @@ class _Field:
                     grow = (block.top, failed)
                 else:
                     grow = (top, failed)
-            a, b = grow
+            a, b = grow[:2]
+            compress = len(grow) < 3  # (a, b, False): the compressed H could not be made real
             try:
-                solved, reached = self._hybrid(a, b)
+                made = self._exact_block(a, b, compress)
             except _Infeasible as failure:  # nothing completes what is committed above: take it back
                 if blocks:
                     while True:  # back to a block whose top had nothing taken
@@ -267,16 +270,13 @@ class _Field:
                 else:
                     raise _Infeasible(failure.unmatched) from None
                 continue
-            taken = self._realise(reached) if reached else ()
-            if taken is None:  # the pairs below cannot be made real: H takes in the next segment
-                grow = (a, self._segment(b + 1)[0])
+            if made is None:  # H's optimum cannot be made real: without slots, or H takes in the next segment
+                grow = (a, b, False) if compress and self.last_slots else (a, self._segment(b + 1)[0])
                 continue
-            bye_before = self.bye_free
-            if self.bye is not None and any(self.bye in p for p in solved):
-                self.bye_free = False
-            real = solved + [(g, t) for (g, _), t in zip(reached, taken)]
+            real, taken, bye_used = made
+            blocks.append(_Block(a, b, real, taken, True, -1, self.bye_free, self.last_size))
             self._take(taken)
-            blocks.append(_Block(a, b, real, taken, True, -1, bye_before, self.last_size))
+            self.bye_free = self.bye_free and not bye_used
             zone = max((self.pod[t] for t in taken), default=-1)
             top, grow = b + 1, None
         exact = [blk for blk in blocks if blk.exact]
@@ -331,22 +331,6 @@ class _Field:
                 return x, bye_pod
         return last, bye_pod
 
-    def _realise(self, reached: list) -> Optional[list]:
-        """Real partners for H's pairs (group player, sink): untaken players of each sink's pod that the group
-        player has not met, sparing bye-eligible ones while the bye is free; None if some pair has none."""
-        chosen: set = set()
-        out = []
-        for g, s in reached:
-            pool = [v for v in self.pods[self.pod[s]] if v not in self.taken and v not in chosen
-                    and v not in self.met[g]]
-            if self.bye_free:
-                pool.sort(key=self.eligible.__getitem__)  # stable: seeded order within each kind
-            if not pool:
-                return None
-            chosen.add(pool[0])
-            out.append(pool[0])
-        return out
-
     def _construct(self, segment: tuple, bye_pod: Optional[int]) -> Optional[list]:
         """The segment's part of the relaxed chain with real untaken players, or None when rematches (or the
         players taken above) get in the way."""
@@ -394,18 +378,47 @@ class _Field:
             return None
         return pairs
 
-    def _hybrid(self, a: int, b: int) -> tuple[list, list]:
-        """Exact optimum of pods a..b plus relaxed sinks below (see solve_fast): (H's pairs among the group and
-        the bye, H's pairs from the group to a sink). Nothing at or below pod a is taken when this runs."""
-        group = [v for x in range(a, b + 1) for v in self.pods[x]]
-        counted = set(range(a, b + 1))
-        below = [v for x in range(b + 1, self.npods) for v in self.pods[x]]
+    def _exact_block(self, a: int, b: int, compress: bool) -> Optional[tuple[list, list, bool]]:
+        """Solve H for pods a..b (see solve_fast) and make its optimum real: (the block's pairs, the players
+        below it takes, whether it takes the bye), or None when that fails. Nothing at or below a is taken.
+
+        H's nodes: the group (pods a..b; a pod much larger than the number of rounds is cut to `slots`
+        stand-ins, see below), the bye if free, and sinks: the nearest players below with their rematches
+        ignored (each real partner below maps to a sink no lower, so H relaxes the rest of the field). Only
+        stages a..b count. Slots: with the rematches of a big pod y ignored, its players are interchangeable,
+        and in an optimum two of them never pair out of y with partners p, q that may meet (both above y or
+        both below: y-y plus p-q is cheaper), so those partners pairwise met, or are the bye and players
+        who may not take it: at most r + 2 above and r + 2 below (r: most opponents anyone met). 2r + 4
+        slots (the pod's parity) therefore reach H's optimum of the relaxation, and the rest of y pairs at
+        home. Made real: every stand-in (slot or sink) becomes an unused player of its pod whom the partner
+        has not met, and each cut pod's remaining players pair among themselves."""
+        keep = 2 * self.max_met + 4
+        group: list = []
+        stand: dict = {}  # stand-in node -> the pod it stands for (slots and sinks)
+        cut = [x for x in range(a, b + 1) if compress and len(self.pods[x]) > 2 * keep + SLOT_MARGIN]
+        for x in range(a, b + 1):
+            pod = self.pods[x]
+            if x in cut:
+                slots = pod[: keep + (len(pod) - keep) % 2]
+                stand.update((v, x) for v in slots)
+                group += slots
+            else:
+                group += pod
+        self.last_slots = bool(stand)
         bye = self.bye if self.bye_free else None
-        edges = [(u, v, self._type(u, v)) for k, u in enumerate(group) for v in group[k + 1:] if u not in self.met[v]]
+        eligible_pod = [any(self.eligible[v] for v in pod) for pod in self.pods]
+        met = self.met
+
+        def may_bye(v):
+            return eligible_pod[stand[v]] if v in stand else self.eligible[v]
+
+        edges = [(u, v, self._type(u, v)) for k, u in enumerate(group) for v in group[k + 1:]
+                 if u in stand or v in stand or u not in met[v]]
         nodes = list(group)
         if bye is not None:
             nodes.append(bye)
-            edges += [(u, bye, self._type(u, bye)) for u in group if self.eligible[u]]
+            edges += [(u, bye, self._type(u, bye)) for u in group if may_bye(u)]
+        below = [v for x in range(b + 1, self.npods) for v in self.pods[x]]
         byesink = -1
         if below:
             if len(below) <= len(group) + 3:
@@ -419,25 +432,55 @@ class _Field:
                 if extra:
                     nodes.append(byesink)
                     edges += [(byesink, bye, None)] + [(byesink, s, None) for s in sinks]
+            stand.update((s, self.pod[s]) for s in sinks)
             nodes += sinks
             edges += [(u, s, self._type(u, s)) for u in group for s in sinks]
             edges += [(s, t, None) for k, s in enumerate(sinks) for t in sinks[k + 1:]]
         self.last_size = len(nodes)
-        matched = self._exact(nodes, edges, counted)
-        inside = set(group)
-        if not below and bye is not None:
-            inside.add(bye)
-        mine, reached = [], []
+        matched = self._exact(nodes, edges, set(range(a, b + 1)))
+        # make it real
+        inside = set(range(a, b + 1))
+        used: set = set()
+        real, taken, bye_used = [], [], False
+
+        def pool(x, partner=None):
+            """Unused untaken players of pod x that `partner` (a real player, or the bye) may meet."""
+            out = [v for v in self.pods[x] if v not in used and v not in self.taken
+                   and (partner is None or (self.eligible[v] if partner == bye else v not in met[partner]))]
+            if self.bye_free and x > b:
+                out.sort(key=self.eligible.__getitem__)  # spare the players who may take the bye
+            return out
+
         for u, v in matched:
-            if u in inside and v in inside:
-                mine.append((u, v))
-            elif u in inside or v in inside:
-                g, s = (u, v) if u in inside else (v, u)
-                if s == bye:
-                    mine.append((g, s))
-                else:
-                    reached.append((g, s))
-        return mine, reached
+            if byesink in (u, v) or (u in stand and v in stand and stand[u] == stand[v]):
+                continue  # a stand-in pair of one pod: pairs at home (or below, later)
+            pod_u = stand.get(u, self.pod_of(u))
+            pod_v = stand.get(v, self.pod_of(v))
+            if pod_u not in inside and pod_v not in inside:
+                continue  # below the block (sinks, the bye among them): the rest of the field decides
+            fixed = [w for w in (u, v) if w not in stand]
+            if len(fixed) == 2:
+                pair = (u, v)
+            elif len(fixed) == 1:
+                other = v if fixed[0] == u else u
+                found = pool(stand[other], fixed[0])
+                if not found:
+                    return None
+                pair = (fixed[0], found[0])
+            else:
+                pair = next(((p, q) for p in pool(pod_u) for q in pool(pod_v, p)[:1]), None)
+                if pair is None:
+                    return None
+            used.update(pair)
+            real.append(pair)
+            bye_used = bye_used or (bye is not None and bye in pair)
+            taken += [w for w in pair if w != bye and self.pod[w] > b]
+        for x in cut:
+            inner = _pair_within([v for v in self.pods[x] if v not in used], met)
+            if inner is None or inner[1] is not None:
+                return None
+            real += inner[0]
+        return real, taken, bye_used
 
 
 @dataclass
