@@ -72,26 +72,10 @@ def pair_plain(
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     rng = random.Random(f"{seed}:{round_number}")
-    active = [e for e in entrants if not e.dropped]
-    requested = [e.id for e in active if e.asks_bye(round_number)]
-    skip = {e.id for e in entrants if e.dropped or e.id in requested}
-    ids = [e.id for e in entrants]
-    records = History(Format.PLAIN, games, ids).records
-    if len(records) != len(ids):
-        raise ValueError("games name players who are not entrants: "
-                         + ", ".join(str(p) for p in records if p not in set(ids)))
-    recs = [records[p] for p in ids]
-    keys, _ = ranking_keys(Format.PLAIN, ids, recs)
-    order = sorted((i for i, p in enumerate(ids) if p not in skip), key=keys.__getitem__)
-    ranked = _rank([(ids[i], keys[i][:-1]) for i in order], rng)
-    points = {p: records[p].points for p in ranked}
-    byes = {p: records[p].byes for p in ranked}
+    field = prepare(entrants, games, round_number, rng)
+    active, requested, ranked, points, byes, met = (
+        field.active, field.requested, field.ranked, field.points, field.byes, field.met)
     index = {p: i for i, p in enumerate(ranked)}
-    met: list[set] = [set() for _ in ranked]
-    for g in games:
-        if g.opponent is not None and g.player in index and g.opponent in index:
-            met[index[g.player]].add(index[g.opponent])
-            met[index[g.opponent]].add(index[g.player])
     tiers = bye_limits(byes.values(), odd=len(ranked) % 2 == 1)
     unmatched: list = []
     for limit in tiers:
@@ -118,6 +102,50 @@ def pair_plain(
         sort_key=lambda g: (-points[g[0]], -points[g[1]], index[g[0]]),
     )
     return RoundPlan(round=round_number, pairings=pairings, total_cost=problem.cost(pairs), notes=[how])
+
+
+@dataclass
+class PlainRound:
+    """One plain round's inputs once the history is folded: who is paired, in what order, who met whom."""
+
+    active: list  # entrants not dropped
+    requested: list  # ids with a requested (first-round) bye: not paired
+    ranked: list  # the ids to pair, in standings order (a seeded coin deciding full ties)
+    points: dict
+    byes: dict
+    met: list  # met[i]: indices into `ranked` of the players ranked[i] has played
+
+    def down_pairs(self, pairs: Iterable[tuple], power: bool = False) -> LexCost:
+        """The swisspair cost of any pairing of `ranked` ((id, id) pairs, (id, None) for the bye)."""
+        index = {p: i for i, p in enumerate(self.ranked)}
+        n = len(self.ranked)
+        problem = _Field([self.points[p] for p in self.ranked], self.met, [True] * n, power, random.Random(0))
+        return problem.cost((index[u], n if v is None else index[v]) for u, v in pairs)
+
+
+def prepare(entrants: Sequence[Entrant], games: Sequence[Game], round_number: int, rng: random.Random) -> PlainRound:
+    """Fold the history and rank the players to pair (`rng` breaks full ties)."""
+    active = [e for e in entrants if not e.dropped]
+    requested = [e.id for e in active if e.asks_bye(round_number)]
+    skip = {e.id for e in entrants if e.dropped or e.id in requested}
+    ids = [e.id for e in entrants]
+    records = History(Format.PLAIN, games, ids).records
+    if len(records) != len(ids):
+        known = set(ids)
+        raise ValueError("games name players who are not entrants: " + ", ".join(str(p) for p in records
+                                                                                 if p not in known))
+    recs = [records[p] for p in ids]
+    keys, _ = ranking_keys(Format.PLAIN, ids, recs)
+    order = sorted((i for i, p in enumerate(ids) if p not in skip), key=keys.__getitem__)
+    ranked = _rank([(ids[i], keys[i][:-1]) for i in order], rng)
+    index = {p: i for i, p in enumerate(ranked)}
+    met: list[set] = [set() for _ in ranked]
+    for g in games:
+        if g.opponent is not None and g.player in index and g.opponent in index:
+            met[index[g.player]].add(index[g.opponent])
+            met[index[g.opponent]].add(index[g.player])
+    return PlainRound(active, requested, ranked, {p: records[p].points for p in ranked},
+                      {p: records[p].byes for p in ranked}, met)
 
 
 def _rank(standings: list, rng: random.Random) -> list:
