@@ -434,11 +434,11 @@ class _Field:
                 group += pod
         self.last_slots = bool(stand)
         bye = self.bye if self.bye_free else None
-        eligible_pod = [any(self.eligible[v] for v in pod) for pod in self.pods]
+        eligible_pod = set(self.bye_pods)
         met = self.met
 
         def may_bye(v):
-            return eligible_pod[stand[v]] if v in stand else self.eligible[v]
+            return stand[v] in eligible_pod if v in stand else self.eligible[v]
 
         edges = [(u, v, self._type(u, v)) for k, u in enumerate(group) for v in group[k + 1:]
                  if u in stand or v in stand or u not in met[v]]
@@ -446,7 +446,11 @@ class _Field:
         if bye is not None:
             nodes.append(bye)
             edges += [(u, bye, self._type(u, bye)) for u in group if may_bye(u)]
-        below = [v for x in range(b + 1, self.npods) for v in self.pods[x]]
+        below: list = []  # the nearest players below, a few more than the group (all of them if that is all)
+        for x in range(b + 1, self.npods):
+            below += self.pods[x]
+            if len(below) > len(group) + 3:
+                break
         byesink = -1
         if below:
             if len(below) <= len(group) + 3:
@@ -454,7 +458,7 @@ class _Field:
                 if bye is not None:
                     edges += [(s, bye, None) for s in below if self.eligible[s]]
             else:
-                extra = 1 if bye is not None and any(self.eligible[s] for s in below) else 0
+                extra = 1 if bye is not None and self.bye_pods and self.bye_pods[-1] > b else 0
                 count = len(group) + (extra + (bye is not None)) % 2  # an even number of nodes
                 sinks = below[:count]
                 if extra:
