@@ -84,7 +84,7 @@ def pair_plain(
             pairs, how = problem.solve_fast() if solver != "networkx" else (problem.solve_reference(), "networkx")
             break
         except _Infeasible as failure:
-            unmatched = [ranked[i] for i in failure.unmatched if i < problem.n]
+            unmatched = [ranked[i] for i in failure.unmatched if 0 <= i < problem.n]
     else:
         by_id = {e.id: e for e in active}
         raise PairingError(f"No legal pairing for round {round_number}", [by_id[p] for p in unmatched])
@@ -295,6 +295,8 @@ class _Field:
                     grow = (block.top, b)
                 elif b < self.npods - 1:
                     grow = (a, self.npods - 1)  # no pairing at all: the exact whole field names who is left
+                elif compress and self.last_slots:
+                    grow = (a, b, False)  # name real players, not slots
                 else:
                     raise _Infeasible(failure.unmatched) from None
                 continue
