@@ -248,7 +248,8 @@ class _Field:
         (ii) Exact blocks, where a segment cannot be built. Nothing below `top` is taken then. networkx solves
         H = pods top..b plus "sinks": the nearest players below with their rematches ignored (each real
         partner below maps to a sink no lower, so H relaxes the rest of the field) and the bye; only stages
-        top..b count. Pairs of H that reach a sink are made real with untaken players of the sink's pod (same
+        top..b count; a big pod of the block enters H as a few slots (`_exact_block` says why that is exact,
+        and H is solved again without slots if their optimum cannot be made real). Pairs of H that reach a sink are made real with untaken players of the sink's pod (same
         types); the players they take form the zone that the next built run must cover. If they cannot be made
         real, or the run below fails, H grows down to the failing segment. If H has no perfect matching at all,
         the committed block above could not be completed: it is taken back and solved together with H.
