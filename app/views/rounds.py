@@ -12,6 +12,7 @@ from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ..pairing import Format
 from ..services import export
 from ..services import rounds as service
+from ..services import timer
 from .access import managed_tournament
 
 bp = Blueprint("rounds", __name__)
@@ -54,7 +55,8 @@ def show(tid: int, number: int):
         unreported=sum(1 for m in rnd.matches if m.result is None),
         warnings=service.pairing_warnings(t, rnd) if editable and not rnd.published else [],
         buttons=results.buttons(t.fmt), label=results.label,
-        edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm())
+        edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm(),
+        round_clock=timer.round_clock(t, number))
 
 
 @bp.post("/tournaments/<int:tid>/rounds/pair")
