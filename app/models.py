@@ -140,11 +140,13 @@ class Round(db.Model):
         UniqueConstraint("tournament_id", "number"),
         UniqueConstraint("id", "tournament_id"),
         CheckConstraint("number > 0", name="number_positive"),
-        CheckConstraint(
+        CheckConstraint(  # NULL-safe: a CHECK that evaluates to NULL would let anything through
             "(timer_state IS NULL AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)"
-            " OR (timer_state = 'running' AND timer_ends_at IS NOT NULL AND timer_remaining_ms IS NULL)"
-            " OR (timer_state = 'paused' AND timer_ends_at IS NULL AND timer_remaining_ms BETWEEN 0 AND 36000000)"
-            " OR (timer_state = 'called' AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)",
+            " OR (timer_state IS NOT NULL AND ("
+            "(timer_state = 'running' AND timer_ends_at IS NOT NULL AND timer_remaining_ms IS NULL)"
+            " OR (timer_state = 'paused' AND timer_ends_at IS NULL AND timer_remaining_ms IS NOT NULL"
+            " AND timer_remaining_ms BETWEEN 0 AND 36000000)"
+            " OR (timer_state = 'called' AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)))",
             name="timer"),
     )
 

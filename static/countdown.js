@@ -9,10 +9,11 @@
   var first = Number(boxes[0].getAttribute("data-server-now"));
   var offset = first ? first - Date.now() : 0;   /* until the first poll measures it properly */
 
+  /* 64:59, 9:05, and 1:45:00 from 100 minutes up (app/views/timer.py: clock_text) */
   var text = function (seconds) {
-    var h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
     var two = function (n) { return (n < 10 ? "0" : "") + n; };
-    return h ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+    if (seconds < 6000) { return Math.floor(seconds / 60) + ":" + two(seconds % 60); }
+    return Math.floor(seconds / 3600) + ":" + two(Math.floor(seconds % 3600 / 60)) + ":" + two(seconds % 60);
   };
 
   var draw = function () {

@@ -101,10 +101,13 @@ def projector(slug: str):
 
 
 def clock_text(seconds: int) -> str:
-    """65:00, 9:05, 1:05:00: what a countdown shows for whole seconds left (static/countdown.js does the same)."""
-    hours, rest = divmod(max(0, seconds), 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    """64:59, 9:05, and 1:45:00 from 100 minutes up: what a countdown shows for whole seconds left (rounds are
+    spoken of in minutes; static/countdown.js does the same)."""
+    seconds = max(0, seconds)
+    if seconds < 100 * 60:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
 @bp.app_template_global()

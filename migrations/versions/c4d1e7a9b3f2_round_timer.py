@@ -16,9 +16,11 @@ depends_on = None
 
 TIMER_CHECK = (
     "(timer_state IS NULL AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)"
-    " OR (timer_state = 'running' AND timer_ends_at IS NOT NULL AND timer_remaining_ms IS NULL)"
-    " OR (timer_state = 'paused' AND timer_ends_at IS NULL AND timer_remaining_ms BETWEEN 0 AND 36000000)"
-    " OR (timer_state = 'called' AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)")
+    " OR (timer_state IS NOT NULL AND ("
+    "(timer_state = 'running' AND timer_ends_at IS NOT NULL AND timer_remaining_ms IS NULL)"
+    " OR (timer_state = 'paused' AND timer_ends_at IS NULL AND timer_remaining_ms IS NOT NULL"
+    " AND timer_remaining_ms BETWEEN 0 AND 36000000)"
+    " OR (timer_state = 'called' AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)))")
 
 
 def upgrade():
