@@ -15,6 +15,7 @@ from ..models import Round, Tournament, utcnow
 from ..names import name_key
 from ..services import rounds as service
 from ..services import timer
+from ..services.status import poll
 from .access import public_tournament
 
 bp = Blueprint("public", __name__)
@@ -74,9 +75,9 @@ def status(slug: str):
     """What phones poll: the round, a pairings version and the timer. Nothing in the body changes while the
     clock just ticks, so the ETag holds (a 304 costs a few bytes); the server's clock is in a header, on 304s
     too, for the browser to correct its own."""
-    t = public_tournament(slug)
-    data = service.status(t)
-    data["timer"] = timer.as_status(*timer.current(t))
+    data = poll(slug)
+    if data is None:
+        abort(404)
     body = json.dumps(data, separators=(",", ":"), sort_keys=True)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:24])
