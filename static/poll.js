@@ -33,6 +33,7 @@
   var live = document.querySelector("[data-status-url]");
   if (!live || !window.fetch) { return; }
   var url = live.getAttribute("data-status-url"), version = live.getAttribute("data-version");
+  var timerState = live.getAttribute("data-timer-state");  /* a TO page: its buttons follow the timer's state */
   var etag = null, status = null, samples = [];
   var POLL_MS = 10000;
 
@@ -60,6 +61,10 @@
       if (!got || !got.status) { return; }
       status = got.status;
       if (version !== null && status.version !== version) { window.location.reload(); return; }
+      if (timerState !== null && (status.timer ? status.timer.state : "") !== timerState) {
+        window.location.reload();
+        return;
+      }
       document.dispatchEvent(new CustomEvent("sass:status", { detail: got }));
     }).catch(function () {});
   };
