@@ -26,6 +26,10 @@ def test_timer_runs_on_a_phone_and_pauses_within_one_poll(roster, new_context, p
 
     log_in(page, organizer["email"])
     page.goto(f"/tournaments/{event.id}")
+    qr = page.get_by_alt_text("QR code of the event page")
+    expect(qr).to_be_visible()
+    assert qr.evaluate("img => img.naturalWidth > 0")
+    page.screenshot(path=str(screenshots / "timer_dashboard_qr.png"), full_page=True)
     page.get_by_role("link", name="Round timer").click()
     expect(page.get_by_role("heading", name="Round 1 timer")).to_be_visible()
     expect(page.get_by_label("Minutes")).to_have_value("65")
