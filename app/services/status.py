@@ -32,4 +32,4 @@ def poll(slug: str) -> Optional[dict]:
     if number is None:
         return {"round": None, "version": "0", "timer": None}
     return {"round": number, "version": f"{round_id}.{newest_seat or 0}",
-            "timer": timer.as_status(number, timer._clock(*clock))}
+            "timer": timer.as_status(number, timer.clock_from_row(*clock))}

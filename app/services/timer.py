@@ -31,7 +31,8 @@ def _utc(value: Optional[datetime]) -> Optional[datetime]:
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
-def _clock(state, ends_at, remaining_ms) -> clock.Clock:
+def clock_from_row(state, ends_at, remaining_ms) -> clock.Clock:
+    """A clock from the three timer columns of a round row."""
     return clock.Clock(state, _utc(ends_at), remaining_ms)
 
 
@@ -41,7 +42,7 @@ _COLUMNS = (Round.timer_state, Round.timer_ends_at, Round.timer_remaining_ms)
 def round_clock(t: Tournament, number: int) -> Optional[clock.Clock]:
     """The clock of round `number`; None if the round does not exist."""
     row = db.session.execute(sa.select(*_COLUMNS).where(Round.tournament_id == t.id, Round.number == number)).first()
-    return None if row is None else _clock(*row)
+    return None if row is None else clock_from_row(*row)
 
 
 def current(t: Tournament) -> tuple[Optional[int], Optional[clock.Clock]]:
@@ -49,7 +50,7 @@ def current(t: Tournament) -> tuple[Optional[int], Optional[clock.Clock]]:
     row = db.session.execute(sa.select(Round.number, *_COLUMNS)
                              .where(Round.tournament_id == t.id, Round.published)
                              .order_by(Round.number.desc()).limit(1)).first()
-    return (None, None) if row is None else (row[0], _clock(*row[1:]))
+    return (None, None) if row is None else (row[0], clock_from_row(*row[1:]))
 
 
 def act(t: Tournament, number: int, action: str, minutes: Optional[int] = None,
@@ -68,7 +69,7 @@ def act(t: Tournament, number: int, action: str, minutes: Optional[int] = None,
         raise TimerError(f"Round {number} is over: only the current round ({rounds.number}) has a timer.")
     if not row.published:
         raise TimerError(f"Publish round {number} first: players cannot see its timer yet.")
-    old = _clock(row.timer_state, row.timer_ends_at, row.timer_remaining_ms)
+    old = clock_from_row(row.timer_state, row.timer_ends_at, row.timer_remaining_ms)
     try:
         if action == "start":
             new = clock.start(old, now, minutes if minutes is not None else t.round_minutes)

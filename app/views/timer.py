@@ -37,8 +37,7 @@ def show(tid: int, number: int):
         abort(404, f"There is no round {number}.")
     latest = rounds_service.latest_number(t)
     published = rounds_service.latest_published(t) >= number
-    return render_template("timer/show.html", t=t, number=number, clock=c, latest=latest, published=published,
-                           form=TimerForm(), now=utcnow(), iso=service.iso)
+    return render_template("timer/show.html", t=t, number=number, clock=c, latest=latest, published=published)
 
 
 def _act(tid: int, number: int, action: str, form_class=TimerForm):
@@ -97,7 +96,7 @@ def projector(slug: str):
     seats = sorted(((s.name, m.table) for m in rnd.matches for s in m.seats), key=lambda r: name_key(r[0])) \
         if rnd else []
     return render_template("timer/projector.html", t=t, number=number, clock=c, seats=seats, name_key=name_key,
-                           status=rounds_service.status(t), now=utcnow(), iso=service.iso)
+                           status=rounds_service.status(t))
 
 
 def clock_text(seconds: int) -> str:
