@@ -1,7 +1,7 @@
 """round timer: the event's default round length and each round's clock
 
 Revision ID: c4d1e7a9b3f2
-Revises: b7c8d9e0f1a2
+Revises: c5e55a10a7e1
 Create Date: 2026-11-23 06:10:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'c4d1e7a9b3f2'
-down_revision = 'b7c8d9e0f1a2'
+down_revision = 'c5e55a10a7e1'
 branch_labels = None
 depends_on = None
 
