@@ -83,11 +83,13 @@ class Tournament(db.Model):
     # Self-report: False waits for the opponent's confirmation; True lets one player's report stand (small stores).
     single_report = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     version = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # bumped on every change
+    round_minutes = db.Column(db.Integer, nullable=False, default=65, server_default="65")  # the timer's default
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
         CheckConstraint("format IN ('single', 'double', 'plain')", name="format"),
         CheckConstraint("cut_kind IS NULL OR cut_kind IN ('single', 'double')", name="cut_kind"),
+        CheckConstraint("round_minutes BETWEEN 1 AND 600", name="round_minutes"),
     )
 
     owner = db.relationship("User", back_populates="tournaments")
@@ -148,11 +150,23 @@ class Round(db.Model):
     number = db.Column(db.Integer, nullable=False)
     published = db.Column(db.Boolean, nullable=False, default=False)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    # The round clock (app/clock.py): NULL until started; the end time while running, the time left while paused.
+    timer_state = db.Column(db.String(8))
+    timer_ends_at = db.Column(db.DateTime(timezone=True))
+    timer_remaining_ms = db.Column(db.Integer)
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "number"),
         UniqueConstraint("id", "tournament_id"),
         CheckConstraint("number > 0", name="number_positive"),
+        CheckConstraint(  # NULL-safe: a CHECK that evaluates to NULL would let anything through
+            "(timer_state IS NULL AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)"
+            " OR (timer_state IS NOT NULL AND ("
+            "(timer_state = 'running' AND timer_ends_at IS NOT NULL AND timer_remaining_ms IS NULL)"
+            " OR (timer_state = 'paused' AND timer_ends_at IS NULL AND timer_remaining_ms IS NOT NULL"
+            " AND timer_remaining_ms BETWEEN 0 AND 36000000)"
+            " OR (timer_state = 'called' AND timer_ends_at IS NULL AND timer_remaining_ms IS NULL)))",
+            name="timer"),
     )
 
     tournament = db.relationship("Tournament", back_populates="rounds")

@@ -10,6 +10,11 @@
     if (question && !window.confirm(question)) { event.preventDefault(); }
   });
 
+  /* <button data-print>: print the page (the print styles leave navigation and buttons off the paper). */
+  Array.prototype.forEach.call(document.querySelectorAll("[data-print]"), function (button) {
+    button.addEventListener("click", function () { window.print(); });
+  });
+
   /* <select name=format> with <fieldset class="format-only" data-format="single">: show only the chosen
      format's settings (all stay in the page without JavaScript). */
   var select = document.querySelector("select[name=format]");

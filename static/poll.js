@@ -1,12 +1,21 @@
-/* Public pairings: filter the list by name as you type, and reload when the organizer publishes a round. */
+/* Public pages: filter a list by name as you type (case and accents ignored, as app/names.py does on the server),
+   and poll the event's status: reload when the organizer publishes a round, and hand the round timer and this
+   device's clock offset to static/countdown.js (a "sass:status" event). */
 (function () {
   "use strict";
+
+  /* A name as people type it: no case, no accents, single spaces (app/names.py: name_key). */
+  var fold = function (text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
+      .toLowerCase().replace(/\u00df/g, "ss").replace(/\s+/g, " ").trim();
+  };
+
   var input = document.getElementById("find");
-  var list = document.getElementById("pairings");
+  var list = input && document.getElementById(input.getAttribute("data-list") || "pairings");
   var none = document.getElementById("no-match");
   if (input && list) {
     var filter = function () {
-      var q = input.value.trim().toLowerCase(), shown = 0;
+      var q = fold(input.value), shown = 0;
       Array.prototype.forEach.call(list.children, function (li) {
         var hit = !q || li.getAttribute("data-names").indexOf(q) !== -1;
         li.hidden = !hit;
@@ -18,17 +27,48 @@
       window.history.replaceState(null, "", url);
     };
     input.addEventListener("input", filter);
+    if (input.value) { filter(); }
   }
 
-  var live = document.getElementById("live");
+  var live = document.querySelector("[data-status-url]");
   if (!live || !window.fetch) { return; }
   var url = live.getAttribute("data-status-url"), version = live.getAttribute("data-version");
+  var timerState = live.getAttribute("data-timer-state");  /* a TO page: its buttons follow the timer's state */
+  var etag = null, status = null, samples = [];
+  var POLL_MS = 10000;
+
+  /* The server's clock minus this device's, from the poll with the shortest round trip among the last few
+     (the NTP idea): a phone whose clock is minutes off still counts down to the server's second. */
+  var offset = function (sent, received, serverMs) {
+    if (serverMs) {
+      samples.push({ rtt: received - sent, offset: serverMs - (sent + received) / 2 });
+      if (samples.length > 8) { samples.shift(); }
+    }
+    if (!samples.length) { return null; }
+    return samples.reduce(function (a, b) { return b.rtt < a.rtt ? b : a; }).offset;
+  };
+
   var check = function () {
     if (document.hidden) { return; }
-    fetch(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (s) {
-      if (s && s.version !== version) { window.location.reload(); }
+    var sent = Date.now();
+    fetch(url, { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} }).then(function (r) {
+      var skew = offset(sent, Date.now(), Number(r.headers.get("X-Server-Time")));
+      if (r.status === 304) { return { status: status, offset: skew }; }
+      if (!r.ok) { return null; }
+      etag = r.headers.get("ETag");
+      return r.json().then(function (s) { return { status: s, offset: skew }; });
+    }).then(function (got) {
+      if (!got || !got.status) { return; }
+      status = got.status;
+      if (version !== null && status.version !== version) { window.location.reload(); return; }
+      if (timerState !== null && (status.timer ? status.timer.state : "") !== timerState) {
+        window.location.reload();
+        return;
+      }
+      document.dispatchEvent(new CustomEvent("sass:status", { detail: got }));
     }).catch(function () {});
   };
-  window.setInterval(check, 15000);
+  if (document.querySelector("[data-countdown]")) { check(); }  /* the clock offset at once */
+  window.setInterval(check, POLL_MS);
   document.addEventListener("visibilitychange", check);
 })();

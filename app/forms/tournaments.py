@@ -9,6 +9,7 @@ from wtforms import BooleanField, DateField, IntegerField, SelectField, StringFi
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
+from ..clock import MAX_MINUTES
 from ..pairing import DEFAULT_SCORE_FACTOR, Format
 from . import printable, strip
 
@@ -47,6 +48,10 @@ class TournamentForm(FlaskForm):
         description="Weight of score differences against side balance when pairing: higher keeps score groups "
                     "tighter, lower balances sides more. An exact number: 2, 2.5 or 5/2.")
     planned_rounds = IntegerField("Planned swiss rounds", validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS)])
+    round_minutes = IntegerField(
+        "Round length (minutes)", default=65,
+        description="What the round timer starts from; the TO can still add or remove minutes during a round.",
+        validators=[Optional(), NumberRange(min=1, max=MAX_MINUTES, message=f"From 1 to {MAX_MINUTES} minutes.")])
     tiebreakers = SelectField("Tiebreakers (plain swiss)", default="magic", validate_choice=False, choices=[
         SelectChoice("magic", "Magic (OMW%, GW%, OGW%)"),
         SelectChoice("wow", "WoW TCG (opponents' W-L, their opponents', loss rounds²)"),
@@ -77,6 +82,8 @@ class TournamentForm(FlaskForm):
         tournament.format = self.format.data
         tournament.score_factor = str(self.score_factor.parsed)
         tournament.planned_rounds = self.planned_rounds.data
+        if self.round_minutes.data is not None:  # left empty: the length stays as it was
+            tournament.round_minutes = self.round_minutes.data
         plain = self.format.data == Format.PLAIN.value
         tournament.tiebreakers = self.tiebreakers.data if plain else None
         tournament.power_pairing = bool(self.power_pairing.data) if plain else False

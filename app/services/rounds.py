@@ -119,15 +119,11 @@ def round_summaries(t: Tournament, *, published_only: bool = False) -> list[Roun
 
 
 def status(t: Tournament) -> dict:
-    """What a phone polls: the latest published round and a version that changes when its pairings do
-    (manual edits rewrite seats, so the newest seat id moves)."""
-    latest = (sa.select(Round.id, Round.number).where(Round.tournament_id == t.id, Round.published)
-              .order_by(Round.number.desc()).limit(1).subquery())
-    newest_seat = sa.select(sa.func.max(Seat.id)).where(Seat.round_id == latest.c.id).scalar_subquery()
-    row = db.session.execute(sa.select(latest.c.number, latest.c.id, newest_seat)).first()
-    if row is None:
-        return {"round": None, "version": "0"}
-    return {"round": row[0], "version": f"{row[1]}.{row[2] or 0}"}
+    """The latest published round and a version that changes when its pairings do (services/status.py)."""
+    from .status import poll
+
+    data = poll(t.slug)
+    return {"round": data["round"], "version": data["version"]}
 
 
 def ordered_seats(t: Tournament, match) -> list:

@@ -5,9 +5,9 @@ from ..models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, auth, cut, player, players, public, rounds, tournaments
+    from . import api, auth, cut, player, players, printouts, public, rounds, timer, tournaments
 
-    for module in (auth, tournaments, players, rounds, public, cut, api, player):
+    for module in (auth, tournaments, players, rounds, public, cut, api, player, timer, printouts):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

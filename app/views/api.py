@@ -19,6 +19,7 @@ from ..pairing import Format
 from ..services import cut as cut_service
 from ..services import participation
 from ..services import state
+from ..services import timer
 from .access import public_tournament
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -62,6 +63,7 @@ def tournament(slug: str):
         "name": t.name, "slug": t.slug, "date": t.date.isoformat(), "format": t.format,
         "format_label": t.fmt.label, "planned_rounds": t.planned_rounds, "players": players,
         "published_rounds": [r.number for r in rounds], "cut": t.cut_kind,
+        "timer": timer.as_api(timer.current(t)[1]),
         "links": {
             "rounds": url_for("api.rounds", slug=t.slug, _external=True),
             "standings": url_for("api.standings", slug=t.slug, _external=True),

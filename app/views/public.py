@@ -4,15 +4,22 @@ Only published rounds are shown; standings count the published rounds only.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+
 import sqlalchemy as sa
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 from ..extensions import db
-from ..models import Round, Tournament
+from ..models import Round, Tournament, utcnow
+from ..names import name_key
 from ..services import rounds as service
+from ..services import timer
+from ..services.status import poll
 from .access import public_tournament
 
 bp = Blueprint("public", __name__)
+bp.add_app_template_filter(name_key, "name_key")
 
 RECENT_EVENTS = 10
 
@@ -49,7 +56,8 @@ def _round_page(t: Tournament, number: int, current: bool):
     if rnd is None and not current:
         abort(404)
     query = request.args.get("q", "", type=str).strip()[:100]
-    return render_template("public/pairings.html", t=t, rnd=rnd, current=current, query=query,
+    clock = timer.round_clock(t, rnd.number) if rnd is not None and current else None
+    return render_template("public/pairings.html", t=t, rnd=rnd, current=current, query=query, clock=clock,
                            summaries=service.round_summaries(t, published_only=True),
                            status=service.status(t) if current else None)
 
@@ -64,7 +72,16 @@ def standings(slug: str):
 
 @bp.get("/t/<slug>/status.json")
 def status(slug: str):
-    t = public_tournament(slug)
-    response = jsonify(service.status(t))
+    """What phones poll: the round, a pairings version and the timer. Nothing in the body changes while the
+    clock just ticks, so the ETag holds (a 304 costs a few bytes); the server's clock is in a header, on 304s
+    too, for the browser to correct its own."""
+    data = poll(slug)
+    if data is None:
+        abort(404)
+    body = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:24])
     response.headers["Cache-Control"] = "no-cache"
+    response = response.make_conditional(request)
+    response.headers["X-Server-Time"] = str(int(utcnow().timestamp() * 1000))
     return response

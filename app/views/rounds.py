@@ -12,6 +12,7 @@ from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ..pairing import Format
 from ..services import export, participation
 from ..services import rounds as service
+from ..services import timer
 from .access import SCORE, managed_tournament
 
 bp = Blueprint("rounds", __name__)
@@ -57,7 +58,8 @@ def show(tid: int, number: int):
         buttons=results.buttons(t.fmt), label=results.label,
         reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
         log=service.result_log(t, rnd.id),
-        edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm())
+        edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm(),
+        round_clock=timer.round_clock(t, number))
 
 
 @bp.post("/tournaments/<int:tid>/rounds/pair")

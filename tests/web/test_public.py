@@ -63,7 +63,7 @@ def test_nothing_published_yet(make_user, make_tournament, login, app):
     page = anon.get(f"/t/{t.slug}/pairings").get_data(as_text=True)
     assert "No pairings yet" in page and "Ann" not in page
     assert anon.get(f"/t/{t.slug}/rounds/1").status_code == 404
-    assert anon.get(f"/t/{t.slug}/status.json").get_json() == {"round": None, "version": "0"}
+    assert anon.get(f"/t/{t.slug}/status.json").get_json() == {"round": None, "version": "0", "timer": None}
     assert "No standings yet" in anon.get(f"/t/{t.slug}/standings").get_data(as_text=True)
 
 

@@ -1,0 +1,80 @@
+"""What the venue prints: pairings by name for the wall, match slips with each player's QR code, QR codes."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Optional
+
+import segno
+import sqlalchemy as sa
+from flask import current_app
+from markupsafe import Markup
+
+from ..extensions import db
+from ..models import Player, Tournament
+from ..names import name_key
+from ..pairing import Format
+from . import player_links
+from .rounds import RoundView
+
+QUIET_ZONE = 2  # modules of white around a code: scanners need some, paper margins add the rest
+
+
+def qr_svg(text: str, *, inline: bool = False) -> str:
+    """A QR code as an SVG that scales with its box (no fixed size). `inline`: for embedding in a page (an
+    <svg> element is drawn under any Content-Security-Policy, where a data: image might not be)."""
+    code = segno.make(text, error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", xmldecl=False, svgns=not inline, scale=1, border=QUIET_ZONE, omitsize=True,
+              title=None if inline else text)
+    return out.getvalue().decode()
+
+
+@dataclass(frozen=True)
+class NameRow:
+    name: str
+    table: int
+    side: Optional[str]  # "corp" / "runner" in single-sided swiss
+    opponent: Optional[str]  # None: a bye
+
+
+def by_name(t: Tournament, rnd: RoundView) -> list[NameRow]:
+    """One row per player of the round, alphabetical as people look for their name (case and accents ignored)."""
+    single = t.fmt is Format.SINGLE_SIDED
+    rows = []
+    for m in rnd.matches:
+        for i, seat in enumerate(m.seats):
+            other = None if m.is_bye or len(m.seats) < 2 else m.seats[1 - i].name
+            rows.append(NameRow(seat.name, m.table, seat.side if single and not m.is_bye else None, other))
+    return sorted(rows, key=lambda r: (name_key(r.name), r.name))
+
+
+@dataclass(frozen=True)
+class SlipSeat:
+    name: str
+    side: Optional[str]
+    qr: Optional[Markup]  # the player's own link, None until the player pages exist
+
+
+@dataclass(frozen=True)
+class Slip:
+    table: int
+    seats: list
+
+
+def slips(t: Tournament, rnd: RoundView) -> list[Slip]:
+    """One slip per table with two players (a bye needs no slip), in table order."""
+    ids = [s.player_id for m in rnd.matches if not m.is_bye for s in m.seats]
+    players = {p.id: p for p in db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id,
+                                                                           Player.id.in_(ids)))} if ids else {}
+    links = "player.link" in current_app.view_functions
+    single = t.fmt is Format.SINGLE_SIDED
+    out = []
+    for m in rnd.matches:
+        if m.is_bye or len(m.seats) != 2:
+            continue
+        seats = [SlipSeat(s.name, s.side if single else None,
+                          Markup(qr_svg(player_links.url(players[s.player_id], t), inline=True)) if links else None)
+                 for s in m.seats]
+        out.append(Slip(m.table, seats))
+    return out
