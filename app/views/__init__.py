@@ -5,11 +5,12 @@ from ..models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, auth, cut, players, public, rounds, tournaments
+    from . import access, api, auth, cut, players, public, rounds, staff, tournaments
 
-    for module in (auth, tournaments, players, rounds, public, cut, api):
+    for module in (auth, tournaments, players, rounds, public, cut, api, staff):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
+    app.context_processor(access.template_helpers)
 
 
 def reject_impossible_ids(endpoint, values) -> None:

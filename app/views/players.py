@@ -11,7 +11,7 @@ from ..forms.players import ImportForm, PlayerForm
 from ..identities import identities
 from ..models import Player, Tournament
 from ..services.player_import import UnreadableFile, decode, parse_players
-from .access import managed_tournament
+from .access import ORGANIZE, managed_tournament
 from .tournaments import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
@@ -73,13 +73,13 @@ def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
 @bp.get("")
 @login_required
 def index(tid: int):
-    return _render_index(managed_tournament(tid), PlayerForm())
+    return _render_index(managed_tournament(tid, ORGANIZE), PlayerForm())
 
 
 @bp.post("")
 @login_required
 def create(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     form = PlayerForm()
     if form.validate_on_submit() and _check_unique(form, tournament):
         player = Player(tournament_id=tournament.id)
@@ -95,7 +95,7 @@ def create(tid: int):
 @bp.route("/<int:pid>/edit", methods=["GET", "POST"])
 @login_required
 def edit(tid: int, pid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     player = _player(tournament, pid)
     form = PlayerForm(obj=player)
     if form.validate_on_submit() and _check_unique(form, tournament, player):
@@ -111,7 +111,7 @@ def edit(tid: int, pid: int):
 @bp.post("/<int:pid>/delete")
 @login_required
 def delete(tid: int, pid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     player = _player(tournament, pid)
     if rounds_started(tournament):
         flash(f"{player.name} cannot be removed once round 1 exists: their games count for their opponents. "
@@ -124,7 +124,7 @@ def delete(tid: int, pid: int):
 
 
 def _set_dropped(tid: int, pid: int, dropped: bool, message: str):
-    player = _player(managed_tournament(tid), pid)
+    player = _player(managed_tournament(tid, ORGANIZE), pid)
     player.dropped = dropped
     db.session.commit()
     flash(message.format(name=player.name), "success")
@@ -146,7 +146,7 @@ def undrop(tid: int, pid: int):
 @bp.route("/import", methods=["GET", "POST"])
 @login_required
 def import_csv(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     form = ImportForm()
     errors: list[str] = []
     if form.validate_on_submit():

@@ -12,7 +12,7 @@ from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ..pairing import Format
 from ..services import export
 from ..services import rounds as service
-from .access import managed_tournament
+from .access import ORGANIZE, SCORE, managed_tournament
 
 bp = Blueprint("rounds", __name__)
 
@@ -33,7 +33,7 @@ def _form_errors(form) -> str:
 @bp.get("/tournaments/<int:tid>/rounds")
 @login_required
 def index(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, SCORE)
     summaries = service.round_summaries(t)
     return render_template("rounds/index.html", t=t, summaries=summaries, pair_form=PairForm(),
                            next_number=(summaries[-1].number if summaries else 0) + 1)
@@ -42,7 +42,7 @@ def index(tid: int):
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>")
 @login_required
 def show(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, SCORE)
     rnd = service.load_round(t, number)
     if rnd is None:
         abort(404)
@@ -60,7 +60,7 @@ def show(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/rounds/pair")
 @login_required
 def pair(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     form = PairForm()
     if not form.validate():
         abort(400, _form_errors(form) or "Which round should be paired?")
@@ -78,7 +78,7 @@ def pair(tid: int):
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/publish")
 @login_required
 def publish(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     try:
         service.publish_round(t, number)
     except service.NotFound as e:
@@ -90,7 +90,7 @@ def publish(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/undo")
 @login_required
 def undo(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     try:
         service.undo_round(t, number)
     except service.RoundError as e:
@@ -103,7 +103,7 @@ def undo(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/matches/<int:mid>/result")
 @login_required
 def report(tid: int, mid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, SCORE)
     form = ResultForm()
     if not form.validate():
         abort(400, _form_errors(form))
@@ -133,7 +133,7 @@ def _outcome(t, form: ResultForm) -> results.Outcome:
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/edit")
 @login_required
 def edit_pairings(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     form = EditPairingsForm()
     if not form.validate():
         flash(_form_errors(form), "error")
@@ -154,7 +154,7 @@ def edit_pairings(tid: int, number: int):
 @bp.get("/tournaments/<int:tid>/standings")
 @login_required
 def standings(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     return render_template("rounds/standings.html", t=t, table=service.standings(t),
                            summaries=service.round_summaries(t))
 
@@ -167,12 +167,12 @@ def _csv(text: str, name: str) -> Response:
 @bp.get("/tournaments/<int:tid>/standings.csv")
 @login_required
 def export_standings(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     return _csv(export.standings_csv(t), export.filename(t, "standings"))
 
 
 @bp.get("/tournaments/<int:tid>/games.csv")
 @login_required
 def export_games(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     return _csv(export.games_csv(t), export.filename(t, "games"))
