@@ -42,11 +42,12 @@ def add(tournament: Tournament, email: str, role: str) -> tuple[Staff, bool]:
     return member, created
 
 
-def remove(tournament: Tournament, staff_id: int) -> Staff | None:
-    """Take the member off the event; their next request is refused. None if they were not on it."""
+def remove(tournament: Tournament, staff_id: int) -> str | None:
+    """Take the member off the event; their next request is refused. Their e-mail, or None if not on it."""
     member = db.session.get(Staff, staff_id)
     if member is None or member.tournament_id != tournament.id:
         return None
+    email = member.user.email
     db.session.delete(member)
     db.session.commit()
-    return member
+    return email

@@ -39,14 +39,14 @@ def add(tid: int):
     return _render(tournament, form, 422)
 
 
-@bp.post("/<int:sid>/delete")
+@bp.post("/<int:staff_id>/delete")
 @login_required
-def remove(tid: int, sid: int):
+def remove(tid: int, staff_id: int):
     tournament = managed_tournament(tid, OWN)
     if not RemoveStaffForm().validate_on_submit():
         abort(400)
-    member = service.remove(tournament, sid)
-    if member is None:
+    email = service.remove(tournament, staff_id)
+    if email is None:
         abort(404)
-    flash(f"{member.user.email} is no longer on the staff of {tournament.name}.", "success")
+    flash(f"{email} is no longer on the staff of {tournament.name}.", "success")
     return redirect(url_for("staff.index", tid=tid), 303)
