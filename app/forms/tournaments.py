@@ -14,6 +14,7 @@ from . import printable, strip
 
 MAX_SCORE_FACTOR = 100
 MAX_ROUNDS = 50
+MAX_PLAYERS = 100_000
 
 
 def default_score_factor() -> str:
@@ -52,6 +53,12 @@ class TournamentForm(FlaskForm):
         SelectChoice("wow", "WoW TCG (opponents' W-L, their opponents', loss rounds²)"),
     ])
     power_pairing = BooleanField("Power pairing (plain swiss): pair strictly top-down within score groups")
+    registration_open = BooleanField("Open registration: players register themselves on the event's public page")
+    registration_cap = IntegerField("Player cap", validators=[Optional(), NumberRange(min=1, max=MAX_PLAYERS)],
+                                    description="Registration closes when this many players are active. Leave "
+                                                "empty for no cap.")
+    late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
+                                     "the next pairing)")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -77,6 +84,9 @@ class TournamentForm(FlaskForm):
         plain = self.format.data == Format.PLAIN.value
         tournament.tiebreakers = self.tiebreakers.data if plain else None
         tournament.power_pairing = bool(self.power_pairing.data) if plain else False
+        tournament.registration_open = bool(self.registration_open.data)
+        tournament.registration_cap = self.registration_cap.data
+        tournament.late_registration = bool(self.late_registration.data)
 
 
 class DeleteTournamentForm(FlaskForm):

@@ -5,9 +5,9 @@ from ..models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import access, api, auth, cut, players, public, rounds, staff, tournaments
+    from . import access, api, auth, cut, players, public, registration, rounds, staff, tournaments
 
-    for module in (auth, tournaments, players, rounds, public, cut, api, staff):
+    for module in (auth, tournaments, players, rounds, public, cut, api, staff, registration):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
     app.context_processor(access.template_helpers)

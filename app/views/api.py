@@ -17,6 +17,7 @@ from ..extensions import db
 from ..models import Match, Player, Round
 from ..pairing import Format
 from ..services import cut as cut_service
+from ..services import registration
 from ..services import rounds as rounds_service
 from ..services import state
 from .access import public_tournament
@@ -62,6 +63,7 @@ def tournament(slug: str):
         "name": t.name, "slug": t.slug, "date": t.date.isoformat(), "format": t.format,
         "format_label": t.fmt.label, "planned_rounds": t.planned_rounds, "players": players,
         "published_rounds": [r.number for r in rounds], "cut": t.cut_kind,
+        "registration": registration.status(t).label,
         "links": {
             "rounds": url_for("api.rounds", slug=t.slug, _external=True),
             "standings": url_for("api.standings", slug=t.slug, _external=True),

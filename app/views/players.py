@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
 from flask_login import login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -12,7 +12,8 @@ from ..identities import identities
 from ..models import Player, Tournament
 from ..services.player_import import UnreadableFile, decode, parse_players
 from .access import ORGANIZE, managed_tournament
-from .tournaments import rounds_started
+from ..services import roster
+from ..services.roster import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
 
@@ -31,12 +32,11 @@ def _players(tournament: Tournament) -> list[Player]:
 
 
 def _check_unique(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
-    """Names are unique per tournament (ignoring case); a fixed table belongs to one active player."""
+    """Names are unique per tournament (ignoring case and accents); a fixed table belongs to one active player."""
     others = [p for p in _players(tournament) if player is None or p.id != player.id]
-    name = form.name.data.casefold()
-    clash = next((p for p in others if p.name.casefold() == name), None)
+    clash = roster.name_clash(tournament, form.name.data, player)
     if clash:
-        form.name.errors.append(f"“{clash.name}” is already in this tournament.")
+        form.name.errors.append(roster.name_taken_message(clash.name))
     table = form.fixed_table.data
     holder = next((p for p in others if table and p.fixed_table == table and not p.dropped), None)
     if holder:
@@ -48,6 +48,7 @@ def _apply(form: PlayerForm, player: Player) -> None:
     player.name = form.name.data
     player.corp_identity = form.corp_identity.data or ""
     player.runner_identity = form.runner_identity.data or ""
+    player.pronouns = form.pronouns.data or ""
     player.first_round_bye = bool(form.first_round_bye.data)
     player.fixed_table = form.fixed_table.data
 
@@ -63,17 +64,44 @@ def _commit_or_error(form: PlayerForm) -> bool:
     return True
 
 
-def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
+def _list_etag(tournament: Tournament) -> str:
+    """The player list changes only with the tournament's version (bumped by every change)."""
+    return f"players-{tournament.id}-{tournament.version}"
+
+
+def _list_context(tournament: Tournament) -> dict:
     players = _players(tournament)
-    return render_template("players/index.html", tournament=tournament, players=players, form=form,
-                           started=rounds_started(tournament), identities=identities(),
-                           active=sum(not p.dropped for p in players)), status
+    return {"tournament": tournament, "players": players, "started": rounds_started(tournament),
+            "active": sum(not p.dropped for p in players), "etag": _list_etag(tournament)}
+
+
+def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
+    return render_template("players/index.html", form=form, identities=identities(),
+                           **_list_context(tournament)), status
 
 
 @bp.get("")
 @login_required
 def index(tid: int):
     return _render_index(managed_tournament(tid, ORGANIZE), PlayerForm())
+
+
+@bp.get("/live")
+@login_required
+def live(tid: int):
+    """The player table for the open list page to swap in (self-registrations appear without a reload);
+    304 while nothing changed."""
+    tournament = managed_tournament(tid, ORGANIZE)
+    etag = _list_etag(tournament)
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        context = _list_context(tournament)
+        response = jsonify(html=render_template("players/_table.html", **context),
+                           count=render_template("players/_count.html", **context))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.post("")

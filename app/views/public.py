@@ -9,8 +9,13 @@ from flask import Blueprint, abort, jsonify, render_template, request
 
 from ..extensions import db
 from ..models import Round, Tournament
+from ..forms.players import EntryForm
+from ..identities import identities
+from ..services import player_links
+from ..services import registration as registration_service
 from ..services import rounds as service
 from .access import public_tournament
+from .registration import sided
 
 bp = Blueprint("public", __name__)
 
@@ -28,8 +33,18 @@ def landing():
 
 @bp.get("/t/<slug>")
 def home(slug: str):
-    t = public_tournament(slug)
-    return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True))
+    return home_page(public_tournament(slug))
+
+
+def home_page(t: Tournament, form=None, status: int = 200):
+    """The event's home; while registration is open, with the form to register (or this device's entry)."""
+    registration = registration_service.status(t)
+    me = player_links.current_player(t)
+    if form is None and registration.open and me is None:
+        form = EntryForm()
+    return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True),
+                           registration=registration, me=me, form=form, sided=sided(t),
+                           identities=identities()), status
 
 
 @bp.get("/t/<slug>/pairings")

@@ -9,6 +9,7 @@ from ..extensions import db
 from ..forms.tournaments import DeleteTournamentForm, TournamentForm
 from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
+from ..services.roster import rounds_started
 from .access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)
@@ -17,11 +18,6 @@ bp = Blueprint("tournaments", __name__)
 def template_helpers() -> dict:
     """`has_endpoint(name)`: pages link to other blueprints' routes only once those routes exist."""
     return {"has_endpoint": lambda name: name in current_app.view_functions}
-
-
-def rounds_started(tournament: Tournament) -> bool:
-    """True once round 1 exists: the format is fixed and players can only be dropped, not removed."""
-    return db.session.scalar(sa.select(sa.exists().where(Round.tournament_id == tournament.id)))
 
 
 def _player_counts(tournament_ids: list[int]) -> dict[int, tuple[int, int]]:

@@ -32,7 +32,7 @@ ROUTES = {
     "cut.index": SCORE, "cut.corp": SCORE, "cut.winner": SCORE,
     "tournaments.edit": ORGANIZE, "players.index": ORGANIZE, "players.create": ORGANIZE,
     "players.edit": ORGANIZE, "players.delete": ORGANIZE, "players.drop": ORGANIZE, "players.undrop": ORGANIZE,
-    "players.import_csv": ORGANIZE, "rounds.pair": ORGANIZE, "rounds.publish": ORGANIZE, "rounds.undo": ORGANIZE,
+    "players.import_csv": ORGANIZE, "players.live": ORGANIZE, "rounds.pair": ORGANIZE, "rounds.publish": ORGANIZE, "rounds.undo": ORGANIZE,
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
     "rounds.export_games": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN,
@@ -41,6 +41,8 @@ ROUTES = {
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
     "api.bracket": PUBLIC,
+    # self-registration: anyone registers while it is open; a device edits the entry its player link holds
+    "registration.register": PUBLIC, "registration.mine": PLAYER,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
