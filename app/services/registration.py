@@ -1,9 +1,9 @@
 """Self-registration: players enter an event from its public page, within the TO's settings (open or closed,
 a cap on active players, late entry after round 1), and edit their entry through their link before round 1.
 
-A registration locks the tournament's row first (the version bump every change makes anyway), so registrations of
-one event go one at a time: the cap and the name check see every earlier registration, on PostgreSQL and SQLite.
-The unique name key in the database remains the last word.
+A registration takes the tournament lock first (app/services/locks.py), so registrations of one event go one at
+a time: the cap and the name check see every earlier registration, on PostgreSQL and SQLite. The unique name key
+in the database remains the last word.
 """
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from flask import current_app, url_for
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import Player, Tournament, touch
-from . import player_links, roster
+from ..models import Player, Tournament
+from . import player_links
+from . import players as roster
+from .locks import lock_tournament
 
 
 class RegistrationError(ValueError):
@@ -53,36 +55,31 @@ def status(t: Tournament) -> Status:
     return Status(True, places_left=left, late=started)
 
 
-def _lock(t: Tournament) -> None:
-    """Wait for the tournament's row, then read its settings as they are now."""
-    touch(db.session, [t.id])
-    db.session.refresh(t)
-
-
-def _commit(name: str) -> None:
+def _commit(t: Tournament, name: str, player: Player) -> None:
     try:
         db.session.commit()
-    except IntegrityError:  # another request took the name first
+    except IntegrityError as e:  # another request took the name first (the lock makes this rare)
         db.session.rollback()
-        raise NameTaken(roster.name_taken_message(name)) from None
+        clash = roster.is_name_clash(e) and roster.holder_of(t, name, except_id=player.id)
+        raise NameTaken(roster.taken_message(clash.name if clash else name)) from None
 
 
 def register(t: Tournament, name: str, corp_identity: str = "", runner_identity: str = "",
              pronouns: str = "") -> Player:
     """A new player of `t`, committed; RegistrationError (nothing written) when closed, full or the name is taken."""
-    _lock(t)
+    t = lock_tournament(t)
     state = status(t)
     if not state.open:
         db.session.rollback()
         raise RegistrationError(state.reason)
-    clash = roster.name_clash(t, name)
+    clash = roster.holder_of(t, name)
     if clash:
         db.session.rollback()
-        raise NameTaken(roster.name_taken_message(clash.name))
+        raise NameTaken(roster.taken_message(clash.name))
     player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity or "",
                     runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True)
     db.session.add(player)
-    _commit(name)
+    _commit(t, name, player)
     return player
 
 
@@ -93,20 +90,20 @@ def may_edit(t: Tournament) -> bool:
 def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runner_identity: str = "",
          pronouns: str = "") -> None:
     """A player's own change to their entry, before round 1 only."""
-    _lock(t)
+    t = lock_tournament(t)
     if not may_edit(t):
         db.session.rollback()
         raise RegistrationError("Round 1 has started: ask the organizer to change your entry.")
     db.session.refresh(player)
-    clash = roster.name_clash(t, name, player)
+    clash = roster.holder_of(t, name, except_id=player.id)
     if clash:
         db.session.rollback()
-        raise NameTaken(roster.name_taken_message(clash.name))
+        raise NameTaken(roster.taken_message(clash.name))
     player.name = name
     player.corp_identity = corp_identity or ""
     player.runner_identity = runner_identity or ""
     player.pronouns = pronouns or ""
-    _commit(name)
+    _commit(t, name, player)
 
 
 def link_url(player: Player) -> str:

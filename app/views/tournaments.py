@@ -9,7 +9,7 @@ from ..extensions import db
 from ..forms.tournaments import DeleteTournamentForm, TournamentForm
 from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
-from ..services.roster import rounds_started
+from ..services.players import rounds_started
 from .access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)

@@ -1,7 +1,7 @@
 """staff roles, self-registration settings, player pronouns
 
 Revision ID: 5e1f7a3c9b20
-Revises: b7c8d9e0f1a2
+Revises: c5e55a10a7e1
 Create Date: 2026-11-23 06:20:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '5e1f7a3c9b20'
-down_revision = 'b7c8d9e0f1a2'
+down_revision = 'c5e55a10a7e1'
 branch_labels = None
 depends_on = None
 

@@ -24,7 +24,7 @@ PLAYER = "player"    # a player through their secret link; no account role grant
 ROUTES = {
     "static": PUBLIC,
     # accounts
-    "auth.login": PUBLIC, "auth.signup": PUBLIC, "auth.logout": ACCOUNT,
+    "auth.login": PUBLIC, "auth.signup": PUBLIC, "auth.logout": ACCOUNT, "auth.change_password": ACCOUNT,
     "tournaments.index": ACCOUNT, "tournaments.new": ACCOUNT, "tournaments.create": ACCOUNT,
     "cut.restore": ACCOUNT, "cut.import_nrtm": ACCOUNT,
     # one event: the dashboard and the round pages let a scorekeeper find the tables to score
@@ -282,7 +282,7 @@ def test_no_get_route_changes_anything(app, make_user, make_tournament, login):
 
 def _session_login(client, user: User) -> None:
     with client.session_transaction() as session:
-        session["_user_id"] = str(user.id)
+        session["_user_id"] = user.get_id()
         session["_fresh"] = True
 
 
