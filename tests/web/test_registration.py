@@ -255,3 +255,11 @@ def test_pronouns_reach_the_nrtm_export_and_the_backup(app, event, login):
     to = login("owner@example.com", "owner password", c=app.test_client())
     backup = to.get(f"/tournaments/{event.id}/backup.json").get_json()
     assert {p["name"]: p["pronouns"] for p in backup["players"]} == {"Ana": "she/her", "Ben": ""}
+
+
+def test_registration_is_throttled_per_address(app, event):
+    app.config["REGISTER_LIMIT_PER_IP"] = "2/minute"
+    phone = app.test_client()
+    assert [_register(phone, event, n).status_code for n in ("Ana", "Ben")] == [303, 303]
+    assert _register(app.test_client(), event, "Cat").status_code == 429
+    assert sorted(_players(event)) == ["Ana", "Ben"]
