@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := wsgi
 
-.PHONY: run test bench bench-web simulate sweep clean
+.PHONY: run test bench bench-web bench-uploads simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ bench: $(VENV)/.installed
 
 bench-web: $(VENV)/.installed
 	$(PY) -m bench.bench_web
+
+bench-uploads: $(VENV)/.installed
+	$(PY) -m bench.bench_uploads
 
 simulate: $(VENV)/.installed
 	$(PY) -m app.pairing.simulate
