@@ -84,6 +84,7 @@ class Config:
     LOGIN_LIMIT_PER_ACCOUNT = "10/minute"  # failed log-ins for one e-mail address
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"
+    REGISTER_LIMIT_PER_IP = "60/minute;300/hour"  # self-registrations from one address (a venue may share one)
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

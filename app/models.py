@@ -84,12 +84,17 @@ class Tournament(db.Model):
     single_report = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     version = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # bumped on every change
     round_minutes = db.Column(db.Integer, nullable=False, default=65, server_default="65")  # the timer's default
+    # Self-registration from the public page (app/services/registration.py).
+    registration_open = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    registration_cap = db.Column(db.Integer)  # active players at most; None: no cap
+    late_registration = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
         CheckConstraint("format IN ('single', 'double', 'plain')", name="format"),
         CheckConstraint("cut_kind IS NULL OR cut_kind IN ('single', 'double')", name="cut_kind"),
         CheckConstraint("round_minutes BETWEEN 1 AND 600", name="round_minutes"),
+        CheckConstraint("registration_cap IS NULL OR registration_cap > 0", name="registration_cap_positive"),
     )
 
     owner = db.relationship("User", back_populates="tournaments")
@@ -101,6 +106,8 @@ class Tournament(db.Model):
                                   order_by="CutEntry.seed")
     cut_results = db.relationship("CutResult", cascade="all, delete-orphan", passive_deletes=True,
                                   order_by="CutResult.game")
+    staff = db.relationship("Staff", back_populates="tournament", cascade="all, delete-orphan",
+                            passive_deletes=True, order_by="Staff.id")
 
     @property
     def fmt(self) -> Format:
@@ -109,6 +116,25 @@ class Tournament(db.Model):
     @property
     def score_factor_value(self) -> Fraction:
         return Fraction(self.score_factor)
+
+
+class Staff(db.Model):
+    """Another organizer's account working on one event, as "organizer" or "scorekeeper" (app/views/access.py)."""
+
+    __tablename__ = "staff"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True)
+    role = db.Column(db.String(12), nullable=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "user_id"),
+        CheckConstraint("role IN ('organizer', 'scorekeeper')", name="role"),
+    )
+
+    tournament = db.relationship("Tournament", back_populates="staff")
+    user = db.relationship("User")
 
 
 class Player(db.Model):
@@ -121,6 +147,8 @@ class Player(db.Model):
     name_key = db.Column(db.String(200), nullable=False)
     corp_identity = db.Column(db.String(100), nullable=False, default="")
     runner_identity = db.Column(db.String(100), nullable=False, default="")
+    pronouns = db.Column(db.String(40), nullable=False, default="", server_default="")
+    self_registered = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)

@@ -13,10 +13,19 @@ NAME_MAX = Player.__table__.c.name.type.length
 MAX_TABLE = 100_000
 
 
-class PlayerForm(FlaskForm):
+PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
+
+
+class EntryForm(FlaskForm):
+    """What a player tells about themselves: the TO's form and self-registration share it."""
     name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=NAME_MAX), printable])
     corp_identity = StringField("Corp identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
     runner_identity = StringField("Runner identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
+    pronouns = StringField("Pronouns (optional)", filters=[strip], validators=[Length(max=PRONOUNS_MAX), printable],
+                           description="Shown beside the name, e.g. she/her, they/them.")
+
+
+class PlayerForm(EntryForm):
     first_round_bye = BooleanField("Bye in round 1", description="For example a prize from a qualifier.")
     fixed_table = IntegerField("Fixed table", validators=[Optional(), NumberRange(min=1, max=MAX_TABLE)],
                                description="Always seat this player at this table (accessibility). Leave empty "

@@ -15,6 +15,7 @@ from . import printable, strip
 
 MAX_SCORE_FACTOR = 100
 MAX_ROUNDS = 50
+MAX_PLAYERS = 100_000
 
 
 def default_score_factor() -> str:
@@ -60,6 +61,12 @@ class TournamentForm(FlaskForm):
     single_report = BooleanField("One player's report is enough (no confirmation by the opponent)",
                                  description="For small stores. Otherwise a result reported by a player stands "
                                              "once the opponent confirms it.")
+    registration_open = BooleanField("Open registration: players register themselves on the event's public page")
+    registration_cap = IntegerField("Player cap", validators=[Optional(), NumberRange(min=1, max=MAX_PLAYERS)],
+                                    description="Registration closes when this many players are active. Leave "
+                                                "empty for no cap.")
+    late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
+                                     "the next pairing)")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -88,6 +95,9 @@ class TournamentForm(FlaskForm):
         tournament.tiebreakers = self.tiebreakers.data if plain else None
         tournament.power_pairing = bool(self.power_pairing.data) if plain else False
         tournament.single_report = bool(self.single_report.data)
+        tournament.registration_open = bool(self.registration_open.data)
+        tournament.registration_cap = self.registration_cap.data
+        tournament.late_registration = bool(self.late_registration.data)
 
 
 class DeleteTournamentForm(FlaskForm):

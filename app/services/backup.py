@@ -49,7 +49,7 @@ def backup(tournament: Tournament) -> dict:
         "players": [
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-             "fixed_table": p.fixed_table}
+             "fixed_table": p.fixed_table, "pronouns": p.pronouns}
             for p in players
         ],
         "rounds": [
@@ -109,6 +109,8 @@ def read(doc) -> EventPlan:
             dropped=j.boolean(raw.get("dropped"), f"player {name!r} dropped"),
             first_round_bye=j.boolean(raw.get("first_round_bye"), f"player {name!r} first_round_bye"),
             fixed_table=j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
+            # absent from backups made before pronouns existed
+            pronouns=j.text(raw.get("pronouns", ""), f"player {name!r} pronouns", 40),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):

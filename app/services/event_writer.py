@@ -33,6 +33,7 @@ class PlayerRow:
     dropped: bool = False
     first_round_bye: bool = False
     fixed_table: Optional[int] = None
+    pronouns: str = ""
 
 
 @dataclass
@@ -120,7 +121,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     _insert_all(Player, [
         {"tournament_id": tid, "name": p.name, "name_key": name_key(p.name), "corp_identity": p.corp_identity,
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-         "fixed_table": p.fixed_table, "link_key": secrets.token_hex(16), "created_at": now}
+         "fixed_table": p.fixed_table, "pronouns": p.pronouns, "link_key": secrets.token_hex(16),
+         "created_at": now}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}

@@ -56,6 +56,8 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         }
         if single:
             row["sideBalance"] = s.side_bias
+        if p.pronouns:
+            row["pronouns"] = p.pronouns
         player_rows.append(row)
 
     elimination = []

@@ -11,10 +11,21 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import Player, Tournament
+from ..models import Player, Round, Tournament
 from ..names import name_key
 
 NAME_CONSTRAINT = "uq_players_tournament_id_name_key"
+
+
+def rounds_started(tournament: Tournament) -> bool:
+    """True once round 1 exists: the format is fixed, players can only be dropped, not removed, and a new player
+    is a late entry. A late entrant needs nothing more: the next pairing takes every active player."""
+    return db.session.scalar(sa.select(sa.exists().where(Round.tournament_id == tournament.id)))
+
+
+def active_count(tournament: Tournament) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == tournament.id,
+                                                              Player.dropped.is_(False)))
 
 
 def holder_of(tournament: Tournament, name: str, except_id: Optional[int] = None) -> Optional[Player]:

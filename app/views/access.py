@@ -2,37 +2,64 @@
 
 Organizer routes name the capability they need; players act through their player link
 (app/services/player_links.py), never through these checks.
+
+Roles in one event: its owner (everything), staff added by the owner as "organizer" (everything but deleting
+the event and managing staff) or "scorekeeper" (results, disputes, the timer). The site admin sees and exports
+every event (GET requests) but changes only the events where they hold a role themselves.
 """
 from __future__ import annotations
 
-from flask import abort
+import sqlalchemy as sa
+from flask import abort, request
 from flask_login import current_user
 
 from ..extensions import db
-from ..models import Tournament
+from ..models import Staff, Tournament
 
 # Capabilities, from the narrowest to the widest.
 SCORE = "score"        # results, disputes, the round timer (a scorekeeper's work)
 ORGANIZE = "organize"  # everything a TO does, except what only the owner may
 OWN = "own"            # delete the event, manage its staff
 
+OWNER, ORGANIZER, SCOREKEEPER = "owner", "organizer", "scorekeeper"
+STAFF_ROLES = (ORGANIZER, SCOREKEEPER)
+GRANTS = {OWNER: {SCORE, ORGANIZE, OWN}, ORGANIZER: {SCORE, ORGANIZE}, SCOREKEEPER: {SCORE}}
+
+READ_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def role(user, tournament: Tournament) -> str | None:
+    """The user's role in this event: "owner", "organizer", "scorekeeper" or None. Read from the database on
+    every call, so removing someone from the staff takes effect on their next request."""
+    if not user.is_authenticated:
+        return None
+    if tournament.owner_id == user.id:
+        return OWNER
+    return db.session.scalar(sa.select(Staff.role).filter_by(tournament_id=tournament.id, user_id=user.id))
+
 
 def may(user, tournament: Tournament, capability: str = ORGANIZE) -> bool:
-    """Whether `user` holds `capability` in `tournament`."""
-    if not user.is_authenticated:
-        return False
-    return user.is_admin or tournament.owner_id == user.id
+    """Whether `user` holds `capability` in `tournament` (to change it; see may_read for the admin's reading)."""
+    return capability in GRANTS.get(role(user, tournament), ())
+
+
+def may_read(user, tournament: Tournament, capability: str = ORGANIZE) -> bool:
+    """Whether `user` may open the pages of `capability` without changing anything: its holders, and the site
+    admin for every event."""
+    return user.is_authenticated and user.is_admin or may(user, tournament, capability)
 
 
 def managed_tournament(tournament_id: int, capability: str = ORGANIZE) -> Tournament:
     """The tournament, if the logged-in user holds `capability` in it; 404 or 403 otherwise.
 
-    Routes using it must also be wrapped in @login_required, which answers anonymous users first.
+    GET requests also let the site admin in (read-only). Routes using it must also be wrapped in
+    @login_required, which answers anonymous users first.
     """
     tournament = db.session.get(Tournament, tournament_id)
     if tournament is None:
         abort(404)
-    if not may(current_user, tournament, capability):
+    check = may_read if request.method in READ_METHODS else may
+    if not check(current_user, tournament, capability):
         abort(403)
     return tournament
 
@@ -42,3 +69,9 @@ def public_tournament(slug: str) -> Tournament:
     if tournament is None:
         abort(404)
     return tournament
+
+
+def template_helpers() -> dict:
+    """`can(t, capability)` in templates: show only the buttons the user may actually use."""
+    return {"can": lambda tournament, capability=ORGANIZE: may(current_user, tournament, capability),
+            "SCORE": SCORE, "ORGANIZE": ORGANIZE, "OWN": OWN}

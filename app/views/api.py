@@ -17,7 +17,7 @@ from ..extensions import db
 from ..models import Match, Player, Round
 from ..pairing import Format
 from ..services import cut as cut_service
-from ..services import participation
+from ..services import participation, registration
 from ..services import state
 from ..services import timer
 from .access import public_tournament
@@ -64,6 +64,7 @@ def tournament(slug: str):
         "format_label": t.fmt.label, "planned_rounds": t.planned_rounds, "players": players,
         "published_rounds": [r.number for r in rounds], "cut": t.cut_kind,
         "timer": timer.as_api(timer.current(t)[1]),
+        "registration": registration.status(t).label,
         "links": {
             "rounds": url_for("api.rounds", slug=t.slug, _external=True),
             "standings": url_for("api.standings", slug=t.slug, _external=True),

@@ -12,7 +12,7 @@ from ..services import cut as cut_service
 from ..services import nrtm as nrtm_service
 from ..services.jsonfile import FileError
 from ..services.upload_slots import Busy, upload_slot
-from .access import managed_tournament, public_tournament
+from .access import ORGANIZE, SCORE, managed_tournament, public_tournament
 
 bp = Blueprint("cut", __name__)
 
@@ -45,7 +45,7 @@ def _candidates(tournament) -> list[tuple]:
 @bp.get("/tournaments/<int:tid>/cut")
 @login_required
 def index(tid: int):
-    return _page(managed_tournament(tid))
+    return _page(managed_tournament(tid, SCORE))
 
 
 def _page(t, status: int = 200):
@@ -62,7 +62,7 @@ def _page(t, status: int = 200):
 @bp.post("/tournaments/<int:tid>/cut")
 @login_required
 def create(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     form = CreateCutForm(cut_service.kinds_for(t.fmt), _candidates(t))
     if form.validate_on_submit():
         try:
@@ -79,7 +79,7 @@ def create(tid: int):
 @bp.post("/tournaments/<int:tid>/cut/delete")
 @login_required
 def delete(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     if ConfirmForm().validate_on_submit():
         cut_service.delete(t)
         flash("The cut is deleted; the swiss standings are as they were.", "success")
@@ -87,7 +87,8 @@ def delete(tid: int):
 
 
 def _player_action(tid: int, game: int, action) -> Response:
-    t = managed_tournament(tid)
+    """Cut results and side choices: a scorekeeper's work."""
+    t = managed_tournament(tid, SCORE)
     form = PlayerChoiceForm()
     if not form.validate_on_submit():
         flash("Choose a player.", "error")
@@ -133,7 +134,7 @@ def _download(data: dict, filename: str, attachment: bool = True) -> Response:
 @bp.get("/tournaments/<int:tid>/backup.json")
 @login_required
 def backup(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     response = _download(backup_service.backup(t), f"sass-backup-{t.slug}-{t.date.isoformat()}.json")
     response.headers["Cache-Control"] = "private, no-store"
     return response

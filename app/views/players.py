@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
 from flask_login import login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -13,8 +13,8 @@ from ..models import Player, Tournament
 from ..services import players as roster
 from ..services.locks import lock_tournament
 from ..services.player_import import UnreadableFile, decode, parse_players
-from .access import managed_tournament
-from .tournaments import rounds_started
+from .access import ORGANIZE, managed_tournament
+from ..services.players import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
 
@@ -53,6 +53,7 @@ def _apply(form: PlayerForm, player: Player) -> None:
     player.name = form.name.data
     player.corp_identity = form.corp_identity.data or ""
     player.runner_identity = form.runner_identity.data or ""
+    player.pronouns = form.pronouns.data or ""
     player.first_round_bye = bool(form.first_round_bye.data)
     player.fixed_table = form.fixed_table.data
 
@@ -71,23 +72,50 @@ def _commit_or_error(form: PlayerForm, tournament: Tournament, player: Player | 
     return True
 
 
-def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
+def _list_etag(tournament: Tournament) -> str:
+    """The player list changes only with the tournament's version (bumped by every change)."""
+    return f"players-{tournament.id}-{tournament.version}"
+
+
+def _list_context(tournament: Tournament) -> dict:
     players = _players(tournament)
-    return render_template("players/index.html", tournament=tournament, players=players, form=form,
-                           started=rounds_started(tournament), identities=identities(),
-                           active=sum(not p.dropped for p in players)), status
+    return {"tournament": tournament, "players": players, "started": rounds_started(tournament),
+            "active": sum(not p.dropped for p in players), "etag": _list_etag(tournament)}
+
+
+def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
+    return render_template("players/index.html", form=form, identities=identities(),
+                           **_list_context(tournament)), status
 
 
 @bp.get("")
 @login_required
 def index(tid: int):
-    return _render_index(managed_tournament(tid), PlayerForm())
+    return _render_index(managed_tournament(tid, ORGANIZE), PlayerForm())
+
+
+@bp.get("/live")
+@login_required
+def live(tid: int):
+    """The player table for the open list page to swap in (self-registrations appear without a reload);
+    304 while nothing changed."""
+    tournament = managed_tournament(tid, ORGANIZE)
+    etag = _list_etag(tournament)
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        context = _list_context(tournament)
+        response = jsonify(html=render_template("players/_table.html", **context),
+                           count=render_template("players/_count.html", **context))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.post("")
 @login_required
 def create(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     form = PlayerForm()
     if form.validate_on_submit() and _check_unique(form, lock_tournament(tournament)):
         player = Player(tournament_id=tournament.id)
@@ -103,7 +131,7 @@ def create(tid: int):
 @bp.route("/<int:pid>/edit", methods=["GET", "POST"])
 @login_required
 def edit(tid: int, pid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     if request.method == "POST":
         lock_tournament(tournament)
     player = _player(tournament, pid)
@@ -121,7 +149,7 @@ def edit(tid: int, pid: int):
 @bp.post("/<int:pid>/delete")
 @login_required
 def delete(tid: int, pid: int):
-    tournament = lock_tournament(managed_tournament(tid))  # pairing waits, then sees the player gone
+    tournament = lock_tournament(managed_tournament(tid, ORGANIZE))  # pairing waits, then sees the player gone
     player = _player(tournament, pid)
     if rounds_started(tournament):
         flash(f"{player.name} cannot be removed once round 1 exists: their games count for their opponents. "
@@ -134,7 +162,7 @@ def delete(tid: int, pid: int):
 
 
 def _set_dropped(tid: int, pid: int, dropped: bool, message: str):
-    player = _player(lock_tournament(managed_tournament(tid)), pid)
+    player = _player(lock_tournament(managed_tournament(tid, ORGANIZE)), pid)
     player.dropped = dropped
     db.session.commit()
     flash(message.format(name=player.name), "success")
@@ -156,7 +184,7 @@ def undrop(tid: int, pid: int):
 @bp.route("/import", methods=["GET", "POST"])
 @login_required
 def import_csv(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     form = ImportForm()
     errors: list[str] = []
     if form.validate_on_submit():

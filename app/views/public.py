@@ -13,10 +13,15 @@ from flask import Blueprint, abort, current_app, render_template, request
 from ..extensions import db
 from ..models import Round, Tournament, utcnow
 from ..names import name_key
+from ..forms.players import EntryForm
+from ..identities import identities
+from ..services import player_links
+from ..services import registration as registration_service
 from ..services import rounds as service
 from ..services import timer
 from ..services.status import poll
 from .access import public_tournament
+from .registration import sided
 
 bp = Blueprint("public", __name__)
 bp.add_app_template_filter(name_key, "name_key")
@@ -35,8 +40,18 @@ def landing():
 
 @bp.get("/t/<slug>")
 def home(slug: str):
-    t = public_tournament(slug)
-    return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True))
+    return home_page(public_tournament(slug))
+
+
+def home_page(t: Tournament, form=None, status: int = 200):
+    """The event's home; while registration is open, with the form to register (or this device's entry)."""
+    registration = registration_service.status(t)
+    me = player_links.current_player(t)
+    if form is None and registration.open and me is None:
+        form = EntryForm()
+    return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True),
+                           registration=registration, me=me, form=form, sided=sided(t),
+                           identities=identities()), status
 
 
 @bp.get("/t/<slug>/pairings")

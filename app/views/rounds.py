@@ -13,7 +13,7 @@ from ..pairing import Format
 from ..services import export, participation
 from ..services import rounds as service
 from ..services import timer
-from .access import SCORE, managed_tournament
+from .access import ORGANIZE, SCORE, managed_tournament
 
 bp = Blueprint("rounds", __name__)
 
@@ -34,7 +34,7 @@ def _form_errors(form) -> str:
 @bp.get("/tournaments/<int:tid>/rounds")
 @login_required
 def index(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, SCORE)
     summaries = service.round_summaries(t)
     return render_template("rounds/index.html", t=t, summaries=summaries, pair_form=PairForm(),
                            next_number=(summaries[-1].number if summaries else 0) + 1)
@@ -65,7 +65,7 @@ def show(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/rounds/pair")
 @login_required
 def pair(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     form = PairForm()
     if not form.validate():
         abort(400, _form_errors(form) or "Which round should be paired?")
@@ -83,7 +83,7 @@ def pair(tid: int):
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/publish")
 @login_required
 def publish(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     try:
         service.publish_round(t, number)
     except service.NotFound as e:
@@ -95,7 +95,7 @@ def publish(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/undo")
 @login_required
 def undo(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     try:
         service.undo_round(t, number)
     except service.RoundError as e:
@@ -138,7 +138,7 @@ def _outcome(t, form: ResultForm) -> results.Outcome:
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/edit")
 @login_required
 def edit_pairings(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     form = EditPairingsForm()
     if not form.validate():
         flash(_form_errors(form), "error")
@@ -159,7 +159,7 @@ def edit_pairings(tid: int, number: int):
 @bp.get("/tournaments/<int:tid>/standings")
 @login_required
 def standings(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     return render_template("rounds/standings.html", t=t, table=service.standings(t),
                            summaries=service.round_summaries(t))
 
@@ -172,12 +172,12 @@ def _csv(text: str, name: str) -> Response:
 @bp.get("/tournaments/<int:tid>/standings.csv")
 @login_required
 def export_standings(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     return _csv(export.standings_csv(t), export.filename(t, "standings"))
 
 
 @bp.get("/tournaments/<int:tid>/games.csv")
 @login_required
 def export_games(tid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, ORGANIZE)
     return _csv(export.games_csv(t), export.filename(t, "games"))

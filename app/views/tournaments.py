@@ -7,9 +7,10 @@ from flask_login import current_user, login_required
 
 from ..extensions import db
 from ..forms.tournaments import DeleteTournamentForm, TournamentForm
-from ..models import Player, Round, Tournament, User
+from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
-from .access import managed_tournament
+from ..services.players import rounds_started
+from .access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)
 
@@ -17,11 +18,6 @@ bp = Blueprint("tournaments", __name__)
 def template_helpers() -> dict:
     """`has_endpoint(name)`: pages link to other blueprints' routes only once those routes exist."""
     return {"has_endpoint": lambda name: name in current_app.view_functions}
-
-
-def rounds_started(tournament: Tournament) -> bool:
-    """True once round 1 exists: the format is fixed and players can only be dropped, not removed."""
-    return db.session.scalar(sa.select(sa.exists().where(Round.tournament_id == tournament.id)))
 
 
 def _player_counts(tournament_ids: list[int]) -> dict[int, tuple[int, int]]:
@@ -35,9 +31,12 @@ def _player_counts(tournament_ids: list[int]) -> dict[int, tuple[int, int]]:
 @bp.get("/tournaments")
 @login_required
 def index():
+    """The user's events (owned, or on their staff, marked with the role); the site admin sees every event."""
+    staff_roles = dict(db.session.execute(sa.select(Staff.tournament_id, Staff.role)
+                                          .filter_by(user_id=current_user.id)).all())
     query = sa.select(Tournament).order_by(Tournament.date.desc(), Tournament.id.desc())
     if not current_user.is_admin:
-        query = query.where(Tournament.owner_id == current_user.id)
+        query = query.where(sa.or_(Tournament.owner_id == current_user.id, Tournament.id.in_(staff_roles)))
     tournaments = db.session.scalars(query).all()
     ids = [t.id for t in tournaments]
     rounds = dict(db.session.execute(
@@ -45,7 +44,7 @@ def index():
         .group_by(Round.tournament_id)).all()) if ids else {}
     owners = dict(db.session.execute(sa.select(User.id, User.email)).all()) if current_user.is_admin else {}
     return render_template("tournaments/index.html", tournaments=tournaments, counts=_player_counts(ids),
-                           rounds=rounds, owners=owners)
+                           rounds=rounds, owners=owners, staff_roles=staff_roles)
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"], endpoint="new")
@@ -69,7 +68,7 @@ bp.add_url_rule("/tournaments/new", "create", create, methods=["POST"])  # the c
 @bp.get("/tournaments/<int:tid>")
 @login_required
 def show(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, SCORE)
     total, dropped = _player_counts([tid]).get(tid, (0, 0))
     latest = db.session.scalars(sa.select(Round).filter_by(tournament_id=tid).order_by(Round.number.desc())
                                 .limit(1)).first()
@@ -80,7 +79,7 @@ def show(tid: int):
 @bp.route("/tournaments/<int:tid>/edit", methods=["GET", "POST"])
 @login_required
 def edit(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, ORGANIZE)
     started = rounds_started(tournament)
     form = TournamentForm(obj=tournament, tiebreakers=tournament.tiebreakers or "magic")
     if form.validate_on_submit():
@@ -101,7 +100,7 @@ def edit(tid: int):
 @bp.post("/tournaments/<int:tid>/delete")
 @login_required
 def delete(tid: int):
-    tournament = managed_tournament(tid)
+    tournament = managed_tournament(tid, OWN)
     if not DeleteTournamentForm().validate_on_submit():
         flash("Tick the confirmation box to delete the tournament.", "error")
         return redirect(url_for("tournaments.edit", tid=tid))

@@ -1,0 +1,115 @@
+"""Self-registration: players enter an event from its public page, within the TO's settings (open or closed,
+a cap on active players, late entry after round 1), and edit their entry through their link before round 1.
+
+A registration takes the tournament lock first (app/services/locks.py), so registrations of one event go one at
+a time: the cap and the name check see every earlier registration, on PostgreSQL and SQLite. The unique name key
+in the database remains the last word.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, url_for
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import Player, Tournament
+from . import player_links
+from . import players as roster
+from .locks import lock_tournament
+
+
+class RegistrationError(ValueError):
+    """Why nothing was registered or changed, in words for the player."""
+
+
+class NameTaken(RegistrationError):
+    pass
+
+
+@dataclass(frozen=True)
+class Status:
+    open: bool
+    reason: str = ""              # why it is closed
+    places_left: int | None = None
+    late: bool = False            # open after round 1: a new player joins the next pairing
+
+    @property
+    def label(self) -> str:
+        return "open" if self.open else "closed"
+
+
+def status(t: Tournament) -> Status:
+    if not t.registration_open:
+        return Status(False, "Registration is closed.")
+    if t.cut_kind:
+        return Status(False, "Registration is closed: the top cut has started.")
+    started = roster.rounds_started(t)
+    if started and not t.late_registration:
+        return Status(False, "Registration closed when round 1 started. Ask the organizer.")
+    left = None
+    if t.registration_cap:
+        left = max(0, t.registration_cap - roster.active_count(t))
+        if not left:
+            return Status(False, f"The event is full ({t.registration_cap} players). Ask the organizer.")
+    return Status(True, places_left=left, late=started)
+
+
+def _commit(t: Tournament, name: str, player: Player) -> None:
+    try:
+        db.session.commit()
+    except IntegrityError as e:  # another request took the name first (the lock makes this rare)
+        db.session.rollback()
+        clash = roster.is_name_clash(e) and roster.holder_of(t, name, except_id=player.id)
+        raise NameTaken(roster.taken_message(clash.name if clash else name)) from None
+
+
+def register(t: Tournament, name: str, corp_identity: str = "", runner_identity: str = "",
+             pronouns: str = "") -> Player:
+    """A new player of `t`, committed; RegistrationError (nothing written) when closed, full or the name is taken."""
+    t = lock_tournament(t)
+    state = status(t)
+    if not state.open:
+        db.session.rollback()
+        raise RegistrationError(state.reason)
+    clash = roster.holder_of(t, name)
+    if clash:
+        db.session.rollback()
+        raise NameTaken(roster.taken_message(clash.name))
+    player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity or "",
+                    runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True)
+    db.session.add(player)
+    _commit(t, name, player)
+    return player
+
+
+def may_edit(t: Tournament) -> bool:
+    return not roster.rounds_started(t)
+
+
+def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runner_identity: str = "",
+         pronouns: str = "") -> None:
+    """A player's own change to their entry, before round 1 only."""
+    t = lock_tournament(t)
+    if not may_edit(t):
+        db.session.rollback()
+        raise RegistrationError("Round 1 has started: ask the organizer to change your entry.")
+    db.session.refresh(player)
+    clash = roster.holder_of(t, name, except_id=player.id)
+    if clash:
+        db.session.rollback()
+        raise NameTaken(roster.taken_message(clash.name))
+    player.name = name
+    player.corp_identity = corp_identity or ""
+    player.runner_identity = runner_identity or ""
+    player.pronouns = pronouns or ""
+    _commit(t, name, player)
+
+
+def link_url(player: Player) -> str:
+    """The player's own link (player_links.url), shown once registered."""
+    if "player.link" in current_app.view_functions:
+        return player_links.url(player)
+    # Until the player.link route lands: the same address it will serve.
+    home = url_for("public.home", slug=player.tournament.slug, _external=True)
+    return f"{home}/p/{player_links.token(player)}"

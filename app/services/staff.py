@@ -1,0 +1,53 @@
+"""An event's staff: accounts the owner lets in as organizer or scorekeeper (rights in app/views/access.py)."""
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import Staff, Tournament, User
+
+
+class StaffError(ValueError):
+    """A message for the form: nothing was changed."""
+
+
+def members(tournament: Tournament) -> list[Staff]:
+    return db.session.scalars(sa.select(Staff).filter_by(tournament_id=tournament.id)
+                              .join(Staff.user).order_by(User.email)).all()
+
+
+def add(tournament: Tournament, email: str, role: str) -> tuple[Staff, bool]:
+    """Give the account `email` the role in this event (a member already there changes role).
+
+    Returns (member, created). StaffError when there is no such account or it is the owner's.
+    """
+    user = db.session.scalar(sa.select(User).filter_by(email=email.strip().lower()))
+    if user is None:
+        raise StaffError(f"No account uses {email}. They sign up first; then add them here.")
+    if user.id == tournament.owner_id:
+        raise StaffError(f"{user.email} owns this event already.")
+    member = db.session.scalar(sa.select(Staff).filter_by(tournament_id=tournament.id, user_id=user.id))
+    created = member is None
+    if created:
+        member = Staff(tournament_id=tournament.id, user_id=user.id, role=role)
+        db.session.add(member)
+    else:
+        member.role = role
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same account added twice at the same moment: the first one stands
+        db.session.rollback()
+        raise StaffError(f"{user.email} was just added by another request.") from None
+    return member, created
+
+
+def remove(tournament: Tournament, staff_id: int) -> str | None:
+    """Take the member off the event; their next request is refused. Their e-mail, or None if not on it."""
+    member = db.session.get(Staff, staff_id)
+    if member is None or member.tournament_id != tournament.id:
+        return None
+    email = member.user.email
+    db.session.delete(member)
+    db.session.commit()
+    return email
