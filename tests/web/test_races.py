@@ -37,7 +37,7 @@ class Server:
         self.errors: list[str] = []
 
     def request(self, method: str, path: str, data: dict | None = None) -> tuple[int, str]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
         body = urllib.parse.urlencode(data or {})
         headers = {"Cookie": self.cookie, "Content-Type": "application/x-www-form-urlencoded"}
         conn.request(method, path, body=body if method == "POST" else None, headers=headers)
@@ -71,7 +71,7 @@ class Server:
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(timeout=120)
+            thread.join(timeout=300)
         return answers
 
     def close(self) -> None:
