@@ -124,23 +124,23 @@ def worker(fmt: Format, scenario: str, n: int, rounds: int) -> None:
     rows = []
     if scenario == "bias16":
         ents, games = bias16_games(n)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         plan = pair_round(fmt, ents, games, seed=17)
-        rows.append((17, time.perf_counter() - t0, plan))
+        rows.append((17, time.perf_counter() - t0, plan, time.process_time() - c0))
     else:
         event = Event(fmt, n, seed=n, **scenario_options(scenario))
         for r in range(1, rounds + 1):
             event.before_round(r)
             ents = list(event.entrants.values())
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             plan = pair_round(fmt, ents, event.games, round_number=r, seed=r)
-            rows.append((r, time.perf_counter() - t0, plan))
+            rows.append((r, time.perf_counter() - t0, plan, time.process_time() - c0))
             event.play(plan)
-    out = dict(format=fmt.value, scenario=scenario, players=n, rounds=[r for r, _, _ in rows],
-               seconds=[t for _, t, _ in rows], certified=[p.certified_optimal for _, _, p in rows],
-               base_rss_mb=base_rss, rss_mb=rss_mb(),
+    out = dict(format=fmt.value, scenario=scenario, players=n, rounds=[r[0] for r in rows],
+               seconds=[r[1] for r in rows], cpu=[r[3] for r in rows],
+               certified=[r[2].certified_optimal for r in rows], base_rss_mb=base_rss, rss_mb=rss_mb(),
                uncertified=[dict(round=r, cost=str(p.total_cost), notes=p.notes)
-                            for r, _, p in rows if not p.certified_optimal])
+                            for r, _, p, _ in rows if not p.certified_optimal])
     print(json.dumps(out), flush=True)
 
 
@@ -168,8 +168,9 @@ def main(argv=None) -> int:
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     print(f"Sided-swiss benchmark, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start; "
           f"{ROUNDS} rounds ({BIG_ROUNDS} from {BIG:,} players), every round timed once.\n")
-    print("| format | scenario | players | rounds | median s | max s | max RSS MB | certified |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| format | scenario | players | rounds | median s | max s | median CPU s | max CPU s | max RSS MB "
+          "| certified |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     failures = 0
     started = time.perf_counter()
     for name in args.formats:
@@ -186,7 +187,8 @@ def main(argv=None) -> int:
                 failures += ok < len(r["certified"])
                 rounds = f"{r['rounds'][0]}" if len(r["rounds"]) == 1 else f"{r['rounds'][0]}-{r['rounds'][-1]}"
                 print(f"| {r['format']} | {scenario} | {n:,} | {rounds} | {statistics.median(r['seconds']):.3f} | "
-                      f"{max(r['seconds']):.3f} | {r['rss_mb']:.0f} | {ok}/{len(r['certified'])} |", flush=True)
+                      f"{max(r['seconds']):.3f} | {statistics.median(r['cpu']):.3f} | {max(r['cpu']):.3f} | "
+                      f"{r['rss_mb']:.0f} | {ok}/{len(r['certified'])} |", flush=True)
                 for u in r["uncertified"]:
                     print(f"<!-- round {u['round']} not certified: {u['notes']} -->", flush=True)
     print(f"\n{time.perf_counter() - started:.0f} s in all; load average {os.getloadavg()[0]:.1f} at the end.")

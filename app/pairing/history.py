@@ -25,8 +25,9 @@ class Record:
     game_losses: int = 0
     game_draws: int = 0
     opponents: list = field(default_factory=list)  # one entry per real game, repeats kept
-    # (opponent, side this player played, round) for single-sided rematch rules
-    sides_against: dict = field(default_factory=lambda: defaultdict(list))
+    # single-sided rematch rules: opponent -> the sides this player played against them, one letter a game
+    # ("c" Corp, "r" Runner); strings keep a 20,000-player history free of 200,000 small lists
+    sides_against: dict = field(default_factory=dict)
     lost_rounds: list = field(default_factory=list)
 
     @property
@@ -74,7 +75,7 @@ class History:
         records = self.records
         bye_game_wins = self.format.scoring.bye_game_wins
         sided = self.format is Format.SINGLE_SIDED
-        corp, runner = Side.CORP, Side.RUNNER
+        corp = Side.CORP
         last_round = self.last_round
         for g in games:
             rnd = g.round
@@ -119,16 +120,17 @@ class History:
                 side = g.player_side
                 if side is None:
                     continue
+                sa, sb = a.sides_against, b.sides_against
                 if side == corp:
                     a.corp += 1
                     b.runner += 1
-                    a.sides_against[opponent].append(corp)
-                    b.sides_against[player].append(runner)
+                    sa[opponent] = sa.get(opponent, "") + "c"
+                    sb[player] = sb.get(player, "") + "r"
                 else:
                     a.runner += 1
                     b.corp += 1
-                    a.sides_against[opponent].append(runner)
-                    b.sides_against[player].append(corp)
+                    sa[opponent] = sa.get(opponent, "") + "r"
+                    sb[player] = sb.get(player, "") + "c"
         self.last_round = last_round
 
     def times_met(self, x: PlayerId, y: PlayerId) -> int:
@@ -136,7 +138,8 @@ class History:
 
     def sides_played_against(self, x: PlayerId, y: PlayerId) -> list:
         """Sides `x` played in earlier games against `y` (single-sided)."""
-        return list(self.records[x].sides_against.get(y, ())) if x in self.records else []
+        letters = self.records[x].sides_against.get(y, "") if x in self.records else ""
+        return [Side.CORP if s == "c" else Side.RUNNER for s in letters]
 
     def had_bye(self, x: PlayerId) -> bool:
         rec: Optional[Record] = self.records.get(x)
