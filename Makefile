@@ -21,6 +21,7 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m bench.bench_engine
+	$(PY) -m bench.bench_single
 
 bench-web: $(VENV)/.installed
 	$(PY) -m bench.bench_web

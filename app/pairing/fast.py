@@ -3,17 +3,20 @@
 Players of one class (same cost to everybody) are interchangeable except for pairs that met before. So:
 1. Class LP: x_cd = number of pairs between classes c and d (c = d allowed), degree constraints
    sum_d x_cd + 2 x_cc = n_c, plus odd-set cuts x(delta(S)) >= 1 for unions S of classes holding an odd
-   number of players (found by separation). Any perfect matching satisfies all of them, so the LP value is a
-   lower bound. The bound is taken from the dual solution, rounded to halves and repaired until it is
-   feasible in exact integer arithmetic: LB = sum n_c u_c + sum z_S is then proven, floats or not.
+   number of players (found by separation; HiGHS re-solves warm as cuts are added). Any perfect matching
+   satisfies all of them, so the LP value is a lower bound. The bound is taken from the dual solution, rounded
+   to integers and repaired until it is feasible in exact integer arithmetic: LB = sum n_c u_c + sum z_S is
+   then proven, floats or not. Costs of any size: the LP sees them shifted below 2**PRECISION_BITS, and
+   further passes on the exact reduced costs the earlier duals leave recover the bits the shift dropped.
 2. The LP's integer part is realised with shuffled players; a pair that met before is swapped with another
    pair of the same class, which keeps every cost. Leftovers (fractional parts, unresolved conflicts) are
    matched exactly with rustworkx.
-3. cost <= ceil(LB) (costs are integers) proves the matching optimal. If not, the LP is solved again with the
-   players of small classes (where earlier meetings bite) as classes of their own, which tightens the bound.
+3. cost <= ceil(LB) (costs are integers) proves the matching optimal. If not, more LP passes; then the LP is
+   solved again with the players of small classes (where earlier meetings bite) as classes of their own.
 4. Still a gap: fields up to FULL_GRAPH_LIMIT are re-solved exactly on the full graph. Larger ones are
    solved exactly on the pairs whose reduced cost is below the gap (no other pair can be in a cheaper
-   matching), if there are at most EDGE_BUDGET of them; otherwise they come back uncertified with the gap.
+   matching), if there are at most EDGE_BUDGET of them; otherwise they come back uncertified with the gap
+   (as do fields of more than LP_CLASS_LIMIT classes). No benchmark history comes near either limit.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ Solvers:
   still close the gap (reduced cost below it); if those are too many it is returned uncertified with the gap
   in `notes`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes (save, in a pathological field, to
   show that leftovers cannot be paired at all). Details in fast.py.
-- "auto": "fast" (which itself uses the full graph for small fields or costs too large for floating point).
+- "auto": "fast" (which itself uses the full graph for small fields).
 """
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ import rustworkx as rx
 SOLVERS = ("auto", "networkx", "rustworkx", "fast")
 FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
 SMALL_FIELD = 12  # below this the class machinery is not worth it: solve the full graph
-LP_COST_LIMIT = 2**50  # class costs the LP (floats) can take; beyond, only exact full-graph solving
 LP_CLASS_LIMIT = 1200  # classes the LP takes (K^2/2 variables)
 RX_WEIGHT_LIMIT = 2**100  # rustworkx sums weights in 128-bit integers
 
