@@ -25,9 +25,9 @@ class Record:
     game_losses: int = 0
     game_draws: int = 0
     opponents: list = field(default_factory=list)  # one entry per real game, repeats kept
-    # single-sided rematch rules: opponent -> the sides this player played against them, one letter a game
-    # ("c" Corp, "r" Runner); strings keep a 20,000-player history free of 200,000 small lists
-    sides_against: dict = field(default_factory=dict)
+    # single-sided: the side of each real game, one letter a game in the order of `opponents` ("c" Corp,
+    # "r" Runner, "-" not recorded); a string keeps a 20,000-player history free of 200,000 small containers
+    sides: str = ""
     lost_rounds: list = field(default_factory=list)
 
     @property
@@ -119,18 +119,18 @@ class History:
             if sided:
                 side = g.player_side
                 if side is None:
-                    continue
-                sa, sb = a.sides_against, b.sides_against
-                if side == corp:
-                    a.corp += 1
-                    b.runner += 1
-                    sa[opponent] = sa.get(opponent, "") + "c"
-                    sb[player] = sb.get(player, "") + "r"
+                    a.sides += "-"
+                    b.sides += "-"
+                elif side == corp:
+                    a.sides += "c"
+                    b.sides += "r"
                 else:
-                    a.runner += 1
-                    b.corp += 1
-                    sa[opponent] = sa.get(opponent, "") + "r"
-                    sb[player] = sb.get(player, "") + "c"
+                    a.sides += "r"
+                    b.sides += "c"
+        if sided:
+            for r in records.values():
+                if r.sides:
+                    r.corp, r.runner = r.sides.count("c"), r.sides.count("r")
         self.last_round = last_round
 
     def times_met(self, x: PlayerId, y: PlayerId) -> int:
@@ -138,8 +138,11 @@ class History:
 
     def sides_played_against(self, x: PlayerId, y: PlayerId) -> list:
         """Sides `x` played in earlier games against `y` (single-sided)."""
-        letters = self.records[x].sides_against.get(y, "") if x in self.records else ""
-        return [Side.CORP if s == "c" else Side.RUNNER for s in letters]
+        rec = self.records.get(x)
+        if rec is None:
+            return []
+        sides = (s for o, s in zip(rec.opponents, rec.sides) if o == y and s != "-")
+        return [Side.CORP if s == "c" else Side.RUNNER for s in sides]
 
     def had_bye(self, x: PlayerId) -> bool:
         rec: Optional[Record] = self.records.get(x)
