@@ -43,6 +43,8 @@ EPS = 1e-6
 INF = 2**62
 MAX_CUT_ROUNDS = 30
 STALL_ROUNDS = 8
+STRONG_CUT_ROUNDS = 300  # when the bound misses: cut rounds are cheap with HiGHS warm, so look much harder
+STRONG_STALL_ROUNDS = 60
 SWAP_TRIES = 40
 EDGE_BUDGET = 1_000_000  # candidate pairs the gap-closing search may build (the full graph of ~1,400)
 SPLITS = (0, 6)  # classes this small become single players in the LP, in successive attempts
@@ -68,10 +70,18 @@ def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
         lp = _ClassLP(cost, counts)
         if not lp.solve():
             return _fallback(problem, rng, "class LP infeasible")
-        for refined in range(REFINE_PASSES + 1):
-            if refined:  # another pass on what the bound leaves: more precision, perhaps a better optimum
-                before, coarse = lp.lb2, lp.shift
-                if not lp.refine(2 * best[1] - lp.lb2) or (lp.lb2 == before and not coarse):
+        refines, strengthened = 0, False
+        for attempt in range(2 * REFINE_PASSES + 2):
+            if attempt:  # the bound missed: recover the bits a shift dropped, else look harder for cuts
+                if lp.shift and refines < REFINE_PASSES:
+                    refines += 1
+                    done = lp.refine(2 * best[1] - lp.lb2)
+                elif not strengthened:
+                    strengthened, refines = True, 0
+                    done = lp.strengthen()
+                else:
+                    break
+                if not done:
                     break
             if bound is None or lp.lower_bound > bound:
                 bound, best_lp = lp.lower_bound, (lp, groups)
@@ -80,7 +90,7 @@ def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
             if total < lp.lower_bound:
                 raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
             notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
-                         f"{len(residual)} players solved exactly" + (f" (pass {refined + 1})" if refined else ""))
+                         f"{len(residual)} players solved exactly" + (f" (LP pass {attempt + 1})" if attempt else ""))
             if best is None or total < best[1]:
                 best = (pairs, total)
             if best[1] <= math.ceil(bound):
@@ -203,6 +213,7 @@ class _ClassLP:
         self.rc2 = np.zeros((k, k), dtype=values.dtype)
         self.rc2[self.vi, self.vj] = values
         self.rc2[self.vj, self.vi] = values
+        self.d2 = self.rc2.copy()
         self.lb2 = 0  # the proven bound, doubled
         self.cuts: list = []  # frozensets of class indices with an odd number of players
         self.x = None
@@ -223,12 +234,21 @@ class _ClassLP:
 
     def refine(self, gap2: int) -> bool:
         """One more pass on the reduced costs, clipped above `gap2` (doubled): a pair whose reduced cost
-        exceeds the gap is in no cheaper matching, and lowering a cost keeps every dual feasible."""
+        exceeds the gap is in no cheaper matching, and lowering a cost keeps every dual feasible. No new cuts:
+        the earlier cuts' duals are folded into the costs, so only precision is gained here."""
         if self.k == 1:
             return False
-        return self._pass(2 * gap2 + 2)
+        return self._pass(2 * gap2 + 2, rounds=1, stall=1)
 
-    def _pass(self, cap) -> bool:
+    def strengthen(self) -> bool:
+        """Start the bound again from the true costs with a far larger budget of odd-set cuts (the earlier cuts
+        stay): for a field whose first LP stopped while still fractional."""
+        if self.k == 1:
+            return False
+        self.rc2, self.lb2 = self.d2.copy(), 0
+        return self._pass(None, rounds=STRONG_CUT_ROUNDS, stall=STRONG_STALL_ROUNDS)
+
+    def _pass(self, cap, rounds=MAX_CUT_ROUNDS, stall=STALL_ROUNDS) -> bool:
         import highspy
 
         k, vi, vj = self.k, self.vi, self.vj
@@ -260,7 +280,7 @@ class _ClassLP:
         else:
             h.changeColsCost(nv, np.arange(nv, dtype=np.int32), c)
         stalled, best_obj = 0, -math.inf
-        for rnd in range(MAX_CUT_ROUNDS):
+        for rnd in range(rounds):
             h.run()
             if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 return False
@@ -269,7 +289,7 @@ class _ClassLP:
             obj = float(c @ self.x)
             stalled = stalled + 1 if obj <= best_obj + EPS * max(1.0, abs(best_obj)) else 0
             best_obj = max(best_obj, obj)
-            if rnd == MAX_CUT_ROUNDS - 1 or stalled >= STALL_ROUNDS:  # cuts that only shuffle optima: stop
+            if rnd == rounds - 1 or stalled >= stall:  # cuts that only shuffle equal optima: stop
                 break
             new = self._violated(vi, vj)
             if not new:
