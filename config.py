@@ -1,6 +1,7 @@
 """Settings from the environment. SQLite file by default so a new user needs no server."""
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent
@@ -15,20 +16,48 @@ def database_url(url: str) -> str:
     return url or f"sqlite:///{INSTANCE_DIR / 'sass.db'}"
 
 
-def _secret_key() -> str:
-    """SECRET_KEY from the environment; otherwise one kept in instance/ so sessions survive restarts."""
-    key = os.environ.get("SECRET_KEY")
+def secret_key(environ=os.environ, instance_dir: Path = INSTANCE_DIR) -> str:
+    """SECRET_KEY from the environment; otherwise one kept in instance/ so sessions survive restarts.
+
+    Several gunicorn workers may start at once: each writes a complete key to a private temporary file and
+    hard-links it into place, which fails if another got there first, so every process reads the one winner
+    and nobody ever sees a half-written file. The file is 0600: it signs every session."""
+    key = environ.get("SECRET_KEY", "").strip()
     if key:
         return key
-    INSTANCE_DIR.mkdir(exist_ok=True)
-    path = INSTANCE_DIR / "secret_key"
+    instance_dir.mkdir(exist_ok=True)
+    path = instance_dir / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-    return path.read_text().strip()
+        fd, tmp = tempfile.mkstemp(dir=instance_dir, prefix=".secret_key.")  # mkstemp makes it 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+                f.flush()
+                os.fsync(f.fileno())
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process won the race: use its key
+        finally:
+            os.unlink(tmp)
+    if path.stat().st_mode & 0o077:  # a key file from before keys were private
+        try:
+            path.chmod(0o600)
+        except PermissionError:  # not ours to change: still usable
+            pass
+    key = path.read_text().strip()
+    if len(key) < 32:
+        raise RuntimeError(f"{path} holds no usable key (empty or short): delete it to make a new one, "
+                           "or set SECRET_KEY")
+    return key
+
+
+def _env_flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
 
 
 class Config:
-    SECRET_KEY = _secret_key()
+    SECRET_KEY = secret_key()
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL", ""))
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # uploads (CSV, NRTM, backups) are small
@@ -36,3 +65,18 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"
     APP_NAME = "SASS"
+
+    # Throttling (Flask-Limiter; see README "Security"). memory:// counts per process: with several gunicorn
+    # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
+    # limits in production point RATELIMIT_STORAGE_URI at a shared store, e.g. redis://127.0.0.1:6379
+    # (`pip install redis`). RATELIMIT_ENABLED=0 turns throttling off (tests that log in a lot); never in
+    # production.
+    RATELIMIT_ENABLED = _env_flag("RATELIMIT_ENABLED", True)
+    RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
+    RATELIMIT_HEADERS_ENABLED = True  # Retry-After on a 429
+    LOGIN_LIMIT_PER_ACCOUNT = "10/minute"  # failed log-ins for one e-mail address
+    LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
+    SIGNUP_LIMIT_PER_IP = "10/hour"
+    # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
+    # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
+    TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

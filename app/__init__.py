@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, login_manager, migrate
 
@@ -16,6 +17,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_object("config.Config")
     if overrides:
         app.config.update(overrides)
+    if app.config["TRUSTED_PROXIES"]:  # the client's address (for throttling) and scheme, from the proxy
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
@@ -24,12 +28,16 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from . import models  # noqa: F401  (models must be imported for migrations)
     from .errors import register_error_handlers
+    from .headers import register_security_headers
+    from .throttle import init_throttle
     from .cli import register_cli
     from .views import register_blueprints
 
     register_error_handlers(app)
+    register_security_headers(app)
     register_cli(app)
     register_blueprints(app)
+    init_throttle(app)
     _sqlite_settings(app)
     return app
 

@@ -27,6 +27,10 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def new_session_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
 def new_slug() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")[:8].lower()
 
@@ -37,12 +41,25 @@ class User(UserMixin, db.Model):
     email = db.Column(db.String(254), nullable=False, unique=True)
     password_hash = db.Column(db.String(255), nullable=False)
     is_admin = db.Column(db.Boolean, nullable=False, default=False)
+    # What session and remember cookies carry instead of the id (Flask-Login's "alternative id"): a new
+    # token ends every session of the account at once (log-out, password change).
+    session_token = db.Column(db.String(64), nullable=False, unique=True, default=new_session_token)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     tournaments = db.relationship("Tournament", back_populates="owner", cascade="all, delete-orphan")
 
+    def get_id(self) -> str:
+        if self.session_token is None:  # a new account, before its first flush
+            self.session_token = new_session_token()
+        return self.session_token
+
+    def end_sessions(self) -> None:
+        """Every cookie that names this account (on any device) stops working; the caller commits."""
+        self.session_token = new_session_token()
+
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password)
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

@@ -120,3 +120,38 @@ def _double_keys() -> list[str]:
     g = s.games_per_round
     sweep, swept, split = s.win * g, s.loss * g, (s.win + s.loss) * g // 2
     return [f"{sweep}-{swept}", f"{split}-{split}", f"{swept}-{sweep}"]
+
+
+
+def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games: int = 0) -> None:
+    """Raise ResultError unless a stored match's numbers follow from its result: what `outcome` gives for a
+    reported match, the bye's points for a bye, no points while unreported. A hand-edited file (a backup) then
+    cannot give a seat points that no result gives.
+
+    `seats` are (position, side, points, games_won) rows; single-sided Corp comes first by side, as in `outcome`.
+    """
+    fmt = Format(fmt)
+    s = fmt.scoring
+    seats = sorted(seats, key=lambda seat: seat[0])
+    if fmt is Format.SINGLE_SIDED and len(seats) == 2 and seats[1][1] == "corp":
+        seats.reverse()
+    drawn = 0
+    if is_bye:
+        if key not in (None, BYE):
+            raise ResultError(f"a bye's result is {BYE!r}, not {key[:20]!r}")
+        expected = [(None, 0)] if key is None else [(s.bye, s.bye_game_wins)]
+    elif key is None:
+        expected = [(None, 0)] * len(seats)
+    elif key == BYE:
+        raise ResultError("a table of two is not a bye")
+    else:
+        result = outcome(fmt, key)
+        expected, drawn = list(zip(result.points, result.games)), result.drawn_games
+    got = [(points, games) for _position, _side, points, games in seats]
+    if got != expected:
+        def show(rows):
+            return " and ".join(f"{'no' if p is None else p} points ({g} games won)" for p, g in rows)
+        raise ResultError(f"{'a bye' if key == BYE else key or 'no result yet'} gives {show(expected)}, "
+                          f"not {show(got)}")
+    if drawn_games != drawn:
+        raise ResultError(f"{key or 'no result yet'} has {drawn} drawn games, not {drawn_games}")

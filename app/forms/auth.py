@@ -26,3 +26,13 @@ class LoginForm(FlaskForm):
     email = EmailField("Email", filters=[strip], validators=_email)
     password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
     remember = BooleanField("Keep me logged in")
+
+
+class PasswordChangeForm(FlaskForm):
+    current = PasswordField("Current password", validators=[DataRequired(), Length(max=200)])
+    password = PasswordField(
+        "New password", description=f"At least {MIN_PASSWORD} characters. Every other device is logged out.",
+        validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200,
+                                           message=f"Use at least {MIN_PASSWORD} characters (at most 200).")])
+    confirm = PasswordField("Repeat new password",
+                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])

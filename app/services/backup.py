@@ -177,10 +177,16 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
             })
         if len(seats) != (1 if is_bye else 2):
             raise FileError(f"{where} should have {'one seat (a bye)' if is_bye else 'two seats'}")
+        drawn_games = j.integer(m.get("drawn_games"), f"{where} drawn_games", 0, 100)
+        try:  # points and games follow from the result, as if it had been entered here
+            result_rules.check_scores(fmt, is_bye, result, [(s["position"], s["side"], s["points"], s["games_won"])
+                                                            for s in seats], drawn_games)
+        except result_rules.ResultError as e:
+            raise FileError(f"{where}: {e}") from None
         matches.append({
             "table": table, "is_bye": is_bye, "result": result,
             "intentional_draw": j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
-            "drawn_games": j.integer(m.get("drawn_games"), f"{where} drawn_games", 0, 100), "seats": seats,
+            "drawn_games": drawn_games, "seats": seats,
         })
     return matches
 

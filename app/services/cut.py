@@ -16,6 +16,7 @@ from ..brackets import SIZES, Bracket, BracketError, CutGame, cut_sides, seed_cu
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..pairing import Format
+from .locks import lock_tournament
 from .state import standings
 
 
@@ -111,6 +112,7 @@ def unreported_swiss_tables(tournament: Tournament) -> int:
 
 def create(tournament: Tournament, size: int, kind: str, excluded: Iterable[int] = ()) -> Cut:
     """Seed a new cut from the swiss standings, skipping dropped and excluded players."""
+    tournament = lock_tournament(tournament)  # the swiss as committed: no round being paired meanwhile
     if tournament.cut_kind is not None:
         raise CutError("this tournament already has a cut; delete it first to cut again")
     if kind not in kinds_for(tournament.fmt):

@@ -18,9 +18,11 @@ from .. import results as result_rules
 from ..brackets import LAYOUTS, Bracket, BracketError
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User
+from ..names import name_key
 from ..pairing import Format
 from . import cut as cut_service
 from . import jsonfile as j
+from . import state
 from .jsonfile import FileError
 
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
@@ -32,12 +34,13 @@ def _number(value) -> float:
 
 
 def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
-    """The event as an NRTM document: swiss rounds first, then the cut rounds."""
+    """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
+    give, then the cut rounds."""
     players = sorted(tournament.players, key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
     by_id = {p.id: p for p in players}
     single = tournament.fmt is Format.SINGLE_SIDED
-    standings = cut_service.swiss_standings(tournament)
+    standings = state.standings(tournament, published_only=True)
     cut = cut_service.load(tournament)
     rounds = _swiss_rounds(tournament)
 
@@ -76,12 +79,12 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
 
 
 def _swiss_rounds(tournament: Tournament) -> list[Round]:
-    """Rounds that happened: published ones, and any with a result (an unpublished draft is nobody's business)."""
-    rounds = db.session.scalars(
-        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)
+    """The published rounds: the file is public, and a round still being checked is nobody else's business
+    (a result entered in it does not make it public)."""
+    return db.session.scalars(
+        sa.select(Round).filter_by(tournament_id=tournament.id, published=True).order_by(Round.number)
         .options(selectinload(Round.matches).selectinload(Match.seats))
     ).all()
-    return [r for r in rounds if r.published or any(m.result is not None for m in r.matches)]
 
 
 def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
@@ -187,10 +190,10 @@ def read(doc) -> _Plan:
         if pid in ids:
             raise FileError(f"player id {pid} appears twice")
         pname = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
-        if pname.casefold() in names:
+        if name_key(pname) in names:
             raise FileError(f"two players are called {pname!r}")
         ids.add(pid)
-        names.add(pname.casefold())
+        names.add(name_key(pname))
         corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
         runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
         players.append((pid, pname, corp_id or "", runner_id or ""))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..models import Player
+from ..names import name_key
 
 NAME_MAX = Player.__table__.c.name.type.length
 MAX_ROWS = 20_000
@@ -46,10 +47,10 @@ def decode(data: bytes) -> str:
 
 def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
     """Rows to add, or every row's problem: empty or too long fields, names repeated in the file or already
-    entered (compared without case or surrounding spaces)."""
+    entered (compared by app.names.name_key: case, accents and spacing ignored)."""
     if "\x00" in text:
         raise UnreadableFile("The file contains NUL bytes; it is not a text CSV file.")
-    taken = {name.strip().casefold() for name in existing}
+    taken = {name_key(name) for name in existing}
     seen: dict[str, int] = {}
     result = ImportResult()
     try:
@@ -66,7 +67,7 @@ def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
             continue
         problems = _problems(cells)
         name = cells[0] if cells else ""
-        key = name.casefold()
+        key = name_key(name)
         if name and not problems:
             if key in taken:
                 problems.append(f"“{name}” is already a player in this tournament")

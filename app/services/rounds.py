@@ -20,6 +20,7 @@ from ..pairing.double_sided import DoubleSidedRules
 from ..pairing.single_sided import SingleSidedRules
 from ..results import BYE, Outcome
 from . import state
+from .locks import lock_tournament
 
 
 class RoundError(Exception):
@@ -144,10 +145,12 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
     """Pair round `expected_number` with the engine and write it in one transaction.
 
     A second request for the same number (double-click, second tab, a race lost on the unique
-    (tournament, number) constraint) raises AlreadyPaired and writes nothing.
+    (tournament, number) constraint) raises AlreadyPaired and writes nothing. The tournament lock is held from
+    the first read, so the player list paired is the one committed, not one a removal is changing.
     """
     from ..pairing import PairingError, pair_round
 
+    t = lock_tournament(t)
     if t.cut_kind:
         raise RoundError("The top cut has started: the swiss is over. Delete the cut to pair more swiss rounds.")
     number = latest_number(t) + 1
@@ -225,6 +228,7 @@ def publish_round(t: Tournament, number: int) -> None:
 
 def undo_round(t: Tournament, number: int) -> None:
     """Delete the latest round, its pairings and results (the database cascades to matches and seats)."""
+    t = lock_tournament(t)
     latest = latest_number(t)
     if number != latest:
         raise RoundError(f"Only the latest round (round {latest}) can be undone." if latest
@@ -275,8 +279,10 @@ EDIT_ACTIONS = {
 def edit_pairings(t: Tournament, number: int, action: str, first: int, second: Optional[int] = None) -> list[str]:
     """Apply one manual edit to the latest round before any result is in; returns the warnings after it.
 
-    The rules may be broken on purpose (a TO knows the room); the warnings say which.
+    The rules may be broken on purpose (a TO knows the room); the warnings say which. Simultaneous edits run one
+    after the other (tournament lock), each on the pairings the previous one left.
     """
+    t = lock_tournament(t)
     rnd = load_round(t, number)
     if rnd is None:
         raise NotFound(f"There is no round {number}.")
@@ -334,6 +340,19 @@ def edit_pairings(t: Tournament, number: int, action: str, first: int, second: O
 
 def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int], new_bye: list[int]) -> None:
     """Replace the seats of the changed matches (delete, then insert: a player stays once per round)."""
+    try:
+        _replace_seats(t, rnd, tables, changed, new_bye)
+        touch(db.session, [t.id])
+        db.session.commit()
+    except IntegrityError as e:  # a backstop: the lock already orders edits
+        db.session.rollback()
+        raise RoundError("The pairings changed while this edit was being saved; nothing was changed. "
+                         "Check the round and try again.") from e
+    db.session.expire_all()
+
+
+def _replace_seats(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int],
+                   new_bye: list[int]) -> None:
     db.session.execute(sa.delete(Seat).where(Seat.match_id.in_(changed)),
                        execution_options={"synchronize_session": False})
     gone = changed - tables.keys()
@@ -352,9 +371,6 @@ def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], change
     if new_bye:
         last = max(m.table for m in rnd.matches)
         _write_matches(t, rnd.id, [(last + 1, new_bye)])
-    touch(db.session, [t.id])
-    db.session.commit()
-    db.session.expire_all()
 
 
 def pairing_warnings(t: Tournament, rnd: RoundView) -> list[str]:
@@ -421,12 +437,12 @@ class StandingsTable:
     single_sided: bool
 
 
-def standings(t: Tournament, through_round: Optional[int] = None) -> StandingsTable:
-    """Live standings from the engine, optionally only from rounds up to `through_round` (public pages)."""
+def standings(t: Tournament, published_only: bool = False) -> StandingsTable:
+    """Live standings from the engine; public pages count published rounds only."""
     from ..standings import TIEBREAKERS, default_tiebreakers
 
     system = t.tiebreakers or default_tiebreakers(t.fmt)
-    rows = state.standings(t, through_round)
+    rows = state.standings(t, published_only=published_only)
     identities = {pid: (corp, runner) for pid, corp, runner in db.session.execute(
         sa.select(Player.id, Player.corp_identity, Player.runner_identity).where(Player.tournament_id == t.id))}
     return StandingsTable(TIEBREAKERS[system], rows, identities, t.fmt is Format.SINGLE_SIDED)

@@ -19,8 +19,10 @@ def entrants(tournament: Tournament) -> list[Entrant]:
     return [Entrant(*row) for row in db.session.connection().execute(query)]
 
 
-def completed_games(tournament: Tournament, before_round: int | None = None) -> list[Game]:
-    """Every reported match (and bye) of the swiss rounds, optionally only rounds before `before_round`.
+def completed_games(tournament: Tournament, before_round: int | None = None,
+                    published_only: bool = False) -> list[Game]:
+    """Every reported match (and bye) of the swiss rounds, optionally only rounds before `before_round`, or only
+    published rounds (what the public sees: a result in a round still being checked is nobody else's business).
 
     One row per match (the two seats joined), read through Core: 15,000 games load in a few dozen ms.
     """
@@ -36,6 +38,8 @@ def completed_games(tournament: Tournament, before_round: int | None = None) -> 
     )
     if before_round is not None:
         query = query.where(Round.number < before_round)
+    if published_only:
+        query = query.where(Round.published)
     sides = {side.value: side for side in Side}
     games = []
     for number, is_bye, draw, drawn, a, a_side, a_points, a_games, b, b_points, b_games in \
@@ -53,20 +57,20 @@ _CACHE_SIZE = 64
 _cache_lock = threading.Lock()
 
 
-def standings(tournament: Tournament, through_round: int | None = None) -> list:
+def standings(tournament: Tournament, published_only: bool = False) -> list:
     """Swiss standings from the engine, cached per tournament version: phones polling a 2,000-player event
-    cost a lookup, and any change to the event (which bumps the version) recomputes them."""
+    cost a lookup, and any change to the event (which bumps the version) recomputes them. Public pages, the API
+    and the NRTM file ask for `published_only`."""
     from ..standings import compute_standings
 
-    key = (tournament.id, tournament.slug, tournament.version, through_round, tournament.tiebreakers)
+    key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers)
     with _cache_lock:
         if key in _STANDINGS_CACHE:
             _STANDINGS_CACHE.move_to_end(key)
             return _STANDINGS_CACHE[key]
-    before = None if through_round is None else through_round + 1
     with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
-        rows = compute_standings(tournament.fmt, entrants(tournament), completed_games(tournament, before),
-                                 tiebreakers=tournament.tiebreakers)
+        games = completed_games(tournament, published_only=published_only)
+        rows = compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers)
     with _cache_lock:
         _STANDINGS_CACHE[key] = rows
         while len(_STANDINGS_CACHE) > _CACHE_SIZE:

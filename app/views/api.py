@@ -17,7 +17,6 @@ from ..extensions import db
 from ..models import Match, Player, Round
 from ..pairing import Format
 from ..services import cut as cut_service
-from ..services import rounds as rounds_service
 from ..services import state
 from .access import public_tournament
 
@@ -117,7 +116,7 @@ def standings(slug: str):
 
     system = t.tiebreakers or default_tiebreakers(t.fmt)
     rows = []
-    for s in state.standings(t, through_round=rounds_service.latest_published(t)):  # as the public page shows
+    for s in state.standings(t, published_only=True):  # as the public page shows
         row = {"rank": s.rank, "player": s.player, "name": s.name, "points": s.points, "wins": s.wins,
                "losses": s.losses, "ties": s.ties, "byes": s.byes, "dropped": s.dropped,
                "tiebreakers": {name: _number(v) for name, v in zip(TIEBREAKERS[system], s.tiebreakers)}}

@@ -1,15 +1,21 @@
-"""Organizer accounts: sign up, log in, log out (Flask-Login sessions, hashed passwords)."""
+"""Organizer accounts: sign up, log in, log out, change password (Flask-Login sessions, hashed passwords).
+
+Cookies carry the account's session token, not its id: log-out and a password change replace the token, which
+ends every session and "keep me logged in" cookie of the account on every device. app/throttle.py limits
+the attempts."""
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
+from flask_login.config import COOKIE_NAME
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db, login_manager
-from ..forms.auth import LoginForm, SignupForm
+from ..forms.auth import LoginForm, PasswordChangeForm, SignupForm
 from ..models import User
+from ..services import accounts
 
 bp = Blueprint("auth", __name__)
 
@@ -19,11 +25,8 @@ login_manager.login_message_category = "warning"
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    try:
-        return db.session.get(User, int(user_id))
-    except (TypeError, ValueError):
-        return None
+def load_user(token: str) -> User | None:
+    return accounts.for_session(token)
 
 
 def _safe_next(target: str | None) -> str:
@@ -37,19 +40,20 @@ def _safe_next(target: str | None) -> str:
     return url_for("tournaments.index")
 
 
-def _find_user(email: str) -> User | None:
-    return db.session.execute(db.select(User).filter_by(email=email)).scalar_one_or_none()
+TAKEN = "An account with this email already exists. Log in instead."
 
 
 @bp.route("/signup", methods=["GET", "POST"])
 def signup():
+    """Says when an address is taken (README "Security": without e-mail verification nothing can hide it);
+    the per-address throttle keeps trying addresses slow."""
     if current_user.is_authenticated:
         return redirect(url_for("tournaments.index"))
     form = SignupForm()
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
-        if _find_user(email) is not None:
-            form.email.errors.append("An account with this email already exists. Log in instead.")
+        if accounts.find(email) is not None:
+            form.email.errors.append(TAKEN)
         else:
             user = User(email=email)
             user.set_password(form.password.data)
@@ -58,7 +62,7 @@ def signup():
                 db.session.commit()
             except IntegrityError:  # a simultaneous sign-up with the same address
                 db.session.rollback()
-                form.email.errors.append("An account with this email already exists. Log in instead.")
+                form.email.errors.append(TAKEN)
             else:
                 login_user(user)
                 flash("Welcome! Create your first tournament.", "success")
@@ -72,8 +76,8 @@ def login():
         return redirect(_safe_next(request.args.get("next")))
     form = LoginForm()
     if form.validate_on_submit():
-        user = _find_user(form.email.data.strip().lower())
-        if user is not None and user.check_password(form.password.data):
+        user = accounts.authenticate(form.email.data, form.password.data)
+        if user is not None:
             login_user(user, remember=form.remember.data)
             return redirect(_safe_next(request.args.get("next")))
         form.password.errors.append("Wrong email or password.")
@@ -83,7 +87,30 @@ def login():
 @bp.post("/logout")
 @login_required
 def logout():
-    """POST only, and CSRFProtect checks the token: a cross-site request cannot log anyone out."""
+    """POST only, and CSRFProtect checks the token: a cross-site request cannot log anyone out.
+    Ends the account's sessions everywhere, so a copied cookie is worthless afterwards."""
+    current_user.end_sessions()
+    db.session.commit()
     logout_user()
-    flash("You are logged out.", "success")
+    flash("You are logged out on every device.", "success")
     return redirect(url_for("auth.login"))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+def change_password():
+    """Ends every other session; this device stays logged in with the new token (and keeps "keep me logged
+    in" if it had it)."""
+    form = PasswordChangeForm()
+    if form.validate_on_submit():
+        user = current_user._get_current_object()
+        if not user.check_password(form.current.data):
+            form.current.errors.append("That is not your current password.")
+        else:
+            user.set_password(form.password.data)
+            db.session.commit()
+            remembered = current_app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME) in request.cookies
+            login_user(user, remember=remembered)
+            flash("Password changed. Every other device is logged out.", "success")
+            return redirect(url_for("tournaments.index"))
+    return render_template("auth/password.html", form=form), 422 if form.errors else 200

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -10,11 +10,15 @@ from ..extensions import db
 from ..forms.players import ImportForm, PlayerForm
 from ..identities import identities
 from ..models import Player, Tournament
+from ..services import players as roster
+from ..services.locks import lock_tournament
 from ..services.player_import import UnreadableFile, decode, parse_players
 from .access import managed_tournament
 from .tournaments import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
+
+CHANGED_MEANWHILE = "Another change to the player list happened at the same time; nothing was saved. Try again."
 
 
 def _player(tournament: Tournament, pid: int) -> Player:
@@ -31,14 +35,15 @@ def _players(tournament: Tournament) -> list[Player]:
 
 
 def _check_unique(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
-    """Names are unique per tournament (ignoring case); a fixed table belongs to one active player."""
-    others = [p for p in _players(tournament) if player is None or p.id != player.id]
-    name = form.name.data.casefold()
-    clash = next((p for p in others if p.name.casefold() == name), None)
+    """Names are unique per tournament (app/services/players.py); a fixed table belongs to one active player."""
+    clash = roster.holder_of(tournament, form.name.data, except_id=player.id if player else None)
     if clash:
-        form.name.errors.append(f"“{clash.name}” is already in this tournament.")
+        form.name.errors.append(roster.taken_message(clash.name))
     table = form.fixed_table.data
-    holder = next((p for p in others if table and p.fixed_table == table and not p.dropped), None)
+    holder = None
+    if table:
+        holder = next((p for p in _players(tournament)
+                       if p.fixed_table == table and not p.dropped and (player is None or p.id != player.id)), None)
     if holder:
         form.fixed_table.errors.append(f"Table {table} is already held by {holder.name}.")
     return not (clash or holder)
@@ -52,13 +57,16 @@ def _apply(form: PlayerForm, player: Player) -> None:
     player.fixed_table = form.fixed_table.data
 
 
-def _commit_or_error(form: PlayerForm) -> bool:
-    """Commit; a name taken by a simultaneous request becomes a form error, not a 500."""
+def _commit_or_error(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
+    """Commit; a name taken by a simultaneous request gets the same form error as one taken before."""
     try:
         db.session.commit()
-    except IntegrityError:
+    except IntegrityError as e:
         db.session.rollback()
-        form.name.errors.append("This name is already in this tournament.")
+        clash = None
+        if roster.is_name_clash(e):
+            clash = roster.holder_of(tournament, form.name.data, except_id=player.id if player else None)
+        form.name.errors.append(roster.taken_message(clash.name) if clash else CHANGED_MEANWHILE)
         return False
     return True
 
@@ -81,11 +89,11 @@ def index(tid: int):
 def create(tid: int):
     tournament = managed_tournament(tid)
     form = PlayerForm()
-    if form.validate_on_submit() and _check_unique(form, tournament):
+    if form.validate_on_submit() and _check_unique(form, lock_tournament(tournament)):
         player = Player(tournament_id=tournament.id)
         _apply(form, player)
         db.session.add(player)
-        if _commit_or_error(form):
+        if _commit_or_error(form, tournament):
             late = " They join the next pairing." if rounds_started(tournament) else ""
             flash(f"Added {player.name}.{late}", "success")
             return redirect(url_for("players.index", tid=tid))
@@ -96,11 +104,13 @@ def create(tid: int):
 @login_required
 def edit(tid: int, pid: int):
     tournament = managed_tournament(tid)
+    if request.method == "POST":
+        lock_tournament(tournament)
     player = _player(tournament, pid)
     form = PlayerForm(obj=player)
     if form.validate_on_submit() and _check_unique(form, tournament, player):
         _apply(form, player)
-        if _commit_or_error(form):
+        if _commit_or_error(form, tournament, player):
             flash(f"Saved {player.name}.", "success")
             return redirect(url_for("players.index", tid=tid))
     return render_template("players/edit.html", tournament=tournament, player=player, form=form,
@@ -111,7 +121,7 @@ def edit(tid: int, pid: int):
 @bp.post("/<int:pid>/delete")
 @login_required
 def delete(tid: int, pid: int):
-    tournament = managed_tournament(tid)
+    tournament = lock_tournament(managed_tournament(tid))  # pairing waits, then sees the player gone
     player = _player(tournament, pid)
     if rounds_started(tournament):
         flash(f"{player.name} cannot be removed once round 1 exists: their games count for their opponents. "
@@ -124,7 +134,7 @@ def delete(tid: int, pid: int):
 
 
 def _set_dropped(tid: int, pid: int, dropped: bool, message: str):
-    player = _player(managed_tournament(tid), pid)
+    player = _player(lock_tournament(managed_tournament(tid)), pid)
     player.dropped = dropped
     db.session.commit()
     flash(message.format(name=player.name), "success")
@@ -153,7 +163,7 @@ def import_csv(tid: int):
         upload = form.file.data
         try:
             text = decode(upload.read()) if upload and upload.filename else (form.text.data or "")
-            result = parse_players(text, [p.name for p in _players(tournament)])
+            result = parse_players(text, [p.name for p in _players(lock_tournament(tournament))])
         except UnreadableFile as e:
             errors = [str(e)]
         else:
@@ -164,10 +174,13 @@ def import_csv(tid: int):
                                    for row in result.rows)
                 try:
                     db.session.commit()
-                except IntegrityError:
+                except IntegrityError as e:
                     db.session.rollback()
-                    errors = ["Another change to the player list happened at the same time. Nothing was "
-                              "imported; try again."]
+                    # a name added meanwhile: the rows that clash now, as if it had been there before
+                    errors = []
+                    if roster.is_name_clash(e):
+                        errors = parse_players(text, [p.name for p in _players(tournament)]).errors
+                    errors = errors or [CHANGED_MEANWHILE]
                 else:
                     flash(f"Imported {len(result.rows)} player{'' if len(result.rows) == 1 else 's'}.", "success")
                     return redirect(url_for("players.index", tid=tid))

@@ -59,7 +59,7 @@ def standings(slug: str):
     t = public_tournament(slug)
     latest = service.latest_published(t)
     return render_template("public/standings.html", t=t, latest=latest,
-                           table=service.standings(t, through_round=latest))
+                           table=service.standings(t, published_only=True))
 
 
 @bp.get("/t/<slug>/status.json")

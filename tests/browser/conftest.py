@@ -59,8 +59,9 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     db_file = tmp_path_factory.mktemp("browser-db") / "live.db"
+    # Throttling off: every test logs in from 127.0.0.1 (tests/web/test_throttle.py covers the limits).
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "SECRET_KEY": "browser-tests",
-                      "TESTING": False})
+                      "TESTING": False, "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade()
         db.engine.dispose()
@@ -92,7 +93,8 @@ def browser():
 
 
 class PageWatch:
-    """Server errors, 5xx answers and JavaScript errors seen by one browser context."""
+    """Server errors, 5xx answers, JavaScript errors and Content-Security-Policy refusals (an inline script or
+    style the policy in app/headers.py blocked) seen by one browser context."""
 
     def __init__(self, live: LiveServer):
         self.live = live
@@ -104,12 +106,26 @@ class PageWatch:
             if r.status >= 500:
                 self.problems.append(f"{r.status} {r.url}")
 
+        def console(message):
+            if message.type == "error" and "Content Security Policy" in message.text:
+                self.problems.append(f"CSP: {message.text}")
+
+        def page(p):
+            p.on("pageerror", lambda e: self.problems.append(f"JS error: {e}"))
+            p.on("console", console)
+
         context.on("response", response)
-        context.on("page", lambda p: p.on("pageerror", lambda e: self.problems.append(f"JS error: {e}")))
+        context.on("page", page)
 
     def check(self):
         problems = self.problems + self.live.errors[self.before:]
         assert not problems, "the app failed during the test:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def page_watch(live_server):
+    """page_watch() -> a PageWatch that nothing checks for you (for tests that provoke a problem on purpose)."""
+    return lambda: PageWatch(live_server)
 
 
 @pytest.fixture

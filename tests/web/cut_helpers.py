@@ -29,7 +29,7 @@ def add_round(t: Tournament, number: int, tables, published: bool = True) -> Rou
             db.session.add(match)
             db.session.flush()
             db.session.add(Seat(tournament_id=t.id, round_id=rnd.id, match_id=match.id, player_id=a.id,
-                                position=1, points=t.fmt.scoring.bye))
+                                position=1, points=t.fmt.scoring.bye, games_won=t.fmt.scoring.bye_game_wins))
             continue
         outcome = results.outcome(t.fmt, key) if key else None
         match = Match(tournament_id=t.id, round_id=rnd.id, table=table, result=outcome and outcome.key,

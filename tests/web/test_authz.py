@@ -175,7 +175,7 @@ def test_no_get_route_changes_anything(app, make_user, make_tournament, login):
 
 def _session_login(client, user: User) -> None:
     with client.session_transaction() as session:
-        session["_user_id"] = str(user.id)
+        session["_user_id"] = user.get_id()
         session["_fresh"] = True
 
 

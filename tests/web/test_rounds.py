@@ -365,7 +365,7 @@ def test_csrf_is_required(csrf_app, make_user, make_tournament):
     user = make_user()
     t = make_tournament(user)
     with client.session_transaction() as s:
-        s["_user_id"] = str(user.id)
+        s["_user_id"] = user.get_id()
         s["_fresh"] = True
     assert pair(client, t, 1).status_code == 400
     assert count(Round, tournament_id=t.id) == 0

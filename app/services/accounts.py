@@ -1,0 +1,37 @@
+"""Organizer accounts: who a login form names, and the one rule for checking a password."""
+from __future__ import annotations
+
+import secrets
+from functools import cache
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from ..extensions import db
+from ..models import User
+
+
+def find(email: str) -> User | None:
+    return db.session.execute(db.select(User).filter_by(email=email.strip().lower())).scalar_one_or_none()
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash made like a real one, so an unknown address costs the same hashing time as a known one."""
+    return generate_password_hash(secrets.token_hex(16))
+
+
+def authenticate(email: str, password: str) -> User | None:
+    """The account if the password is right; the same work (one hash check) whether the address exists or not,
+    so the answer's timing does not tell which addresses have accounts."""
+    user = find(email)
+    if user is None:
+        check_password_hash(_dummy_hash(), password)
+        return None
+    return user if user.check_password(password) else None
+
+
+def for_session(token: str) -> User | None:
+    """The account a session or remember cookie names; None once its sessions were ended."""
+    if not token:
+        return None
+    return db.session.execute(db.select(User).filter_by(session_token=token)).scalar_one_or_none()
