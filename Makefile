@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := wsgi
 
-.PHONY: run test bench bench-web simulate sweep clean
+.PHONY: run test bench bench-web bench-uploads bench-participation simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,9 +22,16 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m bench.bench_engine
 	$(PY) -m bench.bench_single
+	$(PY) -m pip install --quiet -r bench/requirements.txt && $(PY) -m bench.bench_plain
 
 bench-web: $(VENV)/.installed
 	$(PY) -m bench.bench_web
+
+bench-uploads: $(VENV)/.installed
+	$(PY) -m bench.bench_uploads
+
+bench-participation: $(VENV)/.installed
+	$(PY) -m bench.bench_participation
 
 simulate: $(VENV)/.installed
 	$(PY) -m app.pairing.simulate

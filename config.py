@@ -61,6 +61,13 @@ class Config:
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL", ""))
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # uploads (CSV, NRTM, backups) are small
+    # Restores and NRTM imports at once across all workers (app/services/upload_slots.py): with gunicorn -w 4,
+    # two workers always stay free for everyone else.
+    UPLOAD_SLOTS = int(os.environ.get("UPLOAD_SLOTS", "2"))
+    # How long an SQLite writer waits for another's write to finish. The longest write is a 2 MB upload (about a
+    # second, bench/bench_uploads.py) and at most UPLOAD_SLOTS run at once, so 10 s is ample even on a loaded
+    # machine, and short of gunicorn's 30 s worker timeout: a stuck request answers "busy", not a killed worker.
+    SQLITE_BUSY_TIMEOUT_MS = 10_000
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"

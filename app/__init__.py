@@ -43,13 +43,15 @@ def create_app(overrides: dict | None = None) -> Flask:
 
 
 def _sqlite_settings(app: Flask) -> None:
-    """SQLite ignores foreign keys unless asked, and our constraints rely on them."""
+    """SQLite ignores foreign keys unless asked, and our constraints rely on them; writers queue for the write lock
+    up to SQLITE_BUSY_TIMEOUT_MS (sized in config.py)."""
     from sqlalchemy import event
 
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
     with app.app_context():
         engine = db.engine
+    busy_timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection, _record):
@@ -58,4 +60,5 @@ def _sqlite_settings(app: Flask) -> None:
         # WAL lets phones read while the TO writes; NORMAL sync is safe with WAL and halves commit time.
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout}")
         cursor.close()

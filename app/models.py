@@ -80,6 +80,8 @@ class Tournament(db.Model):
     slug = db.Column(db.String(16), nullable=False, unique=True, default=new_slug)
     seed = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(8))
     cut_kind = db.Column(db.String(10))  # "double" / "single" once a cut exists
+    # Self-report: False waits for the opponent's confirmation; True lets one player's report stand (small stores).
+    single_report = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     version = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # bumped on every change
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
@@ -217,6 +219,46 @@ class Seat(db.Model):
     player = db.relationship("Player", primaryjoin="Player.id == foreign(Seat.player_id)", viewonly=True)
 
 
+class ResultClaim(db.Model):
+    """What one player reported for their own table; the result stands when both claims agree."""
+
+    __tablename__ = "result_claims"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, nullable=False)
+    match_id = db.Column(db.Integer, db.ForeignKey("matches.id", ondelete="CASCADE"), nullable=False)
+    player_id = db.Column(db.Integer, nullable=False)
+    result = db.Column(db.String(16), nullable=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
+                             ondelete="CASCADE"),
+        UniqueConstraint("match_id", "player_id"),
+    )
+
+
+class ResultChange(db.Model):
+    """One change of a match's result: who (an account or a player), from what, to what, when."""
+
+    __tablename__ = "result_changes"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    match_id = db.Column(db.Integer, db.ForeignKey("matches.id", ondelete="CASCADE"), nullable=False, index=True)
+    actor = db.Column(db.String(10), nullable=False)  # "organizer", "staff" or "player"
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="SET NULL"))
+    player_id = db.Column(db.Integer, db.ForeignKey("players.id", ondelete="CASCADE"))
+    old_result = db.Column(db.String(16))
+    new_result = db.Column(db.String(16), nullable=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("actor IN ('organizer', 'staff', 'player')", name="actor"),
+    )
+
+    user = db.relationship("User")
+    player = db.relationship("Player")
+
+
 class CutEntry(db.Model):
     """A player's seed in the top cut."""
 
@@ -256,7 +298,7 @@ class CutResult(db.Model):
     )
 
 
-TOURNAMENT_PARTS = (Player, Round, Match, Seat, CutEntry, CutResult)
+TOURNAMENT_PARTS = (Player, Round, Match, Seat, CutEntry, CutResult, ResultClaim, ResultChange)
 
 
 def touch(session, tournament_ids) -> None:

@@ -11,7 +11,7 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+fileConfig(config.config_file_name, disable_existing_loggers=False)  # keep the app's loggers (tests migrate in-process)
 logger = logging.getLogger('alembic.env')
 
 

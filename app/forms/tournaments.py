@@ -52,6 +52,9 @@ class TournamentForm(FlaskForm):
         SelectChoice("wow", "WoW TCG (opponents' W-L, their opponents', loss rounds²)"),
     ])
     power_pairing = BooleanField("Power pairing (plain swiss): pair strictly top-down within score groups")
+    single_report = BooleanField("One player's report is enough (no confirmation by the opponent)",
+                                 description="For small stores. Otherwise a result reported by a player stands "
+                                             "once the opponent confirms it.")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -77,6 +80,7 @@ class TournamentForm(FlaskForm):
         plain = self.format.data == Format.PLAIN.value
         tournament.tiebreakers = self.tiebreakers.data if plain else None
         tournament.power_pairing = bool(self.power_pairing.data) if plain else False
+        tournament.single_report = bool(self.single_report.data)
 
 
 class DeleteTournamentForm(FlaskForm):

@@ -28,16 +28,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from .matching import (
-    FULL_GRAPH_LIMIT,
-    LP_CLASS_LIMIT,
-    SMALL_FIELD,
-    MatchResult,
-    NoPerfectMatching,
-    _exact,
-    _match_edges,
-    _Problem,
-)
+from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
+
+FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
+SMALL_FIELD = 12  # below this the class machinery is not worth it: solve the full graph
+LP_CLASS_LIMIT = 1200  # classes the LP takes (K^2/2 variables)
 
 EPS = 1e-6
 INF = 2**62

@@ -23,13 +23,15 @@ def number_tables(
     key = sort_key or (lambda g: (-(points[g[0]] + points[g[1]]), -max(points[g[0]], points[g[1]])))
     ordered = [g for _, g in sorted(enumerate(games), key=lambda ig: (key(ig[1]), ig[0]))]
     taken: dict[int, tuple] = {}
-    free_games = []
-    for g in ordered:
-        wanted = sorted(t for t in (fixed.get(g[0]), fixed.get(g[1])) if t is not None and t not in taken)
-        if wanted:
-            taken[wanted[0]] = g
-        else:
-            free_games.append(g)
+    free_games = ordered
+    if fixed:
+        free_games = []
+        for g in ordered:
+            wanted = sorted(t for t in (fixed.get(g[0]), fixed.get(g[1])) if t is not None and t not in taken)
+            if wanted:
+                taken[wanted[0]] = g
+            else:
+                free_games.append(g)
     table = 0
     for g in free_games:
         table += 1

@@ -1,24 +1,25 @@
 """A complete backup of one event as JSON, and a restore that recreates it as a new event.
 
 The file names players by their number within the event (1..n), never by database id, so a restore cannot
-reach into anyone's existing data: it checks the whole file first, then writes a new tournament in one
-transaction.
+reach into anyone's existing data: it checks the whole file first (read), then writes a new tournament in one
+transaction of bulk inserts (event_writer).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
 import sqlalchemy as sa
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from .. import results as result_rules
 from ..brackets import KINDS, Bracket, BracketError
 from ..extensions import db
-from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User
+from ..models import CutEntry, CutResult, Match, Round, Tournament, User
 from ..pairing import Format
 from ..standings import TIEBREAKERS
+from . import event_writer
 from . import jsonfile as j
+from .event_writer import EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
 
 KIND = "sass-backup"
@@ -72,11 +73,10 @@ def backup(tournament: Tournament) -> dict:
 
 def restore(data: bytes, owner: User) -> Tournament:
     """A new event owned by `owner`, identical to the backed-up one but for its slug; all or nothing."""
-    doc = _check(j.parse(data))
-    return _write(doc, owner)
+    return event_writer.write(read(j.parse(data)), owner, "backup")
 
 
-def _check(doc) -> dict:
+def read(doc) -> EventPlan:
     """The file's content, every value checked and normalised; FileError names the first problem."""
     doc = j.obj(doc, "the file")
     if doc.get("kind") != KIND:
@@ -96,23 +96,21 @@ def _check(doc) -> dict:
         "seed": j.text(t.get("seed"), "seed", 32, empty=False),
     }
 
-    players, names = [], set()
+    players, names = [], NameClash()
     for i, raw in enumerate(j.array(doc.get("players"), "players"), 1):
         raw = j.obj(raw, f"player {i}")
         name = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
-        if name in names:
-            raise FileError(f"two players are called {name!r}")
-        names.add(name)
-        players.append({
-            "id": j.integer(raw.get("id"), f"player {name!r} id"),
-            "name": name,
-            "corp_identity": j.text(raw.get("corp_identity"), f"player {name!r} corp_identity", 100),
-            "runner_identity": j.text(raw.get("runner_identity"), f"player {name!r} runner_identity", 100),
-            "dropped": j.boolean(raw.get("dropped"), f"player {name!r} dropped"),
-            "first_round_bye": j.boolean(raw.get("first_round_bye"), f"player {name!r} first_round_bye"),
-            "fixed_table": j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
-        })
-    ids = {p["id"] for p in players}
+        names.check(name)
+        players.append(PlayerRow(
+            key=j.integer(raw.get("id"), f"player {name!r} id"),
+            name=name,
+            corp_identity=j.text(raw.get("corp_identity"), f"player {name!r} corp_identity", 100),
+            runner_identity=j.text(raw.get("runner_identity"), f"player {name!r} runner_identity", 100),
+            dropped=j.boolean(raw.get("dropped"), f"player {name!r} dropped"),
+            first_round_bye=j.boolean(raw.get("first_round_bye"), f"player {name!r} first_round_bye"),
+            fixed_table=j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
+        ))
+    ids = {p.key for p in players}
     if len(ids) != len(players):
         raise FileError("two players have the same id")
 
@@ -123,10 +121,14 @@ def _check(doc) -> dict:
         if number in numbers:
             raise FileError(f"round {number} appears twice")
         numbers.add(number)
-        rounds.append({"number": number, "published": j.boolean(raw.get("published"), f"round {number} published"),
-                       "matches": _check_matches(raw.get("matches"), number, ids, fmt)})
+        rounds.append(RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
+                               _check_matches(raw.get("matches"), number, ids, fmt)))
 
-    return {"tournament": settings, "players": players, "rounds": rounds, "cut": _check_cut(doc.get("cut"), ids)}
+    plan = EventPlan(tournament=settings, players=players, rounds=rounds)
+    cut = _check_cut(doc.get("cut"), ids)
+    if cut is not None:
+        plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
+    return plan
 
 
 def _score_factor(value) -> str:
@@ -141,7 +143,7 @@ def _score_factor(value) -> str:
 
 
 def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
-    matches, tables, seen = [], set(), set()
+    matches, tables, seen, results = [], set(), set(), {None, result_rules.BYE}
     for k, m in enumerate(j.array(raw_matches, f"round {number} matches"), 1):
         m = j.obj(m, f"round {number} match {k}")
         table = j.integer(m.get("table"), f"round {number} match {k} table", 1, 100000)
@@ -151,11 +153,12 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
         tables.add(table)
         is_bye = j.boolean(m.get("is_bye"), f"{where} is_bye")
         result = j.text(m.get("result"), f"{where} result", 16, null=True)
-        if result is not None and result != result_rules.BYE:
+        if result not in results:  # each distinct result is checked once, not once per table
             try:
                 result_rules.outcome(fmt, result)
             except result_rules.ResultError as e:
                 raise FileError(f"{where} result: {e}") from None
+            results.add(result)
         seats, positions = [], set()
         for s in j.array(m.get("seats"), f"{where} seats"):
             s = j.obj(s, f"{where} seat")
@@ -169,25 +172,25 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
             if position in positions:
                 raise FileError(f"{where} has two seats at position {position}")
             positions.add(position)
-            seats.append({
-                "player": player, "position": position,
-                "side": j.choice(s.get("side"), f"{where} seat side", ("corp", "runner"), null=True),
-                "points": j.integer(s.get("points"), f"{where} seat points", 0, 1000, null=True),
-                "games_won": j.integer(s.get("games_won"), f"{where} seat games_won", 0, 100),
-            })
+            seats.append(SeatRow(
+                player=player, position=position,
+                side=j.choice(s.get("side"), f"{where} seat side", ("corp", "runner"), null=True),
+                points=j.integer(s.get("points"), f"{where} seat points", 0, 1000, null=True),
+                games_won=j.integer(s.get("games_won"), f"{where} seat games_won", 0, 100),
+            ))
         if len(seats) != (1 if is_bye else 2):
             raise FileError(f"{where} should have {'one seat (a bye)' if is_bye else 'two seats'}")
         drawn_games = j.integer(m.get("drawn_games"), f"{where} drawn_games", 0, 100)
         try:  # points and games follow from the result, as if it had been entered here
-            result_rules.check_scores(fmt, is_bye, result, [(s["position"], s["side"], s["points"], s["games_won"])
+            result_rules.check_scores(fmt, is_bye, result, [(s.position, s.side, s.points, s.games_won)
                                                             for s in seats], drawn_games)
         except result_rules.ResultError as e:
             raise FileError(f"{where}: {e}") from None
-        matches.append({
-            "table": table, "is_bye": is_bye, "result": result,
-            "intentional_draw": j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
-            "drawn_games": drawn_games, "seats": seats,
-        })
+        matches.append(MatchRow(
+            table=table, is_bye=is_bye, result=result,
+            intentional_draw=j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
+            drawn_games=drawn_games, seats=seats,
+        ))
     return matches
 
 
@@ -228,42 +231,3 @@ def _check_cut(raw, ids: set):
     except BracketError as e:
         raise FileError(f"the cut does not add up: {e}") from None
     return {"kind": kind, "seeds": seeds, "results": results}
-
-
-def _write(doc: dict, owner: User) -> Tournament:
-    try:
-        t = Tournament(owner=owner, **doc["tournament"])
-        db.session.add(t)
-        db.session.flush()
-        db_id = {}
-        for p in doc["players"]:
-            fields = {k: v for k, v in p.items() if k != "id"}
-            player = Player(tournament_id=t.id, **fields)
-            db.session.add(player)
-            db.session.flush()
-            db_id[p["id"]] = player.id
-        for r in doc["rounds"]:
-            rnd = Round(tournament_id=t.id, number=r["number"], published=r["published"])
-            db.session.add(rnd)
-            db.session.flush()
-            for m in r["matches"]:
-                fields = {k: v for k, v in m.items() if k != "seats"}
-                match = Match(tournament_id=t.id, round_id=rnd.id, **fields)
-                db.session.add(match)
-                db.session.flush()
-                db.session.add_all(
-                    Seat(tournament_id=t.id, round_id=rnd.id, match_id=match.id, player_id=db_id[s["player"]],
-                         position=s["position"], side=s["side"], points=s["points"], games_won=s["games_won"])
-                    for s in m["seats"])
-        cut = doc["cut"]
-        if cut is not None:
-            t.cut_kind = cut["kind"]
-            db.session.add_all(CutEntry(tournament_id=t.id, player_id=db_id[p], seed=i)
-                               for i, p in enumerate(cut["seeds"], 1))
-            db.session.add_all(CutResult(tournament_id=t.id, game=g, winner_id=db_id.get(w), corp_id=db_id.get(c))
-                               for g, w, c in cut["results"])
-        db.session.commit()
-    except SQLAlchemyError:
-        db.session.rollback()
-        raise FileError("the backup could not be stored; nothing was created") from None
-    return t

@@ -6,23 +6,23 @@ the file names no database ids and an export -> import -> export round trip give
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Optional
 
 import sqlalchemy as sa
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from .. import results as result_rules
 from ..brackets import LAYOUTS, Bracket, BracketError
 from ..extensions import db
-from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User
-from ..names import name_key
+from ..models import Match, Round, Seat, Tournament, User
 from ..pairing import Format
 from . import cut as cut_service
+from . import event_writer
 from . import jsonfile as j
 from . import state
+from .event_writer import EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
 
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
@@ -134,45 +134,15 @@ def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
 
 # ---- import ----------------------------------------------------------------------------------------------------
 
-@dataclass
-class _Seat:
-    player: object
-    position: int
-    side: Optional[str]
-    points: Optional[int]
-
-
-@dataclass
-class _Match:
-    table: int
-    is_bye: bool
-    result: Optional[str]
-    intentional_draw: bool
-    seats: list
-
-
-@dataclass
-class _Plan:
-    """A fully checked file, ready to be written."""
-
-    name: str
-    date: date
-    fmt: Format
-    planned_rounds: Optional[int]
-    players: list  # (file id, name, corp identity, runner identity), in the order to create them
-    rounds: list = field(default_factory=list)  # of lists of _Match
-    cut_kind: Optional[str] = None
-    seeds: list = field(default_factory=list)  # file ids, seed 1 first
-    cut_results: list = field(default_factory=list)  # (game, winner file id, corp file id or None)
-
-
 def import_file(data: bytes, owner: User) -> Tournament:
-    """A new tournament owned by `owner` with the file's players, rounds, results and cut: all or nothing."""
-    plan = read(j.parse(data))
-    return _write(plan, owner)
+    """A new tournament owned by `owner` with the file's players, rounds, results and cut: all or nothing.
+    Parse, then check everything (read), then write in bulk (event_writer)."""
+    return event_writer.write(read(j.parse(data)), owner, "NRTM file")
 
 
-def read(doc) -> _Plan:
+def read(doc) -> EventPlan:
+    """The parsed file checked into an EventPlan (players named by their id in the file); FileError names the
+    first problem. Nothing here touches the database."""
     doc = j.obj(doc, "the file")
     for key in ("name", "players", "rounds"):
         if key not in doc:
@@ -183,22 +153,20 @@ def read(doc) -> _Plan:
     raw_players = j.array(doc["players"], "players")
     if not raw_players:
         raise FileError("the file lists no players")
-    players, ids, names = [], set(), set()
+    players, ids, names = [], set(), NameClash()
     for i, raw in enumerate(raw_players, 1):
         raw = j.obj(raw, f"player {i}")
         pid = _player_id(raw.get("id"), f"player {i} id")
         if pid in ids:
             raise FileError(f"player id {pid} appears twice")
         pname = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
-        if name_key(pname) in names:
-            raise FileError(f"two players are called {pname!r}")
+        names.check(pname)
         ids.add(pid)
-        names.add(name_key(pname))
         corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
         runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
-        players.append((pid, pname, corp_id or "", runner_id or ""))
-    if all(isinstance(p[0], int) for p in players):
-        players.sort(key=lambda p: p[0])
+        players.append(PlayerRow(pid, pname, corp_id or "", runner_id or ""))
+    if all(isinstance(p.key, int) for p in players):
+        players.sort(key=lambda p: p.key)
 
     swiss, cut = [], []
     for n, raw_round in enumerate(j.array(doc["rounds"], "rounds"), 1):
@@ -220,9 +188,11 @@ def read(doc) -> _Plan:
     fmt = Format.DOUBLE_SIDED if swiss and not roles else Format.SINGLE_SIDED  # no swiss: today's default
     planned = doc.get("preliminaryRounds")
     planned = j.integer(planned, "preliminaryRounds", 0, 1000) if planned is not None else None
-    plan = _Plan(name=name, date=when, fmt=fmt, planned_rounds=planned or len(swiss) or None, players=players)
-    plan.rounds = [_read_swiss_round(n, pairings, ids, fmt) for n, pairings in swiss]
-    _read_cut(plan, doc, cut, ids)
+    plan = EventPlan(tournament={"name": name, "date": when, "format": fmt.value,
+                                 "planned_rounds": planned or len(swiss) or None}, players=players)
+    plan.rounds = [RoundRow(number, True, _read_swiss_round(n, pairings, ids, fmt))
+                   for number, (n, pairings) in enumerate(swiss, 1)]
+    _read_cut(plan, fmt, doc, cut, ids)
     return plan
 
 
@@ -236,7 +206,7 @@ def _player_id(value, where: str):
     return j.integer(value, where)
 
 
-def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[_Match]:
+def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[MatchRow]:
     matches, seen, tables = [], set(), set()
     scoring = fmt.scoring
     for k, p in enumerate(pairings, 1):
@@ -272,13 +242,13 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[_Ma
     return matches
 
 
-def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format) -> _Match:
+def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format) -> MatchRow:
     if len(sides) == 1:
         pid, _, points = sides[0]
         if points is not None and points > fmt.scoring.bye:
             raise FileError(f"{where}: a bye is worth {fmt.scoring.bye} points, not {points}")
         result = None if points is None else result_rules.BYE
-        return _Match(table, True, result, False, [_Seat(pid, 1, None, points)])
+        return MatchRow(table, True, result, False, [SeatRow(pid, 1, None, points)])
     (a, role_a, pa), (b, role_b, pb) = sides
     if (pa is None) != (pb is None):
         raise FileError(f"{where} has a score for only one player")
@@ -293,29 +263,35 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
     result = None
     if pa is not None:
         result = _result_key(where, fmt, side_a, pa, pb, intentional)
-    seats = [_Seat(a, 1, side_a, pa), _Seat(b, 2, side_b, pb)]
-    return _Match(table, False, result, intentional, seats)
+    seats = [SeatRow(a, 1, side_a, pa), SeatRow(b, 2, side_b, pb)]
+    return MatchRow(table, False, result, intentional, seats)
 
 
 def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
     try:
-        if fmt is Format.SINGLE_SIDED:
-            corp_points, runner_points = (pa, pb) if side_a == "corp" else (pb, pa)
-            if intentional:
-                key = "id"
-            elif corp_points == runner_points:
-                key = "tie"
-            else:
-                key = "corp" if corp_points > runner_points else "runner"
-            if result_rules.outcome(fmt, key).points != (corp_points, runner_points):
-                raise result_rules.ResultError(f"{pa}-{pb} is not a single-sided result")
-            return key
-        return result_rules.outcome(fmt, f"{pa}-{pb}").key
+        return _result_for(fmt, side_a, pa, pb, intentional)
     except result_rules.ResultError as e:
         raise FileError(f"{where}: {e}") from None
 
 
-def _read_cut(plan: _Plan, doc: dict, rounds: list, ids: set) -> None:
+@lru_cache(maxsize=256)
+def _result_for(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
+    """The Match.result key of a scored game (cached: a big file repeats a handful of scores thousands of times)."""
+    if fmt is Format.SINGLE_SIDED:
+        corp_points, runner_points = (pa, pb) if side_a == "corp" else (pb, pa)
+        if intentional:
+            key = "id"
+        elif corp_points == runner_points:
+            key = "tie"
+        else:
+            key = "corp" if corp_points > runner_points else "runner"
+        if result_rules.outcome(fmt, key).points != (corp_points, runner_points):
+            raise result_rules.ResultError(f"{pa}-{pb} is not a single-sided result")
+        return key
+    return result_rules.outcome(fmt, f"{pa}-{pb}").key
+
+
+def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -> None:
     raw = doc.get("eliminationPlayers") or []
     entries = []
     for i, e in enumerate(j.array(raw, "eliminationPlayers"), 1):
@@ -333,7 +309,7 @@ def _read_cut(plan: _Plan, doc: dict, rounds: list, ids: set) -> None:
         raise FileError("eliminationPlayers should have seeds 1, 2, 3 ... once each, each player once")
     seeds = [p for _, p in entries]
     games = [_cut_game(n, k, p, ids) for n, pairings in rounds for k, p in enumerate(pairings, 1)]
-    kinds = [k for k in cut_service.kinds_for(plan.fmt) if (k, len(seeds)) in LAYOUTS]
+    kinds = [k for k in cut_service.kinds_for(fmt) if (k, len(seeds)) in LAYOUTS]
     if not kinds:
         raise FileError(f"SASS has no bracket for a top {len(seeds)} cut")
     errors = []
@@ -385,48 +361,3 @@ def _replay(kind: str, seeds: list, games: list) -> list[tuple]:
             raise BracketError(f"{where} is not a game of the bracket")
         bracket.report(match.id, winner, corp)
     return bracket.results()
-
-
-def _write(plan: _Plan, owner: User) -> Tournament:
-    try:
-        t = Tournament(owner=owner, name=plan.name, date=plan.date, format=plan.fmt.value,
-                       planned_rounds=plan.planned_rounds)
-        db.session.add(t)
-        db.session.flush()
-        db_id = {}
-        for pid, name, corp_identity, runner_identity in plan.players:
-            player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity,
-                            runner_identity=runner_identity)
-            db.session.add(player)
-            db.session.flush()
-            db_id[pid] = player.id
-        for number, matches in enumerate(plan.rounds, 1):
-            rnd = Round(tournament_id=t.id, number=number, published=True)
-            db.session.add(rnd)
-            db.session.flush()
-            _write_matches(t, rnd, matches, db_id)
-        if plan.cut_kind:
-            t.cut_kind = plan.cut_kind
-            db.session.add_all(CutEntry(tournament_id=t.id, player_id=db_id[p], seed=i)
-                               for i, p in enumerate(plan.seeds, 1))
-            db.session.add_all(
-                CutResult(tournament_id=t.id, game=game, winner_id=db_id[winner],
-                          corp_id=db_id[corp] if corp is not None else None)
-                for game, winner, corp in plan.cut_results)
-        db.session.commit()
-    except SQLAlchemyError:
-        db.session.rollback()
-        raise FileError("the file could not be stored; nothing was created") from None
-    return t
-
-
-def _write_matches(t: Tournament, rnd: Round, matches: list, db_id: dict) -> None:
-    for m in matches:
-        match = Match(tournament_id=t.id, round_id=rnd.id, table=m.table, is_bye=m.is_bye, result=m.result,
-                      intentional_draw=m.intentional_draw)
-        db.session.add(match)
-        db.session.flush()
-        db.session.add_all(
-            Seat(tournament_id=t.id, round_id=rnd.id, match_id=match.id, player_id=db_id[s.player],
-                 position=s.position, side=s.side, points=s.points)
-            for s in m.seats)

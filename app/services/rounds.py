@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from ..extensions import db
-from ..models import Match, Player, Round, Seat, Tournament, touch
+from ..models import Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, touch, utcnow
 from ..pairing import Entrant, Format, Game, History, Side
 from ..pairing.costs import uneven
 from ..pairing.double_sided import DoubleSidedRules
@@ -133,7 +133,11 @@ def status(t: Tournament) -> dict:
 def ordered_seats(t: Tournament, match) -> list:
     """A Match's (or TableView's) seats, Corp first in single-sided swiss (Seat.side decides, else position),
     in seat order otherwise."""
-    seats = sorted(match.seats, key=lambda s: s.position)
+    return corp_first(t, match.seats)
+
+
+def corp_first(t: Tournament, seats) -> list:
+    seats = sorted(seats, key=lambda s: s.position)
     if t.fmt is Format.SINGLE_SIDED and len(seats) == 2 and seats[1].side == Side.CORP.value:
         seats.reverse()
     return seats
@@ -242,28 +246,93 @@ def undo_round(t: Tournament, number: int) -> None:
 
 # ---------------------------------------------------------------- results
 
-def report_result(t: Tournament, match_id: int, outcome: Outcome) -> int:
-    """Store a result; returns the round number. A constant handful of queries, whatever the round."""
-    row = db.session.execute(
-        sa.select(Match, Round.number).join(Round, Round.id == Match.round_id)
+@dataclass(frozen=True)
+class Actor:
+    """Who changes a result, for the result log: an account (the TO or a staff member) or a player."""
+
+    kind: str  # "organizer", "staff" or "player"
+    user_id: Optional[int] = None
+    player_id: Optional[int] = None
+
+    @classmethod
+    def account(cls, user, t: Tournament) -> "Actor":
+        owner = user.is_admin or user.id == t.owner_id
+        return cls("organizer" if owner else "staff", user_id=user.id)
+
+
+@dataclass
+class LockedMatch:
+    match: Match
+    round_number: int
+    published: bool
+    seats: list  # of Seat, Corp first in single-sided swiss
+
+
+def lock_match(t: Tournament, match_id: int) -> LockedMatch:
+    """The match and its seats, read fresh with the match row locked until the transaction ends, so that two
+    result writes for one table (two players, a player and the TO) happen one after the other, never
+    interleaved, and never beside a pairing, undo or hand edit of the same event. PostgreSQL: the tournament
+    row, then SELECT ... FOR UPDATE of the match. SQLite: lock_tournament's first write takes the database's
+    write lock."""
+    lock_tournament(t)  # the lock order of services/locks.py: the tournament row, then the match row
+    rows = db.session.execute(
+        sa.select(Match, Seat, Round.number, Round.published)
+        .join(Round, Round.id == Match.round_id).join(Seat, Seat.match_id == Match.id)
         .where(Match.id == match_id, Match.tournament_id == t.id)
-        .options(joinedload(Match.seats))
-    ).unique().one_or_none()
-    if row is None:
+        .with_for_update(of=Match)
+        .execution_options(populate_existing=True)
+    ).all()
+    if not rows:
+        db.session.rollback()
         raise NotFound("That match is not part of this tournament.")
-    match, number = row
-    if match.is_bye or len(match.seats) != 2:
+    match, _, number, published = rows[0]
+    seats = [row[1] for row in rows]
+    return LockedMatch(match, number, published, corp_first(t, seats))
+
+
+def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Actor) -> None:
+    """The one place a match result is written (TO, staff and players alike): the result, its flags and both
+    seats all from one Outcome, every column written, and a log row when the result changes. The caller holds
+    the lock (lock_match) and commits."""
+    match = locked.match
+    if match.is_bye or len(locked.seats) != 2:
+        db.session.rollback()
         raise RoundError("A bye has no result to report.")
-    first, second = ordered_seats(t, match)
-    match.result = outcome.key
-    match.intentional_draw = outcome.intentional_draw
-    match.drawn_games = outcome.drawn_games
-    for seat, points, games in ((first, outcome.points[0], outcome.games[0]),
-                                (second, outcome.points[1], outcome.games[1])):
-        seat.points = points
-        seat.games_won = games
+    old = match.result
+    db.session.execute(sa.update(Match).where(Match.id == match.id).values(
+        result=outcome.key, intentional_draw=outcome.intentional_draw, drawn_games=outcome.drawn_games),
+        execution_options={"synchronize_session": False})
+    db.session.execute(sa.update(Seat), [
+        {"id": seat.id, "points": points, "games_won": games}
+        for seat, points, games in zip(locked.seats, outcome.points, outcome.games)])
+    if old != outcome.key:
+        db.session.execute(sa.insert(ResultChange).values(
+            tournament_id=t.id, match_id=match.id, actor=actor.kind, user_id=actor.user_id,
+            player_id=actor.player_id, old_result=old, new_result=outcome.key, created_at=utcnow()))
+    touch(db.session, [t.id])
+
+
+def report_result(t: Tournament, match_id: int, outcome: Outcome, actor: Actor) -> int:
+    """The TO's (or a staff member's) result: it always wins, and ends the players' report exchange.
+    Returns the round number."""
+    locked = lock_match(t, match_id)
+    write_result(t, locked, outcome, actor)
     db.session.commit()
-    return number
+    db.session.expire_all()
+    return locked.round_number
+
+
+def result_log(t: Tournament, round_id: int) -> dict[int, list[ResultChange]]:
+    """Every result change of a round's matches, oldest first, by match id."""
+    rows = db.session.scalars(
+        sa.select(ResultChange).join(Match, Match.id == ResultChange.match_id)
+        .where(Match.round_id == round_id, ResultChange.tournament_id == t.id)
+        .options(joinedload(ResultChange.user), joinedload(ResultChange.player))
+        .order_by(ResultChange.id)).all()
+    log: dict[int, list[ResultChange]] = {}
+    for change in rows:
+        log.setdefault(change.match_id, []).append(change)
+    return log
 
 
 # ---------------------------------------------------------------- manual edits
@@ -354,6 +423,8 @@ def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], change
 def _replace_seats(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int],
                    new_bye: list[int]) -> None:
     db.session.execute(sa.delete(Seat).where(Seat.match_id.in_(changed)),
+                       execution_options={"synchronize_session": False})
+    db.session.execute(sa.delete(ResultClaim).where(ResultClaim.match_id.in_(changed)),
                        execution_options={"synchronize_session": False})
     gone = changed - tables.keys()
     if gone:

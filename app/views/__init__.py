@@ -5,9 +5,9 @@ from ..models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, auth, cut, players, public, rounds, tournaments
+    from . import api, auth, cut, player, players, public, rounds, tournaments
 
-    for module in (auth, tournaments, players, rounds, public, cut, api):
+    for module in (auth, tournaments, players, rounds, public, cut, api, player):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

@@ -17,6 +17,7 @@ from ..extensions import db
 from ..models import Match, Player, Round
 from ..pairing import Format
 from ..services import cut as cut_service
+from ..services import participation
 from ..services import state
 from .access import public_tournament
 
@@ -94,6 +95,7 @@ def pairings(slug: str, number: int):
         abort(404, f"round {number} is not published")
     names = dict(db.session.execute(sa.select(Player.id, Player.name).filter_by(tournament_id=t.id)).all())
     single = t.fmt is Format.SINGLE_SIDED
+    reports = participation.api_states(t, rnd.id)
     pairings = []
     for m in rnd.matches:
         seats = []
@@ -105,7 +107,8 @@ def pairings(slug: str, number: int):
                 seat["games_won"] = s.games_won
             seats.append(seat)
         pairings.append({"table": m.table, "bye": m.is_bye, "result": m.result,
-                         "intentional_draw": m.intentional_draw, "seats": seats})
+                         "intentional_draw": m.intentional_draw,
+                         "report": reports.get(m.id), "seats": seats})
     return _json({"round": number, "pairings": pairings})
 
 

@@ -11,6 +11,7 @@ from ..services import backup as backup_service
 from ..services import cut as cut_service
 from ..services import nrtm as nrtm_service
 from ..services.jsonfile import FileError
+from ..services.upload_slots import Busy, upload_slot
 from .access import managed_tournament, public_tournament
 
 bp = Blueprint("cut", __name__)
@@ -139,18 +140,24 @@ def backup(tid: int):
 
 
 def _upload(template: str, store, done: str):
+    """A restore or import: at most UPLOAD_SLOTS at once site-wide (503 beyond), every refusal said once."""
     form = UploadForm()
     if request.method == "GET":
         return render_template(template, form=form)
+    status = 400
     if form.validate_on_submit():
         try:
-            t = store(form.file.data.read(), current_user)
-        except FileError as e:
-            form.file.errors.append(f"{str(e)[:1].upper()}{str(e)[1:]}. Nothing was created.")
+            with upload_slot():
+                t = store(form.file.data.read(), current_user)
+        except (FileError, Busy) as e:
+            status = 503 if isinstance(e, Busy) else 400
+            reason = Busy.message if isinstance(e, Busy) else str(e)
+            form.file.errors.append(f"{reason[:1].upper()}{reason[1:]}. Nothing was created.")
         else:
             flash(done.format(name=t.name), "success")
             return redirect(url_for("cut.index", tid=t.id) if t.cut_kind else _tournament_page(t))
-    return render_template(template, form=form), 400
+    headers = {"Retry-After": "5"} if status == 503 else {}
+    return render_template(template, form=form), status, headers
 
 
 def _tournament_page(t) -> str:

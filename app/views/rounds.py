@@ -5,14 +5,14 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from .. import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ..pairing import Format
-from ..services import export
+from ..services import export, participation
 from ..services import rounds as service
-from .access import managed_tournament
+from .access import SCORE, managed_tournament
 
 bp = Blueprint("rounds", __name__)
 
@@ -42,10 +42,11 @@ def index(tid: int):
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>")
 @login_required
 def show(tid: int, number: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, SCORE)
     rnd = service.load_round(t, number)
     if rnd is None:
         abort(404)
+    reports = participation.round_reports(t, rnd)
     summaries = service.round_summaries(t)
     latest = summaries[-1].number
     editable = number == latest and not any(m.result and not m.is_bye for m in rnd.matches)
@@ -54,6 +55,8 @@ def show(tid: int, number: int):
         unreported=sum(1 for m in rnd.matches if m.result is None),
         warnings=service.pairing_warnings(t, rnd) if editable and not rnd.published else [],
         buttons=results.buttons(t.fmt), label=results.label,
+        reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
+        log=service.result_log(t, rnd.id),
         edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm())
 
 
@@ -103,13 +106,13 @@ def undo(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/matches/<int:mid>/result")
 @login_required
 def report(tid: int, mid: int):
-    t = managed_tournament(tid)
+    t = managed_tournament(tid, SCORE)
     form = ResultForm()
     if not form.validate():
         abort(400, _form_errors(form))
     try:
         outcome = _outcome(t, form)
-        number = service.report_result(t, mid, outcome)
+        number = service.report_result(t, mid, outcome, service.Actor.account(current_user, t))
     except service.NotFound as e:
         abort(404, str(e))
     except (results.ResultError, service.RoundError) as e:

@@ -246,7 +246,8 @@ class SeededEvent:
             t = self._t()
             for match in service.load_round(t, number).matches:
                 if match.result is None:
-                    service.report_result(t, match.id, results.outcome(t.fmt, result(number, match.table)))
+                    service.report_result(t, match.id, results.outcome(t.fmt, result(number, match.table)),
+                                          service.Actor("organizer"))
             db.session.remove()
 
     def tables(self, number: int) -> dict[str, int]:

@@ -125,3 +125,34 @@ def _pairable(field, met, bye_ok):
     graph.add_edges_from((a, b) for a in field for b in field if a != b and frozenset((a, b)) not in met)
     graph.add_edges_from((a, "BYE") for a in bye_ok)
     return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(nodes)
+
+
+def messy_history(n, rounds, seed, power=False):
+    """Plain swiss with everything a real event has: 15 % draws, drops, late entries (a fifth of the field joins
+    in round 3), requested first-round byes and fixed tables. Returns the entrants of the next round."""
+    rnd = random.Random(seed)
+    late = set(rnd.sample(range(n), n // 5))
+    fixed = dict(zip(rnd.sample(range(n), min(3, n)), (1, 2, 5)))
+    asks = set(rnd.sample(range(n), min(2, n)))
+    ents = [Entrant(i, f"P{i}", fixed_table=fixed.get(i), first_round_bye=i in asks) for i in range(n)]
+    games = []
+    for r in range(1, rounds + 1):
+        present = [e for e in ents if r >= 3 or e.id not in late]
+        try:
+            plan = pair_plain(present, games, r, seed, power)
+        except PairingError:
+            break
+        games += play_round(plan, r, rnd, draws=0.15)
+        ents = [Entrant(e.id, e.name, dropped=e.dropped or rnd.random() < 0.04, fixed_table=e.fixed_table,
+                        first_round_bye=e.first_round_bye) for e in ents]
+    r = next_round(games)
+    return [e for e in ents if r >= 3 or e.id not in late], games
+
+
+def one_draw(n):
+    """Round 1 with one drawn match (its two players form a pod that cannot pair inside itself), every other
+    match won, and a bye when n is odd."""
+    games = [draw(1, 0, 1)] + [win(1, i, i + 1) for i in range(2, n - 1, 2)]
+    if n % 2:
+        games.append(bye(1, n - 1))
+    return entrants(n), games

@@ -232,7 +232,7 @@ def test_fast_matches_reference_on_a_dense_small_event(power):
 def test_no_rematch_constraints_are_solved_by_the_relaxation_alone():
     ents, games = ghost_history([9, 9, 9, 6, 6, 3, 3, 3, 3, 0, 0])
     plan = pair_plain(ents, games, 5, seed=0)
-    assert "networkx" not in plan.notes[0]
+    assert "exact block" not in plan.notes[0]
     assert plan.total_cost == pair_plain(ents, games, 5, seed=0, solver="networkx").total_cost
     # 9s odd: one floats to the 6s; the 6s, now odd, float one to the 3s; the 3s float one to the 0s; bye
     assert plan.total_cost == LexCost.of({(0, 1): 1, (1, 2): 1, (2, 3): 1, (3, 4): 1})

@@ -1,0 +1,212 @@
+"""Players take part through their player link: report their own table's result, confirm or dispute the
+opponent's report, drop themselves. Results are written only by rounds.write_result, under the match lock.
+
+A table's report state: None (nothing reported), "waiting" (one claim, or claims being changed), "disputed"
+(two claims that differ) or "confirmed" (a result stands: the players agreed, one report sufficed, or the
+TO entered it; the TO's result always wins).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import sqlalchemy as sa
+
+from .. import results
+from ..extensions import db
+from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
+from . import rounds
+from .locks import lock_tournament
+from .rounds import Actor, RoundError
+
+WAITING, DISPUTED, CONFIRMED = "waiting", "disputed", "confirmed"
+
+
+class ReportClosed(RoundError):
+    """The round no longer takes players' reports."""
+
+
+# ---------------------------------------------------------------- reading
+
+@dataclass
+class Claim:
+    player_id: int
+    name: str
+    result: str
+
+
+@dataclass
+class TableReport:
+    state: Optional[str]
+    claims: list = field(default_factory=list)  # of Claim
+
+    def by(self, player_id: int) -> Optional[Claim]:
+        return next((c for c in self.claims if c.player_id == player_id), None)
+
+
+def state_of(result: Optional[str], is_bye: bool, claims: list) -> Optional[str]:
+    if is_bye:
+        return None
+    if result is not None:
+        return CONFIRMED
+    if not claims:
+        return None
+    if len({c.result for c in claims}) > 1:
+        return DISPUTED
+    return WAITING
+
+
+def round_reports(t: Tournament, rnd) -> dict[int, TableReport]:
+    """Match id -> TableReport for a loaded round (rounds.RoundView): one query for the claims."""
+    claims: dict[int, list] = {}
+    for mid, pid, name, result in db.session.execute(
+            sa.select(ResultClaim.match_id, ResultClaim.player_id, Player.name, ResultClaim.result)
+            .join(Player, Player.id == ResultClaim.player_id)
+            .join(Match, Match.id == ResultClaim.match_id)
+            .where(Match.round_id == rnd.id).order_by(ResultClaim.id)):
+        claims.setdefault(mid, []).append(Claim(pid, name, result))
+    return {m.id: TableReport(state_of(m.result, m.is_bye, claims.get(m.id, [])), claims.get(m.id, []))
+            for m in rnd.matches}
+
+
+def counts(rnd, reports: dict[int, TableReport]) -> dict[str, int]:
+    """Tables of a round by report state (byes left out)."""
+    out = {CONFIRMED: 0, WAITING: 0, DISPUTED: 0, "unreported": 0}
+    for m in rnd.matches:
+        if not m.is_bye:
+            out[reports[m.id].state or "unreported"] += 1
+    return out
+
+
+def describe(fmt, report: TableReport, seats) -> str:
+    """The TO's one-line view of a table's exchange; never shown to players or in the API."""
+    names = [s.name for s in seats]
+    if report.state == DISPUTED:
+        return "Disputed: " + "; ".join(f"{c.name} says {results.label(fmt, c.result)}" for c in report.claims)
+    if report.state == WAITING:
+        c = report.claims[0]
+        other = next((n for n in names if n != c.name), "the opponent")
+        return f"Reported by {c.name}: {results.label(fmt, c.result)}, waiting for {other}"
+    return ""
+
+
+@dataclass
+class MyTable:
+    """A player's own table in the latest published round, as their page and the public banner show it."""
+
+    round_number: int
+    match_id: int
+    table: int
+    is_bye: bool
+    side: Optional[str]
+    opponent: Optional[str]
+    opponent_side: Optional[str]
+    result: Optional[str]
+    points: Optional[int]
+    state: Optional[str]
+    mine: Optional[str]  # my claim
+    theirs: Optional[str]  # the opponent's claim
+    open: bool  # reports accepted now
+    first_name: str = ""  # the first seat's name (Corp / seat 1): results read from its side
+    second_name: str = ""
+
+
+def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
+    """None while no round is published or the player is not in the latest published one."""
+    number = rounds.latest_published(t)
+    if not number:
+        return None
+    match = db.session.execute(
+        sa.select(Match.id, Match.table, Match.is_bye, Match.result).join(Seat, Seat.match_id == Match.id)
+        .join(Round, Round.id == Match.round_id)
+        .where(Round.tournament_id == t.id, Round.number == number, Seat.player_id == player.id)).first()
+    if match is None:
+        return None
+    seats = rounds.corp_first(t, db.session.execute(
+        sa.select(Seat.player_id, Seat.position, Seat.side, Seat.points, Player.name)
+        .join(Player, Player.id == Seat.player_id).where(Seat.match_id == match.id)).all())
+    me = next(s for s in seats if s.player_id == player.id)
+    other = next((s for s in seats if s.player_id != player.id), None)
+    claims = db.session.execute(sa.select(ResultClaim.player_id, ResultClaim.result)
+                                .where(ResultClaim.match_id == match.id)).all()
+    claim_list = [Claim(pid, "", r) for pid, r in claims]
+    report = TableReport(state_of(match.result, match.is_bye, claim_list), claim_list)
+    mine = report.by(player.id)
+    theirs = report.by(other.player_id) if other else None
+    return MyTable(
+        round_number=number, match_id=match.id, table=match.table, is_bye=match.is_bye, side=me.side,
+        opponent=other.name if other else None, opponent_side=other.side if other else None,
+        result=match.result, points=me.points, state=report.state,
+        mine=mine.result if mine else None, theirs=theirs.result if theirs else None,
+        open=(not match.is_bye and match.result is None and number == rounds.latest_number(t)),
+        first_name=seats[0].name, second_name=seats[-1].name)
+
+
+# ---------------------------------------------------------------- acting
+
+def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
+    """A player's report (or confirmation, or dispute) for their own table; returns the new state.
+
+    One claim per player and table, changeable until the result stands. Agreement (or a single report when
+    the event allows it) writes the result through rounds.write_result. Refusals write nothing."""
+    if key not in dict(results.buttons(t.fmt)):  # the TO's buttons, and only them
+        raise results.ResultError("Choose one of the result buttons.")
+    outcome = results.outcome(t.fmt, key)
+    locked = rounds.lock_match(t, match_id)
+    try:
+        match = locked.match
+        if player.id not in {s.player_id for s in locked.seats}:
+            raise RoundError("That is not your table.")
+        if match.is_bye:
+            raise RoundError("A bye has no result to report.")
+        if not locked.published or locked.round_number != rounds.latest_number(t):
+            raise ReportClosed(f"Round {locked.round_number} is closed for reports. "
+                               "Ask the organizer if its result is wrong.")
+        if match.result is not None:
+            raise ReportClosed(f"The result is in: {results.label(t.fmt, match.result)}. "
+                               "Ask the organizer if it is wrong.")
+        mine = db.session.scalar(sa.select(ResultClaim).where(ResultClaim.match_id == match.id,
+                                                              ResultClaim.player_id == player.id))
+        if mine is None:
+            db.session.add(ResultClaim(tournament_id=t.id, match_id=match.id, player_id=player.id, result=key))
+        else:
+            mine.result = key
+        db.session.flush()
+        claims = db.session.scalars(sa.select(ResultClaim.result).where(ResultClaim.match_id == match.id)).all()
+        agreed = len(claims) == 2 and claims[0] == claims[1]
+        if agreed or t.single_report:
+            rounds.write_result(t, locked, outcome, Actor("player", player_id=player.id))
+            state = CONFIRMED
+        else:
+            state = DISPUTED if len(set(claims)) > 1 else WAITING
+        db.session.commit()
+    except RoundError:
+        db.session.rollback()
+        raise
+    return state
+
+
+def drop(t: Tournament, player: Player) -> bool:
+    """Drop from the next pairing on; False (nothing changed) if the player had dropped already.
+    Under the tournament lock, like the TO's drop: a pairing running meanwhile waits, then leaves them out."""
+    lock_tournament(t)
+    done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.tournament_id == t.id,
+                                                      Player.dropped.is_(False)).values(dropped=True),
+                              execution_options={"synchronize_session": False})
+    if done.rowcount:
+        touch(db.session, [t.id])
+    db.session.commit()
+    db.session.expire_all()
+    return bool(done.rowcount)
+
+
+def api_states(t: Tournament, round_id: int) -> dict[int, Optional[str]]:
+    """Match id -> report state for the public API (never who claimed what)."""
+    claims: dict[int, list] = {}
+    for mid, result in db.session.execute(
+            sa.select(ResultClaim.match_id, ResultClaim.result).join(Match, Match.id == ResultClaim.match_id)
+            .where(Match.round_id == round_id)):
+        claims.setdefault(mid, []).append(Claim(0, "", result))
+    return {mid: state_of(result, bye, claims.get(mid, [])) for mid, result, bye in db.session.execute(
+        sa.select(Match.id, Match.result, Match.is_bye).where(Match.round_id == round_id))}
+

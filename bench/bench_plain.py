@@ -1,0 +1,212 @@
+"""Plain swiss benchmark against swisspair 0.2.1 (PyPI), measured in the same run on the same inputs.
+
+`python -m bench.bench_plain` (`make bench`; `--quick` for the small inputs only). swisspair is a bench-only
+dependency: `pip install -r bench/requirements.txt`. Each history runs in its own process (peak RSS per history).
+
+Histories (plain swiss, best-of-three matches):
+- one-draw: round 2 after a round 1 with a single drawn match and a bye (the two drawn players met and form a
+  pod of their own); 2,001 to 20,001 players.
+- natural: random strengths, 2 % draws, paired by SASS; every round of a 2,000-player 15-round event.
+- messy: 10 % draws, 3 % drops a round, a tenth of the field entering late (round 3), 16 fixed tables, 8
+  requested first-round byes; 2,000 players, 15 rounds.
+- power: the natural event with power pairing (1-2, 3-4, ... by standings).
+- natural 20,000 players (rounds 2, 5, 8) and swisspair's own 199 players (rounds 10 and 20).
+
+Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
+swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
+met sets for free), the ratio, whether our down-pair vector (swisspair's own lexicographic cost, compared
+exactly) equals or beats its one, and whether ours is certified optimal.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app.pairing import Entrant, Format, Game, pair_round  # noqa: E402
+from app.pairing.plain import prepare  # noqa: E402
+
+HISTORIES = {
+    # name: (players, rounds measured, kind)
+    "one-draw 2,001": (2_001, (2,), "one-draw"),
+    "one-draw 4,001": (4_001, (2,), "one-draw"),
+    "one-draw 8,001": (8_001, (2,), "one-draw"),
+    "one-draw 20,001": (20_001, (2,), "one-draw"),
+    "natural 2,000": (2_000, tuple(range(1, 16)), "natural"),
+    "messy 2,000": (2_000, (3, 6, 9, 12, 15), "messy"),
+    "power 2,000": (2_000, (2, 4, 8, 12, 15), "power"),
+    "natural 20,000": (20_000, (2, 5, 8), "natural"),
+    "natural 199": (199, (10, 20), "natural"),
+}
+QUICK = ("one-draw 2,001", "natural 199")
+
+
+def repeats(n: int) -> int:
+    return 5 if n <= 4_001 else 3
+
+
+class Event:
+    """A plain event played round by round: pairings by SASS, results drawn from the players' strengths."""
+
+    def __init__(self, n: int, kind: str, seed: int = 0):
+        self.kind, self.rnd = kind, random.Random(f"plain:{kind}:{n}:{seed}")
+        self.strength = {i: self.rnd.random() for i in range(n)}
+        messy = kind == "messy"
+        self.late = set(self.rnd.sample(range(n), n // 10)) if messy else set()
+        self.draws = 0.10 if messy else 0.02
+        self.drop_rate = 0.03 if messy else 0.0
+        self.power = kind == "power"
+        fixed = dict(zip(self.rnd.sample(range(n), 16), range(1, 17))) if messy else {}
+        asks = set(self.rnd.sample(range(n), 8)) if messy else set()
+        self.entrants = [Entrant(i, f"P{i}", fixed_table=fixed.get(i), first_round_bye=i in asks) for i in range(n)]
+        self.games: list[Game] = []
+        self.round = 0
+
+    def field(self, rnd: int) -> list[Entrant]:
+        """Entrants of round `rnd` (late entrants join in round 3)."""
+        return [e for e in self.entrants if rnd >= 3 or e.id not in self.late]
+
+    def play(self) -> None:
+        self.round += 1
+        plan = pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round, seed=self.round,
+                          power_pairing=self.power)
+        rnd = self.rnd
+        for p in plan.pairings:
+            if p.opponent is None:
+                self.games.append(Game(self.round, p.player, None, 3, player_games=2))
+            elif rnd.random() < self.draws:
+                self.games.append(Game(self.round, p.player, p.opponent, 1, 1, player_games=1, opponent_games=1,
+                                       drawn_games=1))
+            else:
+                a, b = p.player, p.opponent
+                if rnd.random() * (self.strength[a] + self.strength[b]) >= self.strength[a]:
+                    a, b = b, a
+                self.games.append(Game(self.round, a, b, 3, 0, player_games=2, opponent_games=rnd.choice((0, 1))))
+        if self.drop_rate:
+            self.entrants = [Entrant(e.id, e.name, dropped=e.dropped or rnd.random() < self.drop_rate,
+                                     fixed_table=e.fixed_table, first_round_bye=e.first_round_bye)
+                             for e in self.entrants]
+
+
+def one_draw(n: int) -> tuple[list[Entrant], list[Game]]:
+    """The issue's reproduction: one drawn match in round 1, every other match won, one bye."""
+    games = [Game(1, 0, 1, 1, 1, player_games=1, opponent_games=1, drawn_games=1)]
+    games += [Game(1, i, i + 1, 3, 0, player_games=2) for i in range(2, n - 1, 2)]
+    games += [Game(1, n - 1, None, 3, player_games=2)]
+    return [Entrant(i) for i in range(n)], games
+
+
+def swisspair_players(field):
+    """swisspair's input for our ranked field: the same ranks, points, met sets and bye circle."""
+    from swisspair import Player
+
+    fewest = min(field.byes.values(), default=0)
+    names = [str(p) for p in field.ranked]
+    return [Player(id=names[i], points=field.points[p], rank=i + 1, can_get_bye=field.byes[p] <= fewest,
+                   cannot_be_paired_against_ids={names[j] for j in field.met[i]})
+            for i, p in enumerate(field.ranked)]
+
+
+def measure(entrants, games, rnd: int, power: bool) -> dict:
+    import swisspair
+
+    n = len([e for e in entrants if not e.dropped])
+    ours, theirs = [], []
+    pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)  # warm caches
+    for _ in range(repeats(n)):
+        t0 = time.perf_counter()
+        plan = pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)
+        ours.append(time.perf_counter() - t0)
+    field = prepare(entrants, games, rnd, random.Random(f"{rnd}:{rnd}"))
+    players = swisspair_players(field)
+    for _ in range(repeats(n)):
+        t0 = time.perf_counter()
+        matches = swisspair.create_matches(players, power_pairing=power)
+        theirs.append(time.perf_counter() - t0)
+    by_name = {str(p): p for p in field.ranked}
+    their_pairs = [(by_name[m.p1.id], None if m.p2 is None else by_name[m.p2.id]) for m in matches]
+    met = {(field.ranked[i], field.ranked[j]) for i, m in enumerate(field.met) for j in m}
+    legal = all(b is None or (a, b) not in met for a, b in their_pairs)
+    mine = [(t.player, t.opponent) for t in plan.pairings if t.player not in field.requested]
+    our_cost, their_cost = field.down_pairs(mine, power), field.down_pairs(their_pairs, power)
+    assert our_cost == plan.total_cost, "the bench's cost must be the engine's"
+    return dict(players=n, round=rnd, ours=statistics.median(ours), theirs=statistics.median(theirs),
+                versus="equal" if our_cost == their_cost else "better" if our_cost < their_cost else "WORSE",
+                legal=legal, certified=plan.certified_optimal, notes=plan.notes[0],
+                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def worker(name: str) -> None:
+    n, rounds, kind = HISTORIES[name]
+    pair_round(Format.PLAIN, [Entrant(i) for i in range(40)], [], seed=0)  # imports out of the way
+    if kind == "one-draw":
+        entrants, games = one_draw(n)
+        for rnd in rounds:
+            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False))), flush=True)
+        return
+    event = Event(n, kind)
+    while event.round < max(rounds):
+        if event.round + 1 in rounds:
+            row = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
+            print(json.dumps(dict(history=name, **row)), flush=True)
+        event.play()
+
+
+def run(name: str) -> list[dict]:
+    cmd = [sys.executable, "-m", "bench.bench_plain", "--worker", name]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if out.returncode:
+        print(f"<!-- {name}: failed: {out.stderr.strip().splitlines()[-1:]} -->", flush=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the small histories only")
+    parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        worker(args.worker)
+        return 0
+    try:
+        import swisspair  # noqa: F401
+    except ImportError:
+        print("swisspair is missing: pip install -r bench/requirements.txt")
+        return 1
+    names = args.histories or (QUICK if args.quick else list(HISTORIES))
+    print(f"Plain swiss vs swisspair 0.2.1, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the "
+          f"start; median of repeated pairings, both measured in this run.\n")
+    print("| history | players | round | SASS s | swisspair s | SASS / swisspair | down-pairs vs swisspair "
+          "| max RSS MB | certified optimal | SASS notes |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    failures, ratios = 0, []
+    for name in names:
+        rows = run(name)
+        failures += not rows
+        for r in rows:
+            ratios.append(r["ours"] / r["theirs"])
+            versus = r["versus"] + ("" if r["legal"] else " (swisspair paired a rematch)")
+            print(f"| {r['history']} | {r['players']:,} | {r['round']} | {r['ours']:.3f} | {r['theirs']:.3f} | "
+                  f"{ratios[-1]:.2f} | {versus} | {r['rss_mb']:.0f} | {'yes' if r['certified'] else 'NO'} | "
+                  f"{r['notes']} |", flush=True)
+            failures += r["versus"] == "WORSE" or not r["certified"]
+    if ratios:
+        print(f"\nSASS / swisspair: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}; "
+              f"load average {os.getloadavg()[0]:.1f} at the end.")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
