@@ -3,17 +3,20 @@
 Players of one class (same cost to everybody) are interchangeable except for pairs that met before. So:
 1. Class LP: x_cd = number of pairs between classes c and d (c = d allowed), degree constraints
    sum_d x_cd + 2 x_cc = n_c, plus odd-set cuts x(delta(S)) >= 1 for unions S of classes holding an odd
-   number of players (found by separation). Any perfect matching satisfies all of them, so the LP value is a
-   lower bound. The bound is taken from the dual solution, rounded to halves and repaired until it is
-   feasible in exact integer arithmetic: LB = sum n_c u_c + sum z_S is then proven, floats or not.
+   number of players (found by separation; HiGHS re-solves warm as cuts are added). Any perfect matching
+   satisfies all of them, so the LP value is a lower bound. The bound is taken from the dual solution, rounded
+   to integers and repaired until it is feasible in exact integer arithmetic: LB = sum n_c u_c + sum z_S is
+   then proven, floats or not. Costs of any size: the LP sees them shifted below 2**PRECISION_BITS, and
+   further passes on the exact reduced costs the earlier duals leave recover the bits the shift dropped.
 2. The LP's integer part is realised with shuffled players; a pair that met before is swapped with another
    pair of the same class, which keeps every cost. Leftovers (fractional parts, unresolved conflicts) are
    matched exactly with rustworkx.
-3. cost <= ceil(LB) (costs are integers) proves the matching optimal. If not, the LP is solved again with the
-   players of small classes (where earlier meetings bite) as classes of their own, which tightens the bound.
+3. cost <= ceil(LB) (costs are integers) proves the matching optimal. If not, more LP passes; then the LP is
+   solved again with the players of small classes (where earlier meetings bite) as classes of their own.
 4. Still a gap: fields up to FULL_GRAPH_LIMIT are re-solved exactly on the full graph. Larger ones are
    solved exactly on the pairs whose reduced cost is below the gap (no other pair can be in a cheaper
-   matching), if there are at most EDGE_BUDGET of them; otherwise they come back uncertified with the gap.
+   matching), if there are at most EDGE_BUDGET of them; otherwise they come back uncertified with the gap
+   (as do fields of more than LP_CLASS_LIMIT classes). No benchmark history comes near either limit.
 """
 from __future__ import annotations
 
@@ -29,16 +32,19 @@ from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Proble
 
 FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
 SMALL_FIELD = 12  # below this the class machinery is not worth it: solve the full graph
-LP_COST_LIMIT = 2**50  # class costs the LP (floats) can take; beyond, only exact full-graph solving
 LP_CLASS_LIMIT = 1200  # classes the LP takes (K^2/2 variables)
 
 EPS = 1e-6
 INF = 2**62
 MAX_CUT_ROUNDS = 30
 STALL_ROUNDS = 8
+STRONG_CUT_ROUNDS = 300  # when the bound misses: cut rounds are cheap with HiGHS warm, so look much harder
+STRONG_STALL_ROUNDS = 60
 SWAP_TRIES = 40
 EDGE_BUDGET = 1_000_000  # candidate pairs the gap-closing search may build (the full graph of ~1,400)
 SPLITS = (0, 6)  # classes this small become single players in the LP, in successive attempts
+PRECISION_BITS = 40  # costs handed to the floating-point LP are shifted below 2**40 (floats hold them exactly)
+REFINE_PASSES = 4  # extra LP passes on the reduced costs when the bound misses
 
 
 def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
@@ -52,26 +58,38 @@ def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
             break  # no small class: the same LP again would prove nothing new
         groups, cost = _groups(problem, split)
         counts = np.array([len(g) for g in groups], dtype=np.int64)
-        too_big = any(w is not None and abs(w) > LP_COST_LIMIT for row in cost for w in row)
-        if len(groups) > LP_CLASS_LIMIT or too_big:
+        if len(groups) > LP_CLASS_LIMIT:
             if best:
                 break
-            return _fallback(problem, rng, "class LP not applicable (too many classes or costs too large)")
+            return _fallback(problem, rng, "class LP not applicable (too many classes)")
         lp = _ClassLP(cost, counts)
         if not lp.solve():
             return _fallback(problem, rng, "class LP infeasible")
-        if bound is None or lp.lower_bound > bound:
-            bound, best_lp = lp.lower_bound, (lp, groups)
-        pairs, residual = _realise(problem, groups, lp.integer_part(), rng)
-        pairs, total = _finish(problem, pairs, residual, rng)
-        if total < lp.lower_bound:
-            raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
-        notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
-                     f"{len(residual)} players solved exactly")
-        if best is None or total < best[1]:
-            best = (pairs, total)
-        if best[1] <= math.ceil(bound):
-            return MatchResult(best[0], best[1], True, bound, "fast", notes)
+        refines, strengthened = 0, False
+        for attempt in range(2 * REFINE_PASSES + 2):
+            if attempt:  # the bound missed: recover the bits a shift dropped, else look harder for cuts
+                if lp.shift and refines < REFINE_PASSES:
+                    refines += 1
+                    done = lp.refine(2 * best[1] - lp.lb2)
+                elif not strengthened:
+                    strengthened, refines = True, 0
+                    done = lp.strengthen()
+                else:
+                    break
+                if not done:
+                    break
+            if bound is None or lp.lower_bound > bound:
+                bound, best_lp = lp.lower_bound, (lp, groups)
+            pairs, residual = _realise(problem, groups, lp.integer_part(), rng)
+            pairs, total = _finish(problem, pairs, residual, rng)
+            if total < lp.lower_bound:
+                raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
+            notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
+                         f"{len(residual)} players solved exactly" + (f" (LP pass {attempt + 1})" if attempt else ""))
+            if best is None or total < best[1]:
+                best = (pairs, total)
+            if best[1] <= math.ceil(bound):
+                return MatchResult(best[0], best[1], True, bound, "fast", notes)
     pairs, total = best
     gap = total - math.ceil(bound)
     if n <= FULL_GRAPH_LIMIT:
@@ -98,7 +116,7 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
     limit = 2 * total - lp.lb2  # in the doubled units of lp.rc2
     sizes = [len(g) for g in groups]
     k = len(groups)
-    close = [(g, h) for g in range(k) for h in range(g, k) if lp.rc2[g, h] < limit]
+    close = [(g, h) for g in range(k) for h in range(g, k) if lp.allowed[g, h] and lp.rc2[g, h] < limit]
     if sum(sizes[g] * sizes[h] if g != h else sizes[g] * (sizes[g] - 1) // 2 for g, h in close) > EDGE_BUDGET:
         return None
     order = list(problem.nodes)
@@ -159,70 +177,168 @@ def _fallback(problem: _Problem, rng: random.Random, why: str) -> MatchResult:
 
 
 class _ClassLP:
-    """min sum C_cd x_cd over class pairs; degree constraints; odd-set cuts added by separation."""
+    """min sum C_cd x_cd over class pairs; degree constraints; odd-set cuts added by separation.
+
+    Solved in passes, each one exact whatever the size of the costs: a pass hands HiGHS the current reduced
+    costs shifted right until they fit in PRECISION_BITS (floats hold them exactly), rounds the duals to
+    integers and repairs them until they are feasible in exact integer arithmetic, then subtracts them (shifted
+    back) from the reduced costs. The sum of the passes' duals stays feasible for the true costs, so LB, the sum
+    of the passes' dual objectives, is a proven lower bound at any magnitude; a later pass (`refine`) works on
+    what the earlier ones left, so each pass adds about PRECISION_BITS bits of precision."""
 
     def __init__(self, cost, counts):
-        self.k = len(counts)
+        self.k = k = len(counts)
         self.counts = counts
         self.cost = cost
         self.vars = [
             (i, j)
-            for i in range(self.k)
-            for j in range(i, self.k)
+            for i in range(k)
+            for j in range(i, k)
             if cost[i][j] is not None and (i != j or counts[i] >= 2)
         ]
+        self.vi = np.array([v[0] for v in self.vars], dtype=np.int64)
+        self.vj = np.array([v[1] for v in self.vars], dtype=np.int64)
+        doubled = [2 * cost[i][j] for i, j in self.vars]
+        self.wide = max(doubled, default=0) >= 2**52  # int64 arithmetic would not be safe: Python ints
+        values = np.empty(len(doubled), dtype=object if self.wide else np.int64)
+        values[:] = doubled
+        self.allowed = np.zeros((k, k), dtype=bool)
+        self.allowed[self.vi, self.vj] = self.allowed[self.vj, self.vi] = True
+        # rc2[c, d]: a lower bound on the doubled reduced cost of a (c, d) pair (exact unless clipped by `refine`)
+        self.rc2 = np.zeros((k, k), dtype=values.dtype)
+        self.rc2[self.vi, self.vj] = values
+        self.rc2[self.vj, self.vi] = values
+        self.d2 = self.rc2.copy()
+        self.lb2 = 0  # the proven bound, doubled
         self.cuts: list = []  # frozensets of class indices with an odd number of players
         self.x = None
         self.lower_bound = None
+        self.highs = None
 
     def solve(self) -> bool:
-        from scipy.optimize import linprog
-        from scipy.sparse import csr_matrix
-
         if not self.vars:
             return False
         if self.k == 1:  # one class (a first round): everybody pairs within it, nothing to optimise
             self.x = np.array([self.counts[0] / 2])
             self.lb2 = int(self.counts[0]) * self.cost[0][0]  # dual u = C/2 on the only class
-            self.rc2 = np.zeros((1, 1), dtype=np.int64)
+            self.rc2[:] = 0
             self.lower_bound = Fraction(self.lb2, 2)
+            self.shift = 0
             return True
-        vi = np.array([v[0] for v in self.vars])
-        vj = np.array([v[1] for v in self.vars])
-        c = np.array([float(self.cost[i][j]) for i, j in self.vars])
-        cols = np.arange(len(self.vars))
-        loop = vi == vj
-        rows = np.concatenate([vi, vj[~loop]])
-        colz = np.concatenate([cols, cols[~loop]])
-        vals = np.concatenate([np.where(loop, 2.0, 1.0), np.ones((~loop).sum())])
-        a_eq = csr_matrix((vals, (rows, colz)), shape=(self.k, len(self.vars)))
-        b_eq = self.counts.astype(float)
+        return self._pass(None)
+
+    def refine(self, gap2: int) -> bool:
+        """One more pass on the reduced costs, clipped above `gap2` (doubled): a pair whose reduced cost
+        exceeds the gap is in no cheaper matching, and lowering a cost keeps every dual feasible. No new cuts:
+        the earlier cuts' duals are folded into the costs, so only precision is gained here."""
+        if self.k == 1:
+            return False
+        return self._pass(2 * gap2 + 2, rounds=1, stall=1)
+
+    def strengthen(self) -> bool:
+        """Start the bound again from the true costs with a far larger budget of odd-set cuts (the earlier cuts
+        stay): for a field whose first LP stopped while still fractional."""
+        if self.k == 1:
+            return False
+        self.rc2, self.lb2 = self.d2.copy(), 0
+        return self._pass(None, rounds=STRONG_CUT_ROUNDS, stall=STRONG_STALL_ROUNDS)
+
+    def _pass(self, cap, rounds=MAX_CUT_ROUNDS, stall=STALL_ROUNDS) -> bool:
+        import highspy
+
+        k, vi, vj = self.k, self.vi, self.vj
+        rv = self.rc2[vi, vj]
+        if cap is not None and cap < rv.max():
+            rv = np.minimum(rv, cap)
+        self.shift = shift = max(0, int(rv.max()).bit_length() - PRECISION_BITS)
+        if self.wide:
+            ci = np.array([int(v) >> shift for v in rv], dtype=np.int64)
+        else:
+            ci = rv >> shift
+        c = ci.astype(float)
+        h = self.highs
+        nv = len(self.vars)
+        if h is None:
+            h = self.highs = highspy.Highs()
+            h.setOptionValue("output_flag", False)
+            h.addCols(nv, c, np.zeros(nv), np.full(nv, highspy.kHighsInf), 0,
+                      np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+            loop = vi == vj
+            rows = np.concatenate([vi, vj[~loop]])
+            cols = np.concatenate([np.arange(nv), np.arange(nv)[~loop]])
+            vals = np.concatenate([np.where(loop, 2.0, 1.0), np.ones(int((~loop).sum()))])
+            order = np.argsort(rows, kind="stable")
+            starts = np.searchsorted(rows[order], np.arange(k)).astype(np.int32)
+            b = self.counts.astype(float)
+            h.addRows(k, b, b, len(order), starts, cols[order].astype(np.int32), vals[order])
+            self._add_cuts(self.cuts)
+        else:
+            h.changeColsCost(nv, np.arange(nv, dtype=np.int32), c)
         stalled, best_obj = 0, -math.inf
-        for _ in range(MAX_CUT_ROUNDS):
-            if self.cuts:
-                member = np.zeros((len(self.cuts), self.k), dtype=bool)
-                for s, cut in enumerate(self.cuts):
-                    member[s, list(cut)] = True
-                crossing = member[:, vi] ^ member[:, vj]
-                a_ub, b_ub = -csr_matrix(crossing.astype(float)), -np.ones(len(self.cuts))
-            else:
-                a_ub = b_ub = None
-            res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=(0, None), method="highs")
-            if res.status != 0:
+        for rnd in range(rounds):
+            h.run()
+            if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 return False
-            self.x = res.x
-            used = len(self.cuts)
-            stalled = stalled + 1 if res.fun <= best_obj + EPS * max(1.0, abs(best_obj)) else 0
-            best_obj = max(best_obj, res.fun)
-            new = self._violated(vi, vj)
-            if not new or stalled >= STALL_ROUNDS:  # cuts that only shuffle equal optima are not worth it
+            sol = h.getSolution()
+            self.x = np.array(sol.col_value)
+            obj = float(c @ self.x)
+            stalled = stalled + 1 if obj <= best_obj + EPS * max(1.0, abs(best_obj)) else 0
+            best_obj = max(best_obj, obj)
+            if rnd == rounds - 1 or stalled >= stall:  # cuts that only shuffle equal optima: stop
                 break
+            new = self._violated(vi, vj)
+            if not new:
+                break
+            self._add_cuts(new)
             self.cuts.extend(new)
-        del self.cuts[used:]  # cuts found after the last solve have no duals
-        u = res.eqlin.marginals
-        z = -res.ineqlin.marginals if self.cuts else np.zeros(0)
-        self.lower_bound = self._proven_bound(u, z)
+        duals = np.array(sol.row_dual)
+        self._take_duals(duals[:k], duals[k:], ci, shift)
         return True
+
+    def _add_cuts(self, cuts: list) -> None:
+        if not cuts:
+            return
+        starts, index = [], []
+        for cut in cuts:
+            starts.append(len(index))
+            inside = np.zeros(self.k, dtype=bool)
+            inside[list(cut)] = True
+            index.extend(np.nonzero(inside[self.vi] ^ inside[self.vj])[0].tolist())
+        n = len(cuts)
+        self.highs.addRows(n, np.ones(n), np.full(n, 1e30), len(index), np.array(starts, np.int32),
+                           np.array(index, np.int32), np.ones(len(index)))
+
+    def _take_duals(self, u, z, ci, shift) -> None:
+        """Round the duals to integers, repair them to exact feasibility against this pass's costs `ci`, and
+        add them (shifted back) to the bound; the reduced costs drop by as much."""
+        k = self.k
+        d = np.full((k, k), INF, dtype=np.int64)
+        d[self.vi, self.vj] = ci
+        d[self.vj, self.vi] = ci
+        uu = np.round(u).astype(np.int64)
+        zz = np.maximum(np.round(z), 0).astype(np.int64)
+        if len(zz):
+            member = np.zeros((k, len(zz)), dtype=np.int64)
+            for s, cut in enumerate(self.cuts):
+                member[list(cut), s] = 1
+            w = member @ zz
+            cross = w[:, None] + w[None, :] - 2 * ((member * zz) @ member.T)
+        else:
+            cross = np.zeros((k, k), dtype=np.int64)
+        for i in range(k):  # lowering u_i only loosens the others: one pass makes every constraint hold
+            limit = d[i] - uu - cross[i]
+            limit[i] = (d[i, i] - cross[i, i]) // 2
+            uu[i] = min(uu[i], limit.min())
+        used = uu[:, None] + uu[None, :] + cross
+        assert np.all((d - used)[self.allowed] >= 0), "dual repair failed"
+        if self.wide:
+            used = used.astype(object) * (1 << shift)
+        else:
+            used = used << shift
+        self.rc2 = np.where(self.allowed, self.rc2 - used, self.rc2)
+        gained = sum(int(n) * int(v) for n, v in zip(self.counts, uu)) + int(zz.sum())
+        self.lb2 += gained << shift
+        self.lower_bound = Fraction(self.lb2, 2)
 
     def _violated(self, vi, vj) -> list:
         """Odd unions of classes that the fractional solution leaves with less than one crossing pair."""
@@ -250,31 +366,6 @@ class _ClassLP:
                     found.append(s)
                     seen.add(s)
         return found
-
-    def _proven_bound(self, u, z) -> Fraction:
-        """Round the duals to halves, repair them to exact feasibility, return their objective."""
-        k = self.k
-        d = np.full((k, k), INF, dtype=np.int64)
-        for i, j in self.vars:
-            d[i, j] = d[j, i] = 2 * self.cost[i][j]
-        uu = np.round(2 * u).astype(np.int64)
-        zz = np.maximum(np.round(2 * z), 0).astype(np.int64)
-        if len(zz):
-            member = np.zeros((k, len(zz)), dtype=np.int64)
-            for s, cut in enumerate(self.cuts):
-                member[list(cut), s] = 1
-            w = member @ zz
-            cross = w[:, None] + w[None, :] - 2 * ((member * zz) @ member.T)
-        else:
-            cross = np.zeros((k, k), dtype=np.int64)
-        for i in range(k):  # lowering u_i only loosens the others: one pass makes every constraint hold
-            limit = d[i] - uu - cross[i]
-            limit[i] = (d[i, i] - cross[i, i]) // 2
-            uu[i] = min(uu[i], limit.min())
-        self.rc2 = d - uu[:, None] - uu[None, :] - cross  # reduced costs, doubled; INF-ish where forbidden
-        assert np.all(self.rc2 >= 0), "dual repair failed"
-        self.lb2 = int((self.counts * uu).sum()) + int(zz.sum())
-        return Fraction(self.lb2, 2)
 
     def integer_part(self) -> dict:
         """Class-pair counts to realise in bulk: the LP's values if integral, else floor - 1."""

@@ -25,8 +25,9 @@ class Record:
     game_losses: int = 0
     game_draws: int = 0
     opponents: list = field(default_factory=list)  # one entry per real game, repeats kept
-    # (opponent, side this player played, round) for single-sided rematch rules
-    sides_against: dict = field(default_factory=lambda: defaultdict(list))
+    # single-sided: the side of each real game, one letter a game in the order of `opponents` ("c" Corp,
+    # "r" Runner, "-" not recorded); a string keeps a 20,000-player history free of 200,000 small containers
+    sides: str = ""
     lost_rounds: list = field(default_factory=list)
 
     @property
@@ -74,7 +75,7 @@ class History:
         records = self.records
         bye_game_wins = self.format.scoring.bye_game_wins
         sided = self.format is Format.SINGLE_SIDED
-        corp, runner = Side.CORP, Side.RUNNER
+        corp = Side.CORP
         last_round = self.last_round
         for g in games:
             rnd = g.round
@@ -118,17 +119,18 @@ class History:
             if sided:
                 side = g.player_side
                 if side is None:
-                    continue
-                if side == corp:
-                    a.corp += 1
-                    b.runner += 1
-                    a.sides_against[opponent].append(corp)
-                    b.sides_against[player].append(runner)
+                    a.sides += "-"
+                    b.sides += "-"
+                elif side == corp:
+                    a.sides += "c"
+                    b.sides += "r"
                 else:
-                    a.runner += 1
-                    b.corp += 1
-                    a.sides_against[opponent].append(runner)
-                    b.sides_against[player].append(corp)
+                    a.sides += "r"
+                    b.sides += "c"
+        if sided:
+            for r in records.values():
+                if r.sides:
+                    r.corp, r.runner = r.sides.count("c"), r.sides.count("r")
         self.last_round = last_round
 
     def times_met(self, x: PlayerId, y: PlayerId) -> int:
@@ -136,7 +138,11 @@ class History:
 
     def sides_played_against(self, x: PlayerId, y: PlayerId) -> list:
         """Sides `x` played in earlier games against `y` (single-sided)."""
-        return list(self.records[x].sides_against.get(y, ())) if x in self.records else []
+        rec = self.records.get(x)
+        if rec is None:
+            return []
+        sides = (s for o, s in zip(rec.opponents, rec.sides) if o == y and s != "-")
+        return [Side.CORP if s == "c" else Side.RUNNER for s in sides]
 
     def had_bye(self, x: PlayerId) -> bool:
         rec: Optional[Record] = self.records.get(x)

@@ -16,7 +16,7 @@ Solvers:
   still close the gap (reduced cost below it); if those are too many it is returned uncertified with the gap
   in `notes`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes (save, in a pathological field, to
   show that leftovers cannot be paired at all). Details in fast.py.
-- "auto": "fast" (which itself uses the full graph for small fields or costs too large for floating point).
+- "auto": "fast" (which itself uses the full graph for small fields).
 """
 from __future__ import annotations
 

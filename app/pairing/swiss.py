@@ -77,7 +77,7 @@ def pair_sided(
             cost = rules.rematch_cost(a, b, standing[a], standing[b])
             return None if base is None or cost is None else cost - base
 
-        met = {p: set(r.opponents) for p, r in records.items() if r.opponents}
+        met = {p: r.opponents for p, r in records.items() if r.opponents}  # short lists: no sets to build
         try:
             result = solve(nodes, class_of, class_cost, extra_cost, met, solver, rng)
             break

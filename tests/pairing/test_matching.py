@@ -92,3 +92,38 @@ def test_fast_equals_the_reference_on_random_class_problems(half, classes, met_c
     if fast.lower_bound is not None:
         assert fast.lower_bound <= fast.total_cost
     assert isinstance(fast.lower_bound, (Fraction, type(None)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(7, 40), st.integers(1, 6), st.integers(0, 60), st.sampled_from([40, 52, 64, 90, 200]),
+       st.integers(0, 10**6))
+def test_fast_is_exact_and_certified_at_any_cost_size(half, classes, met_count, bits, seed):
+    """Class costs far beyond floating point (tiers 2**bits apart plus small parts): the LP passes must still
+    prove the optimum, without the full graph (switched off here), and the bound must never exceed it."""
+    import app.pairing.fast as fast_module
+
+    rnd = random.Random(seed)
+    nodes = list(range(2 * half))
+    cls = {v: rnd.randrange(classes) for v in nodes}
+    table = {}
+    for c in range(classes):
+        for d in range(c, classes):
+            table[c, d] = table[d, c] = rnd.randint(0, 3) * 2**bits + rnd.randint(0, 30)
+    extra, met = {}, []
+    for _ in range(met_count):
+        a, b = rnd.sample(nodes, 2)
+        met.append((a, b))
+        extra[frozenset((a, b))] = rnd.choice([None, 0, 1, 2**bits])
+    args = (nodes, cls, lambda c, d: table[c, d], lambda a, b: extra[frozenset((a, b))], met)
+    try:
+        ref = solve(*args, solver="networkx", rng=random.Random(seed))
+    except NoPerfectMatching:
+        return
+    limit, fast_module.FULL_GRAPH_LIMIT = fast_module.FULL_GRAPH_LIMIT, 0
+    try:
+        fast = solve(*args, solver="fast", rng=random.Random(seed))
+    finally:
+        fast_module.FULL_GRAPH_LIMIT = limit
+    assert fast.total_cost == ref.total_cost and fast.certified
+    assert fast.lower_bound is None or fast.lower_bound <= ref.total_cost
+    assert not any("full graph" in note or "within classes" in note for note in fast.notes)
