@@ -15,6 +15,7 @@ from ..models import Round, Tournament, utcnow
 from ..names import name_key
 from ..forms.players import EntryForm
 from ..identities import identities
+from ..services import cut as cut_service
 from ..services import player_links
 from ..services import registration as registration_service
 from ..services import rounds as service
@@ -51,7 +52,18 @@ def home_page(t: Tournament, form=None, status: int = 200):
         form = EntryForm()
     return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True),
                            registration=registration, me=me, form=form, sided=sided(t),
-                           identities=identities()), status
+                           identities=identities(), cut=cut_state(t)), status
+
+
+def cut_state(t: Tournament):
+    """What the home page says once the swiss is over: the cut's size and round being played, or the champion."""
+    cut = cut_service.load(t)
+    if cut is None:
+        return None
+    champion = cut.bracket.champion()
+    playing = [g.round for g in cut.bracket.ready_games()]
+    return {"size": len(cut.bracket.seeds), "champion": cut.name(champion) if champion is not None else None,
+            "round": min(playing) if playing else None}
 
 
 @bp.get("/t/<slug>/pairings")

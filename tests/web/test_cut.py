@@ -296,3 +296,25 @@ def test_no_swiss_round_is_paired_once_the_cut_exists(client, make_user, make_to
     response = client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": 3}, follow_redirects=True)
     assert "The top cut has started" in _text(response)
     assert db.session.scalar(sa.select(sa.func.count(Round.id)).where(Round.tournament_id == t.id)) == 2
+
+
+def test_event_home_follows_the_cut_to_the_champion(client, make_user, make_tournament, login):
+    """After the cut the home stops sending players to swiss pairings: it shows the cut's round, then the champion."""
+    t = _balanced_four(make_user, make_tournament)
+    before = _text(client.get(f"/t/{t.slug}"))
+    assert "Find my table" in before and "cut" not in before.lower()
+    login()
+    _post_cut(client, t, 4, "single")
+    home = _text(client.get(f"/t/{t.slug}"))
+    assert "Top 4 cut: round 1 of the bracket is being played." in home
+    assert f'href="/t/{t.slug}/bracket"' in home and "Find my table" not in home and "is up." not in home
+    cut = cut_service.load(t)
+    for g in cut.bracket.ready_games():
+        _play(client, t, g.id, g.higher_seed)
+    assert "Top 4 cut: round 2 of the bracket" in _text(client.get(f"/t/{t.slug}"))
+    final = cut_service.load(t).bracket.ready_games()[0]
+    _play(client, t, final.id, final.player2)
+    champion = cut_service.load(t).name(final.player2)
+    home = _text(client.get(f"/t/{t.slug}"))
+    assert f"Champion: <strong>{champion}</strong>" in home and "Final bracket" in home
+    assert "being played" not in home and "Find my table" not in home
