@@ -94,7 +94,8 @@ def standings(slug: str):
     t = public_tournament(slug)
     latest = service.latest_published(t)
     return render_template("public/standings.html", t=t, latest=latest,
-                           table=service.standings(t, published_only=True))
+                           table=service.standings(t, published_only=True),
+                           query=request.args.get("q", "", type=str).strip()[:100])
 
 
 @bp.get("/t/<slug>/status.json")

@@ -154,3 +154,39 @@ def test_pages_run_a_handful_of_queries_whatever_the_size(make_user, make_tourna
                          for path in ("/rounds", "/rounds/2", "/standings")])
     assert counts[0] == counts[1], counts
     assert max(counts[0]) <= 10, counts
+
+
+def _rows(page: str, tag: str = "tr") -> list[str]:
+    """The opening tags of the standings rows (or pairing items) of a page."""
+    return [f"<{tag} " + chunk.split(">", 1)[0] + ">" for chunk in page.split(f"<{tag} ")[1:]]
+
+
+def test_standings_find_my_name_and_my_row(live, app):
+    """Standings filter like pairings (case and accents ignored, without JavaScript too) and mark the row of
+    the player this device remembers; the compact phone row keeps rank, name, points, first tiebreaker, record."""
+    from app.services import player_links
+    to, anon, t, players = live
+    kovac = players[1]
+    kovac.name = "Ana Kovač"
+    db.session.commit()
+    page = anon.get(f"/t/{t.slug}/standings?q=KOVAC").get_data(as_text=True)
+    assert '<table class="standings compact">' in page and 'id="find"' in page and 'data-list="standings-rows"' in page
+    rows = _rows(page.split('<tbody id="standings-rows">', 1)[1].split("</tbody>", 1)[0])
+    assert len(rows) == len(players)
+    shown = [r for r in rows if " hidden>" not in r]
+    assert shown == ['<tr data-names="ana kovac">'] and 'id="no-match" hidden' in page
+    assert 'id="no-match" hidden' not in anon.get(f"/t/{t.slug}/standings?q=zzz").get_data(as_text=True)
+    assert page.count('class="nowrap record"') == 1 + len(players)  # the header and every row
+    assert "poll.js" in page and 'class="me"' not in page
+
+    phone = app.test_client()
+    phone.get(f"/t/{t.slug}/p/{player_links.token(kovac)}")  # the player's link: the device remembers them
+    mine = phone.get(f"/t/{t.slug}/standings").get_data(as_text=True)
+    assert [r for r in _rows(mine) if 'class="me"' in r] == ['<tr data-names="ana kovac" class="me">']
+    pairings = phone.get(f"/t/{t.slug}/pairings").get_data(as_text=True)
+    marked = [li for li in pairings.split('id="pairings">', 1)[1].split("</ul>", 1)[0].split("<li")[1:]
+              if li.split(">", 1)[0].endswith('class="me"')]
+    assert len(marked) == 1 and "Ana Kovač" in marked[0]
+    # the TO's standings page has neither the search nor anyone's highlight
+    to_page = to.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
+    assert 'id="find"' not in to_page and 'class="me"' not in to_page and '<table class="standings compact">' in to_page
