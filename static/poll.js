@@ -28,6 +28,27 @@
     };
     input.addEventListener("input", filter);
     if (input.value) { filter(); }
+
+    /* "Me" on a device without the player's link (the server marks that player itself): the name found on the
+       standings, one row left, is remembered for this event and its rows marked on standings and pairings. */
+    var memory = "sass:me:" + window.location.pathname.split("/")[2];
+    var store = function (key) { try { window.localStorage.setItem(memory, key); } catch (e) { /* private mode */ } };
+    var mark = function () {
+      var key;
+      try { key = window.localStorage.getItem(memory); } catch (e) { return; }
+      if (!key || list.querySelector(".me[data-server]")) { return; }
+      Array.prototype.forEach.call(list.children, function (row) {
+        var names = " " + row.getAttribute("data-names") + " ";
+        row.classList.toggle("me", names.indexOf(" " + key + " ") !== -1);
+      });
+    };
+    if (list.id === "standings-rows") {
+      input.addEventListener("input", function () {
+        var shown = Array.prototype.filter.call(list.children, function (row) { return !row.hidden; });
+        if (fold(input.value) && shown.length === 1) { store(shown[0].getAttribute("data-names")); mark(); }
+      });
+    }
+    mark();
   }
 
   var live = document.querySelector("[data-status-url]");

@@ -95,3 +95,25 @@ def test_home_shows_the_cut(roster, new_context, organizer, seed_swiss, live_ser
         page.screenshot(path=str(screenshots / f"{name}_home_cut.png"), full_page=True)
         page.get_by_role("link", name="Bracket", exact=True).click()
         expect(page).to_have_url(f"{page.url.split('/t/')[0]}/t/{event.slug}/bracket")
+
+
+def test_device_remembers_the_name_found(roster, new_context, organizer, seed_swiss):
+    """Without a player link, the name found on the standings is remembered on the device (localStorage):
+    that player's rows are marked on standings and pairings afterwards."""
+    event = seed_swiss(organizer["id"], _players(roster), rounds=2, name="Memory Open", planned=4)
+    page = _narrow(new_context)
+    page.goto(f"/t/{event.slug}/standings")
+    expect(page.locator("table.standings tbody tr.me")).to_have_count(0)
+    page.get_by_label("Find my name").fill("kovac")
+    expect(page.locator("table.standings tbody tr:visible")).to_have_count(1)
+    page.goto(f"/t/{event.slug}/standings")
+    mine = page.locator("table.standings tbody tr.me")
+    expect(mine).to_have_count(1)
+    expect(mine.locator("td.name")).to_contain_text("Mira Kovač")
+    page.goto(f"/t/{event.slug}/pairings")
+    expect(page.locator("#pairings li.me")).to_have_count(1)
+    expect(page.locator("#pairings li.me")).to_contain_text("Mira Kovač")
+    # another device remembers nobody
+    other = _narrow(new_context)
+    other.goto(f"/t/{event.slug}/standings")
+    expect(other.locator("table.standings tbody tr.me")).to_have_count(0)

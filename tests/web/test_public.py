@@ -182,10 +182,10 @@ def test_standings_find_my_name_and_my_row(live, app):
     phone = app.test_client()
     phone.get(f"/t/{t.slug}/p/{player_links.token(kovac)}")  # the player's link: the device remembers them
     mine = phone.get(f"/t/{t.slug}/standings").get_data(as_text=True)
-    assert [r for r in _rows(mine) if 'class="me"' in r] == ['<tr data-names="ana kovac" class="me">']
+    assert [r for r in _rows(mine) if 'class="me"' in r] == ['<tr data-names="ana kovac" class="me" data-server>']
     pairings = phone.get(f"/t/{t.slug}/pairings").get_data(as_text=True)
     marked = [li for li in pairings.split('id="pairings">', 1)[1].split("</ul>", 1)[0].split("<li")[1:]
-              if li.split(">", 1)[0].endswith('class="me"')]
+              if li.split(">", 1)[0].endswith('class="me" data-server')]
     assert len(marked) == 1 and "Ana Kovač" in marked[0]
     # the TO's standings page has neither the search nor anyone's highlight
     to_page = to.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
