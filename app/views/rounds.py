@@ -161,7 +161,7 @@ def edit_pairings(tid: int, number: int):
 def standings(tid: int):
     t = managed_tournament(tid, ORGANIZE)
     return render_template("rounds/standings.html", t=t, table=service.standings(t),
-                           summaries=service.round_summaries(t))
+                           progress=service.standings_progress(service.round_summaries(t)))
 
 
 def _csv(text: str, name: str) -> Response:

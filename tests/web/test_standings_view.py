@@ -90,3 +90,28 @@ def test_standings_need_the_owner(make_user, make_tournament, login, client):
     login(email="nosy@example.com")
     assert client.get(f"/tournaments/{t.id}/standings").status_code == 403
     assert client.get("/tournaments/999999/standings").status_code == 404
+
+
+def test_standings_say_which_rounds_they_include(make_user, make_tournament, login, app):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=8)
+    url, public = f"/tournaments/{t.id}/standings", f"/t/{t.slug}/standings"
+    anon = app.test_client()
+    pair(client, t, 1)
+    client.post(f"/tournaments/{t.id}/rounds/1/publish")
+    assert "round 1 in progress, 0 of 4 results" in client.get(url).get_data(as_text=True)
+    assert "round 1 in progress, 0 of 4 results" in anon.get(public).get_data(as_text=True)
+    report_all(client, t, 1, "corp")
+    pair(client, t, 2)
+    client.post(f"/tournaments/{t.id}/rounds/2/publish")
+    (m, _), *_ = matches(t, 2)
+    client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner"})
+    for page in (client.get(url).get_data(as_text=True), anon.get(public).get_data(as_text=True)):
+        assert "after round 1; round 2 in progress, 1 of 4 results" in page
+        assert "after round 2" not in page
+    report_all(client, t, 2, "corp")
+    page = client.get(url).get_data(as_text=True)
+    assert "after round 2" in page and "in progress" not in page
+    pair(client, t, 3)  # paired, not published: the public page still shows round 2 complete
+    assert "after round 2; round 3 in progress, 0 of 4 results" in client.get(url).get_data(as_text=True)
+    public_page = anon.get(public).get_data(as_text=True)
+    assert "after round 2" in public_page and "in progress" not in public_page
