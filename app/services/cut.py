@@ -126,6 +126,32 @@ class CutPlan:
         return bool(self.planned_rounds) and self.rounds_played < self.planned_rounds
 
 
+def champions(tournaments: Iterable[Tournament]) -> dict:
+    """{tournament id: champion's name} of the events whose cut is decided, in three queries for a list page."""
+    cut = {t.id: t.cut_kind for t in tournaments if t.cut_kind is not None}
+    if not cut:
+        return {}
+    seeds: dict = {}
+    for e in db.session.scalars(sa.select(CutEntry).where(CutEntry.tournament_id.in_(cut)).order_by(CutEntry.seed)):
+        seeds.setdefault(e.tournament_id, []).append(e.player_id)
+    results: dict = {}
+    for r in db.session.scalars(sa.select(CutResult).where(CutResult.tournament_id.in_(cut),
+                                                           CutResult.winner_id.is_not(None))
+                            .order_by(CutResult.game)):
+        results.setdefault(r.tournament_id, []).append((r.game, r.winner_id, r.corp_id))
+    won = {}
+    for tid, kind in cut.items():
+        if tid in seeds:
+            champion = Bracket.from_results(kind, seeds[tid], results.get(tid, [])).champion()
+            if champion is not None:
+                won[tid] = champion
+    if not won:
+        return {}
+    names = dict(db.session.execute(sa.select(Player.id, Player.name)
+                                    .where(Player.id.in_(list(won.values())))).all())
+    return {tid: names[p] for tid, p in won.items()}
+
+
 def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
     """The cut page's advice; `size` defaults to the recommended one (else the smallest bracket)."""
     from .rounds import round_summaries
