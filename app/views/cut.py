@@ -72,7 +72,8 @@ def create(tid: int):
         else:
             flash(f"Top {form.size.data} cut created.", "success")
             return redirect(url_for("cut.index", tid=t.id))
-    return _create_page(t, form, cut_service.plan(t, form.size.data if form.size.data in dict(form.size.choices) else None), 400)
+    size = form.size.data if form.size.data in dict(form.size.choices) else None
+    return _create_page(t, form, cut_service.plan(t, size), 400)
 
 
 def _create_page(t, form, plan, status: int):
