@@ -95,7 +95,8 @@ def _start(t, names=("Ben", "Cat", "Dev", "Eve")) -> None:
     rounds_service.publish_round(t, 1)
     for m in rounds_service.load_round(t, 1).matches:
         if m.result is None:
-            rounds_service.report_result(t, m.id, results.outcome(t.fmt, "corp"))
+            rounds_service.report_result(t, m.id, results.outcome(t.fmt, "corp"),
+                                         rounds_service.Actor("organizer", user_id=t.owner_id))
 
 
 def test_late_registration_joins_the_next_pairing(app, event):
