@@ -163,6 +163,14 @@ LAYOUTS: dict[tuple[str, int], tuple[GameSpec, ...]] = {
 SIZES = {kind: tuple(sorted(n for k, n in LAYOUTS if k == kind)) for kind in KINDS}
 
 
+CUT_GUIDANCE = ((220, 16), (37, 8), (16, 4))  # Aesop's Tables: (fewest players, top N); fewer than 16: no cut
+
+
+def recommended_cut(n_players: int) -> int:
+    """The cut size for a field of n players by Aesop's Tables' guidance; 0: no cut."""
+    return next((size for fewest, size in CUT_GUIDANCE if n_players >= fewest), 0)
+
+
 def seed_cut(ranked: Iterable, size: int, dropped: Iterable = (), excluded: Iterable = ()) -> list:
     """The cut's seeds, seed 1 first, from players in swiss rank order (Standing objects or plain ids).
 

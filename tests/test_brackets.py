@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from app.brackets import LAYOUTS, SIZES, Bracket, BracketError, cut_sides, seed_cut
+from app.brackets import LAYOUTS, SIZES, Bracket, BracketError, cut_sides, recommended_cut, seed_cut
 from app.pairing import Entrant, Format, Game, Side
 from app.standings import compute_standings
 
@@ -243,3 +243,9 @@ def test_a_game_feeding_both_slots_of_the_reset_is_named_once():
     for game, winner in ((1, 1), (2, 2), (3, 1), (4, 4), (5, 2), (6, 2)):
         bracket.report(game, winner)
     assert bracket.dependents(6) == [7]
+
+
+@pytest.mark.parametrize("n, size", [(0, 0), (15, 0), (16, 4), (36, 4), (37, 8), (219, 8), (220, 16), (1000, 16)])
+def test_recommended_cut_follows_aesops_tables(n, size):
+    assert recommended_cut(n) == size
+    assert size == 0 or all(size in SIZES[kind] for kind in SIZES)

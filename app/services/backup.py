@@ -71,9 +71,22 @@ def backup(tournament: Tournament) -> dict:
     }
 
 
+RESTORED = " (restored)"
+
+
+def restored_name(name: str) -> str:
+    """The copy's name, marked so the TO's list tells it from the original (once, within the column's 120)."""
+    if name.endswith(RESTORED):
+        return name
+    return name[:120 - len(RESTORED)].rstrip() + RESTORED
+
+
 def restore(data: bytes, owner: User) -> Tournament:
-    """A new event owned by `owner`, identical to the backed-up one but for its slug; all or nothing."""
-    return event_writer.write(read(j.parse(data)), owner, "backup")
+    """A new event owned by `owner`, identical to the backed-up one but for its slug and the name's mark;
+    all or nothing."""
+    plan = read(j.parse(data))
+    plan.tournament["name"] = restored_name(plan.tournament["name"])
+    return event_writer.write(plan, owner, "backup")
 
 
 def read(doc) -> EventPlan:

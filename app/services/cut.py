@@ -12,7 +12,7 @@ from typing import Iterable, Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..brackets import SIZES, Bracket, BracketError, CutGame, cut_sides, seed_cut
+from ..brackets import SIZES, Bracket, BracketError, CutGame, cut_sides, recommended_cut, seed_cut
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..pairing import Format
@@ -108,6 +108,60 @@ def load(tournament: Tournament) -> Optional[Cut]:
 def unreported_swiss_tables(tournament: Tournament) -> int:
     return db.session.scalar(sa.select(sa.func.count(Match.id))
                              .where(Match.tournament_id == tournament.id, Match.result.is_(None))) or 0
+
+
+@dataclass
+class CutPlan:
+    """What the TO sees before cutting: the recommended size, the swiss still to play, who would make it."""
+
+    field: int  # players in the event, dropped ones included
+    recommended: int  # app.brackets.recommended_cut; 0: no cut
+    planned_rounds: Optional[int]
+    rounds_played: int  # swiss rounds with every result in
+    size: int  # the size previewed
+    preview: list  # names of the top `size` eligible players, seed 1 first
+
+    @property
+    def early(self) -> bool:
+        return bool(self.planned_rounds) and self.rounds_played < self.planned_rounds
+
+
+def champions(tournaments: Iterable[Tournament]) -> dict:
+    """{tournament id: champion's name} of the events whose cut is decided, in three queries for a list page."""
+    cut = {t.id: t.cut_kind for t in tournaments if t.cut_kind is not None}
+    if not cut:
+        return {}
+    seeds: dict = {}
+    for e in db.session.scalars(sa.select(CutEntry).where(CutEntry.tournament_id.in_(cut)).order_by(CutEntry.seed)):
+        seeds.setdefault(e.tournament_id, []).append(e.player_id)
+    results: dict = {}
+    for r in db.session.scalars(sa.select(CutResult).where(CutResult.tournament_id.in_(cut),
+                                                           CutResult.winner_id.is_not(None))
+                            .order_by(CutResult.game)):
+        results.setdefault(r.tournament_id, []).append((r.game, r.winner_id, r.corp_id))
+    won = {}
+    for tid, kind in cut.items():
+        if tid in seeds:
+            champion = Bracket.from_results(kind, seeds[tid], results.get(tid, [])).champion()
+            if champion is not None:
+                won[tid] = champion
+    if not won:
+        return {}
+    names = dict(db.session.execute(sa.select(Player.id, Player.name)
+                                    .where(Player.id.in_(list(won.values())))).all())
+    return {tid: names[p] for tid, p in won.items()}
+
+
+def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
+    """The cut page's advice; `size` defaults to the recommended one (else the smallest bracket)."""
+    from .rounds import round_summaries
+
+    rows = swiss_standings(tournament)
+    recommended = recommended_cut(len(rows))
+    size = size or recommended or min(SIZES["single"])
+    eligible = [s.name for s in rows if not s.dropped]
+    played = sum(1 for r in round_summaries(tournament) if r.matches and not r.unreported)
+    return CutPlan(len(rows), recommended, tournament.planned_rounds, played, size, eligible[:size])
 
 
 def create(tournament: Tournament, size: int, kind: str, excluded: Iterable[int] = ()) -> Cut:

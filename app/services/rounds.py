@@ -118,6 +118,17 @@ def round_summaries(t: Tournament, *, published_only: bool = False) -> list[Roun
     return [RoundSummary(*row) for row in db.session.execute(query)]
 
 
+def standings_progress(summaries: list[RoundSummary]) -> str:
+    """Which rounds the standings include: a round with results still missing is in progress, not done."""
+    if not summaries:
+        return ""
+    last = summaries[-1]
+    if last.unreported == 0:
+        return f"after round {last.number}"
+    progress = f"round {last.number} in progress, {last.matches - last.unreported} of {last.matches} results"
+    return f"after round {last.number - 1}; {progress}" if last.number > 1 else progress
+
+
 def status(t: Tournament) -> dict:
     """The latest published round and a version that changes when its pairings do (services/status.py)."""
     from .status import poll

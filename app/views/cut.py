@@ -51,9 +51,9 @@ def index(tid: int):
 def _page(t, status: int = 200):
     cut = cut_service.load(t)
     if cut is None:
-        form = CreateCutForm(cut_service.kinds_for(t.fmt), _candidates(t))
-        return render_template("cut/create.html", tournament=t, form=form,
-                               unreported=cut_service.unreported_swiss_tables(t)), status
+        plan = cut_service.plan(t)
+        form = CreateCutForm(cut_service.kinds_for(t.fmt), _candidates(t), size=plan.size)
+        return _create_page(t, form, plan, status)
     return render_template("cut/show.html", tournament=t, cut=cut, games=_games(cut),
                            standings=cut.final_standings(), choice_form=PlayerChoiceForm(),
                            confirm=ConfirmForm()), status
@@ -72,8 +72,13 @@ def create(tid: int):
         else:
             flash(f"Top {form.size.data} cut created.", "success")
             return redirect(url_for("cut.index", tid=t.id))
-    return render_template("cut/create.html", tournament=t, form=form,
-                           unreported=cut_service.unreported_swiss_tables(t)), 400
+    size = form.size.data if form.size.data in dict(form.size.choices) else None
+    return _create_page(t, form, cut_service.plan(t, size), 400)
+
+
+def _create_page(t, form, plan, status: int):
+    return render_template("cut/create.html", tournament=t, form=form, plan=plan,
+                           unreported=cut_service.unreported_swiss_tables(t)), status
 
 
 @bp.post("/tournaments/<int:tid>/cut/delete")

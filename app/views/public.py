@@ -94,6 +94,7 @@ def standings(slug: str):
     t = public_tournament(slug)
     latest = service.latest_published(t)
     return render_template("public/standings.html", t=t, latest=latest,
+                           progress=service.standings_progress(service.round_summaries(t, published_only=True)),
                            table=service.standings(t, published_only=True),
                            query=request.args.get("q", "", type=str).strip()[:100])
 

@@ -19,12 +19,19 @@ bp = Blueprint("rounds", __name__)
 
 
 @bp.app_template_filter("tiebreak")
-def tiebreak(value: Fraction) -> str:
-    """A tiebreaker on a page: whole numbers as they are, others with three decimals."""
+def tiebreak(value: Fraction, name: str = "") -> str:
+    """A tiebreaker on a page: a percentage one (its name ends in %, as OMW%) as a percentage with one decimal;
+    others whole numbers as they are, else with three decimals. The API and the CSV keep the exact value."""
     value = Fraction(value)
+    if name.endswith("%"):
+        return f"{_decimal(value * 100, '0.1')}%"
     if value.denominator == 1:
         return str(value.numerator)
-    return str((Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+    return str(_decimal(value, "0.001"))
+
+
+def _decimal(value: Fraction, places: str) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal(places), ROUND_HALF_UP)
 
 
 def _form_errors(form) -> str:
@@ -161,7 +168,7 @@ def edit_pairings(tid: int, number: int):
 def standings(tid: int):
     t = managed_tournament(tid, ORGANIZE)
     return render_template("rounds/standings.html", t=t, table=service.standings(t),
-                           summaries=service.round_summaries(t))
+                           progress=service.standings_progress(service.round_summaries(t)))
 
 
 def _csv(text: str, name: str) -> Response:

@@ -9,6 +9,7 @@ from ..extensions import db
 from ..forms.tournaments import DeleteTournamentForm, TournamentForm
 from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
+from ..services import cut as cut_service
 from ..services.players import rounds_started
 from .access import ORGANIZE, OWN, SCORE, managed_tournament
 
@@ -44,7 +45,8 @@ def index():
         .group_by(Round.tournament_id)).all()) if ids else {}
     owners = dict(db.session.execute(sa.select(User.id, User.email)).all()) if current_user.is_admin else {}
     return render_template("tournaments/index.html", tournaments=tournaments, counts=_player_counts(ids),
-                           rounds=rounds, owners=owners, staff_roles=staff_roles)
+                           rounds=rounds, owners=owners, staff_roles=staff_roles,
+                           champions=cut_service.champions(tournaments))
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"], endpoint="new")

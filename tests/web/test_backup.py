@@ -63,6 +63,8 @@ def test_round_trip_backup_restore_backup(client, make_user, make_tournament, lo
     second = backup_service.backup(restored)
     assert second["tournament"].pop("slug") == restored.slug
     first["tournament"].pop("slug")
+    assert (first["tournament"]["name"], second["tournament"]["name"]) == ("Rich Open", "Rich Open (restored)")
+    second["tournament"]["name"] = first["tournament"]["name"]
     assert second == first
     # the original is exactly as it was
     after = _snapshot()
@@ -155,4 +157,20 @@ def test_other_formats_round_trip(client, make_user, make_tournament, login, fmt
     restored = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
     again = backup_service.backup(restored)
     again["tournament"].pop("slug"), data["tournament"].pop("slug")
+    assert again["tournament"].pop("name") == data["tournament"].pop("name") + " (restored)"
     assert again == data
+
+
+def test_restored_copy_is_marked_once_and_listed_apart(client, make_user, make_tournament, login):
+    owner, t = _rich_event(make_user, make_tournament)
+    login()
+    assert _restore(client, backup_service.backup(t)).status_code in (302, 303)
+    copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
+    assert copy.name == "Rich Open (restored)" and t.name == "Rich Open"
+    page = client.get("/tournaments").get_data(as_text=True)
+    assert ">Rich Open<" in page and ">Rich Open (restored)<" in page
+    # restoring the copy's backup does not stack marks; a long name stays within the column
+    assert _restore(client, backup_service.backup(copy)).status_code in (302, 303)
+    names = sorted(db.session.scalars(sa.select(Tournament.name)))
+    assert names == ["Rich Open", "Rich Open (restored)", "Rich Open (restored)"]
+    assert backup_service.restored_name("x" * 120) == "x" * 109 + " (restored)"

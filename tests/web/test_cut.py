@@ -318,3 +318,34 @@ def test_event_home_follows_the_cut_to_the_champion(client, make_user, make_tour
     home = _text(client.get(f"/t/{t.slug}"))
     assert f"Champion: <strong>{champion}</strong>" in home and "Final bracket" in home
     assert "being played" not in home and "Find my table" not in home
+
+
+@pytest.mark.parametrize("n, size", [(20, 4), (40, 8)])
+def test_cut_page_recommends_warns_and_previews(client, make_user, make_tournament, login, n, size):
+    t, players = _event(make_user, make_tournament, n=n, rounds=3)
+    t.planned_rounds = 5
+    players[0].dropped = True
+    db.session.commit()
+    login()
+    page = _text(client.get(f"/tournaments/{t.id}/cut"))
+    assert f'<option selected value="{size}">{size}</option>' in page
+    assert "Only 3 of the 5 planned swiss rounds are played" in page
+    eligible = [s.name for s in cut_service.swiss_standings(t) if not s.dropped]
+    preview = page.split('<ol class="cut-preview">', 1)[1].split("</ol>", 1)[0]
+    assert preview == "".join(f"<li>{name}</li>" for name in eligible[:size])
+    assert players[0].name not in preview
+    # the plan is advice: creating the top `size` seeds exactly the previewed players
+    assert _post_cut(client, t, size).status_code == 302
+    seeds = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=t.id).order_by(CutEntry.seed)).all()
+    assert [db.session.get(Player, e.player_id).name for e in seeds] == eligible[:size]
+
+
+def test_small_field_gets_no_cut_advice_and_no_early_warning(client, make_user, make_tournament, login):
+    t, _ = _event(make_user, make_tournament, n=8, rounds=3)
+    t.planned_rounds = 3
+    db.session.commit()
+    login()
+    page = _text(client.get(f"/tournaments/{t.id}/cut"))
+    assert "fewer than 16 players usually play no cut" in page
+    assert "planned swiss rounds" not in page
+    assert page.count("<li>P") >= 3  # the preview of the smallest bracket

@@ -12,7 +12,7 @@ from test_rounds import matches, pair, report_all, setup_event
 
 
 def rows(page: str) -> list[str]:
-    body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    body = re.split(r"<tbody[^>]*>", page, maxsplit=1)[1].split("</tbody>", 1)[0]
     return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", tr)).strip() for tr in body.split("</tr>")[:-1]]
 
 
@@ -90,3 +90,59 @@ def test_standings_need_the_owner(make_user, make_tournament, login, client):
     login(email="nosy@example.com")
     assert client.get(f"/tournaments/{t.id}/standings").status_code == 403
     assert client.get("/tournaments/999999/standings").status_code == 404
+
+
+def test_standings_say_which_rounds_they_include(make_user, make_tournament, login, app):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=8)
+    url, public = f"/tournaments/{t.id}/standings", f"/t/{t.slug}/standings"
+    anon = app.test_client()
+    pair(client, t, 1)
+    client.post(f"/tournaments/{t.id}/rounds/1/publish")
+    assert "round 1 in progress, 0 of 4 results" in client.get(url).get_data(as_text=True)
+    assert "round 1 in progress, 0 of 4 results" in anon.get(public).get_data(as_text=True)
+    report_all(client, t, 1, "corp")
+    pair(client, t, 2)
+    client.post(f"/tournaments/{t.id}/rounds/2/publish")
+    (m, _), *_ = matches(t, 2)
+    client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner"})
+    for page in (client.get(url).get_data(as_text=True), anon.get(public).get_data(as_text=True)):
+        assert "after round 1; round 2 in progress, 1 of 4 results" in page
+        assert "after round 2" not in page
+    report_all(client, t, 2, "corp")
+    page = client.get(url).get_data(as_text=True)
+    assert "after round 2" in page and "in progress" not in page
+    pair(client, t, 3)  # paired, not published: the public page still shows round 2 complete
+    assert "after round 2; round 3 in progress, 0 of 4 results" in client.get(url).get_data(as_text=True)
+    public_page = anon.get(public).get_data(as_text=True)
+    assert "after round 2" in public_page and "in progress" not in public_page
+
+
+def test_magic_percentages_on_pages_exact_numbers_in_csv_and_api(make_user, make_tournament, login, app):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=6, fmt="plain")
+    for number in (1, 2):
+        pair(client, t, number)
+        client.post(f"/tournaments/{t.id}/rounds/{number}/publish")
+        report_all(client, t, number, "2-1")
+    expected = compute_standings(t.fmt, state.entrants(t), state.completed_games(t))
+    pages = (client.get(f"/tournaments/{t.id}/standings").get_data(as_text=True),
+             app.test_client().get(f"/t/{t.slug}/standings").get_data(as_text=True))
+    for page in pages:
+        for row, s in zip(rows(page), expected):
+            for value in s.tiebreakers:
+                shown = f"{float(value * 100):.1f}%"
+                assert f" {shown}" in f" {row}", (shown, row)
+            assert not re.search(r" 0\.\d{3} ", f" {row} ")  # no 0.444 left on the page
+    csv = client.get(f"/tournaments/{t.id}/standings.csv").get_data(as_text=True)
+    header, *body = csv.splitlines()
+    assert "OMW%" in header and "%" not in "".join(body)
+    assert "0.666666666667" in csv  # a 2-1 winner's GW% stays an exact number
+    api = app.test_client().get(f"/api/tournaments/{t.slug}/standings").get_json()
+    top = expected[0]
+    assert api["standings"][0]["tiebreakers"]["OMW%"] == round(float(top.tiebreakers[0]), 6)
+
+
+def test_percentage_tiebreak_filter():
+    assert tiebreak(Fraction(4, 9), "OMW%") == "44.4%"
+    assert tiebreak(Fraction(1), "GW%") == "100.0%"
+    assert tiebreak(Fraction(1, 3), "OGW%") == "33.3%"
+    assert tiebreak(Fraction(4, 9), "SoS") == "0.444"

@@ -189,3 +189,28 @@ def test_admin_sees_every_tournament_and_changes_none(client, make_user, make_to
     assert client.post(f"/tournaments/{t.id}/edit", data={**VALID, "name": "Fixed by admin"}).status_code == 403
     assert client.post(f"/tournaments/{t.id}/delete", data={"confirm": "y"}).status_code == 403
     assert _tournaments()[0].name == "Store Championship"
+
+
+def test_my_tournaments_say_who_won_a_finished_event(client, make_user, make_tournament, login):
+    from app.models import CutResult
+    from cut_helpers import fixture_event
+
+    owner = make_user()
+    t = fixture_event(owner, make_tournament)
+    other = fixture_event(owner, make_tournament)
+    login()
+    text = " ".join(client.get("/tournaments").get_data(as_text=True).split())
+    assert text.count("finished, won by Dave") == 2 and "· round 3" not in text
+    # the last cut game undone: the cut is under way again, no winner claimed
+    last = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=other.id)
+                              .order_by(CutResult.game.desc())).first()
+    db.session.delete(last)
+    db.session.commit()
+    text = " ".join(client.get("/tournaments").get_data(as_text=True).split())
+    assert text.count("finished, won by Dave") == 1 and "top cut in progress" in text
+    # no cut at all: the swiss round as before
+    t.cut_kind = None
+    other.cut_kind = None
+    db.session.commit()
+    text = " ".join(client.get("/tournaments").get_data(as_text=True).split())
+    assert "won by" not in text and text.count("· round 3 <") == 2

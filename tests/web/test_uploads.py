@@ -124,6 +124,7 @@ def test_bulk_restore_round_trips_a_rich_event(client, make_user, make_tournamen
     restored = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
     second = backup_service.backup(restored)
     assert second["tournament"].pop("slug") != first["tournament"].pop("slug")
+    assert second["tournament"].pop("name") == first["tournament"].pop("name") + " (restored)"
     assert second == first
 
 
