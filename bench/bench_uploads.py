@@ -45,8 +45,8 @@ if str(ROOT) not in sys.path:
 
 from app.pairing import Format  # noqa: E402
 from app.results import outcome  # noqa: E402
+from bench.bench_web import PG_ADMIN_URL, drop_postgres, postgres_url  # noqa: E402
 
-PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
 PG_BENCH_DB = "sass_bench_uploads"
 TARGET_S = 2.0
 PAGE_TARGET_S = 1.0
@@ -125,26 +125,6 @@ def dumps(doc: dict) -> bytes:
 
 
 # ---- 1. speed through the routes --------------------------------------------------------------------------------
-
-def _postgres_uri() -> str | None:
-    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)'))
-            conn.execute(sa.text(f'CREATE DATABASE "{PG_BENCH_DB}"'))
-    except sa.exc.OperationalError:
-        return None
-    finally:
-        admin.dispose()
-    return sa.engine.make_url(PG_ADMIN_URL).set(database=PG_BENCH_DB).render_as_string(hide_password=False)
-
-
-def _drop_postgres() -> None:
-    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)'))
-    admin.dispose()
-
 
 def _migrated_app(uri: str):
     from flask_migrate import upgrade
@@ -369,7 +349,7 @@ def main() -> None:
         wanted = args.backends.split(",")
         if "sqlite" in wanted:
             backends.append(("sqlite", f"sqlite:///{tmp}/bench.db"))
-        pg = _postgres_uri() if "postgresql" in wanted else None
+        pg = postgres_url(PG_BENCH_DB) if "postgresql" in wanted else None
         if pg:
             backends.append(("postgresql", pg))
         elif "postgresql" in wanted:
@@ -380,7 +360,7 @@ def main() -> None:
         for backend, uri in backends if args.uploads else ():
             served.append(served_uploads(backend, uri, args.uploads, backup))
         if pg:
-            _drop_postgres()
+            drop_postgres(PG_BENCH_DB)
 
     print(f"\n{args.players} players x {args.rounds} rounds, median of {args.runs} uploads through the routes\n")
     print("| backend | upload | MB | median s | min s | max s | app CPU s | database CPU s | target s | ok |")

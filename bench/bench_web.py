@@ -270,24 +270,24 @@ def measure(backend: str, uri: str, players: int, rounds: int, runs: int, profil
 
 # ---------------------------------------------------------------- databases
 
-def postgres_url() -> str | None:
-    """A fresh `sass_bench` database beside the test one, or None when PostgreSQL does not answer."""
+def postgres_url(name: str = PG_BENCH_DB) -> str | None:
+    """A fresh database `name` beside the test one, or None when PostgreSQL does not answer."""
     admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
     try:
         with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)'))
-            conn.execute(sa.text(f'CREATE DATABASE "{PG_BENCH_DB}"'))
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     except sa.exc.OperationalError:
         return None
     finally:
         admin.dispose()
-    return sa.engine.make_url(PG_ADMIN_URL).set(database=PG_BENCH_DB).render_as_string(hide_password=False)
+    return sa.engine.make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
 
 
-def drop_postgres() -> None:
+def drop_postgres(name: str = PG_BENCH_DB) -> None:
     admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)'))
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     admin.dispose()
 
 
