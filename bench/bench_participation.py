@@ -244,7 +244,7 @@ def main() -> None:
                 conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)'))
             engine.dispose()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
-    print(f"\n| backend | request | n | median ms | p95 ms |\n|---|---|---|---|---|")
+    print("\n| backend | request | n | median ms | p95 ms |\n|---|---|---|---|---|")
     for backend, what, n, times in rows:
         median, p95 = times.split()
         print(f"| {backend} | {what} | {n} | {median} | {p95} |")

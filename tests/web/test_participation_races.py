@@ -19,7 +19,7 @@ from werkzeug.serving import make_server
 
 from app import create_app, results
 from app.extensions import db
-from app.models import Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, User
+from app.models import Match, Player, ResultChange, ResultClaim, Seat, Tournament
 from app.services import player_links
 from app.services import rounds as service
 
