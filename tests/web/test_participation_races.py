@@ -15,13 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import sqlalchemy as sa
-from werkzeug.serving import make_server
 
 from app import create_app, results
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Seat, Tournament
 from app.services import player_links
 from app.services import rounds as service
+from served import served as served_app
 
 PASSWORD = "correct horse"
 
@@ -36,14 +36,8 @@ def served(app, database_uri):
     """The app (CSRF off: CSRF has its own tests) on 127.0.0.1, a free port chosen by the OS."""
     live = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False,
                        "SECRET_KEY": app.config["SECRET_KEY"]})
-    server = make_server("127.0.0.1", 0, live, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
-    with live.app_context():
-        db.engine.dispose()
+    with served_app(live) as url:
+        yield url
 
 
 def post(opener, url, data) -> int:

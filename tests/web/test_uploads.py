@@ -19,7 +19,6 @@ from contextlib import ExitStack, contextmanager
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
-from werkzeug.serving import make_server
 
 from app import create_app
 from app.extensions import db
@@ -28,6 +27,7 @@ from app.names import name_key
 from app.services import backup as backup_service
 from app.services.upload_slots import upload_slot
 from bench.bench_uploads import Browser, dumps, make_backup, make_nrtm
+from served import served as served_app
 from cut_helpers import fixture_event
 
 BUSY = "The server is busy with other uploads; try again in a moment. Nothing was created."
@@ -68,16 +68,8 @@ def _served(database_uri, **config):
     served = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False,
                          **config})
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, served, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield served, f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        with served.app_context():
-            db.engine.dispose()
+    with served_app(served) as url:
+        yield served, url
 
 
 def _browser(base: str, email: str) -> Browser:
