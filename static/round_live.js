@@ -1,5 +1,6 @@
 /* The TO's round page: results and players' reports appear without a reload (an ETag'd poll every 4 s),
-   and "Unreported only" hides the tables that are done. */
+   "Unreported only" hides the tables that are done, "Go to" finds a table or a player, and a result tap is
+   saved in the background with a "Saved" note (the forms still post and redirect where this script is off). */
 (function () {
   "use strict";
   var root = document.getElementById("round-live");
@@ -8,14 +9,136 @@
   if (filter) {
     filter.addEventListener("change", function () { root.classList.toggle("only-open", filter.checked); });
   }
+
+  var setText = function (el, text) { if (el && el.textContent !== text) { el.textContent = text; } };
+  var rowOf = function (id) { return root.querySelector('ol.matches > li[data-match="' + id + '"]'); };
+
+  /* ---------------------------------------------------------------- go to a table or a player */
+
+  /* A name as people type it (app/names.py: name_key), as static/poll.js folds it. */
+  var fold = function (text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
+      .toLowerCase().replace(/\u00df/g, "ss").replace(/\s+/g, " ").trim();
+  };
+  var found = null;
+  var highlight = function (row) {
+    if (found) { found.classList.remove("found"); }
+    found = row;
+    if (!row) { return; }
+    row.classList.add("found");
+    row.scrollIntoView({ block: "center" });
+    if (window.history.replaceState) { window.history.replaceState(null, "", "#" + row.id); }
+    var button = row.querySelector("button, summary");
+    if (button) { button.focus({ preventScroll: true }); }
+  };
+  var jump = document.getElementById("jump"), jumpTo = document.getElementById("jump-to");
+  var jumpStatus = document.getElementById("jump-status");
+  if (jump && jumpTo) {
+    var last = { query: "", index: -1 };
+    jump.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var raw = jumpTo.value.trim(), q = fold(raw), hits;
+      if (!q) { return; }
+      if (/^\d+$/.test(raw)) {
+        hits = [document.getElementById("t" + parseInt(raw, 10))].filter(Boolean);
+      } else {
+        hits = Array.prototype.filter.call(root.querySelectorAll("ol.matches > li[data-names]"), function (li) {
+          return li.getAttribute("data-names").indexOf(q) !== -1;
+        });
+      }
+      if (!hits.length) {
+        highlight(null);
+        setText(jumpStatus, "No table or player matches \u201c" + raw + "\u201d.");
+        return;
+      }
+      /* Go again with the same name: the next table it matches. */
+      last.index = last.query === q ? (last.index + 1) % hits.length : 0;
+      last.query = q;
+      highlight(hits[last.index]);
+      setText(jumpStatus, hits.length > 1 ? (last.index + 1) + " of " + hits.length + ": Go again for the next" : "");
+    });
+  }
+  if (window.location.hash && /^#t\d+$/.test(window.location.hash)) {
+    var target = document.getElementById(window.location.hash.slice(1));
+    if (target) { target.classList.add("found"); found = target; }
+  }
+
   if (!window.fetch) { return; }
   var url = root.getAttribute("data-url");
 
-  var setText = function (el, text) { if (el && el.textContent !== text) { el.textContent = text; } };
+  /* ---------------------------------------------------------------- a "Saved" note after each tap */
+
+  var toast = document.getElementById("toast"), toastTimer = null;
+  var say = function (text, bad) {
+    if (!toast) { return; }
+    toast.textContent = text;
+    toast.classList.toggle("bad", !!bad);
+    toast.hidden = false;
+    window.clearTimeout(toastTimer);
+    toastTimer = window.setTimeout(function () { toast.hidden = true; }, bad ? 8000 : 3000);
+  };
+
+  /* One table's state, from the poll or a saved result. */
+  var applyTable = function (m) {
+    var li = rowOf(m.id);
+    if (!li) { return; }
+    var state = m.state || (m.result === "bye" ? "bye" : "none");
+    li.className = li.className.replace(/\breport-\S+/, "report-" + state);
+    li.classList.toggle("waiting", m.result === null);
+    var result = li.querySelector("[data-result]");
+    if (result) {
+      if (m.result === null) {
+        if (!result.querySelector(".muted")) { result.innerHTML = '<span class="muted">no result</span>'; }
+      } else { setText(result, m.label); }
+    }
+    var note = li.querySelector("[data-note]");
+    if (note && m.note !== undefined) { setText(note, m.note); note.hidden = !m.note; }
+    document.querySelectorAll('ol.matches > li[data-match="' + m.id + '"] .result-buttons button, ' +
+                              '#dispute-list li[data-match="' + m.id + '"] .result-buttons button').forEach(function (b) {
+      var chosen = b.value === m.result;
+      b.classList.toggle("chosen", chosen);
+      b.classList.toggle("secondary", !chosen);
+      if (chosen) { b.setAttribute("aria-pressed", "true"); } else { b.removeAttribute("aria-pressed"); }
+    });
+  };
+
+  var poll;  /* set below */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form.matches || !form.matches("form.result-buttons, form.custom-result") ||
+        !root.contains(form) || !window.FormData) { return; }
+    var data = new FormData(form), button = event.submitter;
+    if (form.classList.contains("result-buttons")) {
+      if (!button || !button.name) { return; }  /* an old browser: let the form post */
+      data.append(button.name, button.value);
+    }
+    event.preventDefault();
+    if (form.getAttribute("aria-busy") === "true") { return; }
+    form.setAttribute("aria-busy", "true");
+    fetch(form.action, { method: "POST", body: data, credentials: "same-origin",
+                         headers: { "Accept": "application/json" } })
+      .then(function (r) {
+        return r.json().catch(function () { return { error: "The server answered " + r.status + "." }; })
+          .then(function (body) { return { ok: r.ok, body: body }; });
+      })
+      .then(function (answer) {
+        if (!answer.ok) { say("Not saved: " + (answer.body.error || "refused."), true); return; }
+        var m = answer.body;
+        applyTable({ id: m.id, result: m.result, label: m.label, state: m.state, note: "" });
+        var custom = form.closest("details.custom");
+        if (custom) { custom.open = false; form.reset(); }
+        say("Saved \u2713 table " + m.table + ": " + m.label);
+        poll(true);
+      })
+      .catch(function () { say("Not saved: no connection. Tap again.", true); })
+      .then(function () { form.removeAttribute("aria-busy"); });
+  });
+
+  /* ---------------------------------------------------------------- live updates */
 
   /* A dispute is settled from the top of the page: a copy of its table's result buttons (same form, same CSRF). */
   var addSettle = function (item, id) {
-    var form = document.querySelector("#m" + id + " form.result-buttons");
+    var row = rowOf(id), form = row && row.querySelector("form.result-buttons");
     if (form) { item.appendChild(form.cloneNode(true)); }
   };
   document.querySelectorAll("#dispute-list li[data-match]").forEach(function (item) {
@@ -30,25 +153,7 @@
     var disputes = [];
     data.tables.forEach(function (m) {
       if (m.result === null) { open += 1; }
-      var li = document.getElementById("m" + m.id);
-      if (!li) { return; }
-      var state = m.state || (m.result === "bye" ? "bye" : "none");
-      li.className = li.className.replace(/\breport-\S+/, "report-" + state);
-      li.classList.toggle("waiting", m.result === null);
-      var result = li.querySelector("[data-result]");
-      if (result) {
-        if (m.result === null) {
-          if (!result.querySelector(".muted")) { result.innerHTML = '<span class="muted">no result</span>'; }
-        } else { setText(result, m.label); }
-      }
-      var note = li.querySelector("[data-note]");
-      if (note) { setText(note, m.note); note.hidden = !m.note; }
-      li.querySelectorAll(".result-buttons button").forEach(function (b) {
-        var chosen = b.value === m.result;
-        b.classList.toggle("chosen", chosen);
-        b.classList.toggle("secondary", !chosen);
-        if (chosen) { b.setAttribute("aria-pressed", "true"); } else { b.removeAttribute("aria-pressed"); }
-      });
+      applyTable(m);
       if (m.state === "disputed") { disputes.push(m); }
     });
     if (line) {
@@ -68,7 +173,7 @@
         var item = document.createElement("li"), link = document.createElement("a");
         item.setAttribute("data-match", m.id);
         item.setAttribute("data-key", key(m));
-        link.href = "#m" + m.id;
+        link.href = "#t" + m.table;
         link.textContent = "Table " + m.table;
         item.appendChild(link);
         item.appendChild(document.createTextNode(": " + m.note));
@@ -78,15 +183,19 @@
     }
   };
 
-  var busy = false;
-  var poll = function () {
-    if (busy || document.hidden) { return; }
+  var busy = false, again = false;
+  poll = function (now) {
+    if (busy) { again = again || now === true; return; }
+    if (document.hidden && now !== true) { return; }
     busy = true;
     fetch(url, { cache: "no-cache", credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (data) { apply(data); } })
       .catch(function () {})
-      .then(function () { busy = false; });
+      .then(function () {
+        busy = false;
+        if (again) { again = false; poll(true); }
+      });
   };
   window.setInterval(poll, 4000);
   document.addEventListener("visibilitychange", poll);

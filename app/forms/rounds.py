@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, StringField
-from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, Regexp
 
 from ..models import MAX_INT
 from ..results import MAX_PLAIN_GAMES
@@ -27,9 +27,11 @@ class ResultForm(FlaskForm):
     first = IntegerField("First", validators=[Optional(), NumberRange(min=0, max=99)])
     second = IntegerField("Second", validators=[Optional(), NumberRange(min=0, max=99)])
     drawn = IntegerField("Drawn", validators=[Optional(), NumberRange(min=0, max=MAX_PLAIN_GAMES)])
+    past = StringField("Past round", validators=[Optional(), AnyOf(["1"])])  # "1": the TO chose to edit a past round
 
 
 class EditPairingsForm(FlaskForm):
     action = StringField("Edit", validators=[InputRequired(), AnyOf(list(EDIT_ACTIONS), message="Unknown edit.")])
     first = IntegerField("Player", validators=[InputRequired(), NumberRange(min=1, max=MAX_INT)])
     second = IntegerField("Other player", validators=[Optional(), NumberRange(min=1, max=MAX_INT)])
+    back = StringField("Back to", validators=[Optional(), Regexp(r"^t[0-9]{1,6}$")])  # the fixed table's anchor

@@ -10,7 +10,7 @@ from typing import Iterable, Optional, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import aliased, joinedload
 
 from ..extensions import db
 from ..models import Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, touch, utcnow
@@ -33,6 +33,14 @@ class AlreadyPaired(RoundError):
 
 class NotFound(RoundError):
     """The match or round is not part of this tournament."""
+
+
+class PastRound(RoundError):
+    """A result of a round that a later round follows, sent without the TO choosing to edit that round."""
+
+    def __init__(self, message: str, round_number: int):
+        super().__init__(message)
+        self.round_number = round_number
 
 
 # ---------------------------------------------------------------- reading
@@ -96,6 +104,20 @@ def load_round(t: Tournament, number: int, *, published_only: bool = False) -> O
     for view in tables:
         view.seats = ordered_seats(t, view)
     return RoundView(head.id, head.number, head.published, tables)
+
+
+def points_before(t: Tournament, number: int) -> dict[int, int]:
+    """Each player's points from the rounds before `number` (what they bring into it), by player id: one
+    aggregate query, the same sum the standings make (points always come from the seats' games), and no
+    standings recomputation, which a result in the live round would otherwise force on every page view.
+    Players without a seat before the round are left out (they have 0)."""
+    if number <= 1:
+        return {}
+    return dict(db.session.execute(
+        sa.select(Seat.player_id, sa.func.sum(Seat.points))
+        .join(Round, Round.id == Seat.round_id)
+        .where(Round.tournament_id == t.id, Round.number < number, Seat.points.is_not(None))
+        .group_by(Seat.player_id)).all())
 
 
 @dataclass(frozen=True)
@@ -273,6 +295,7 @@ class LockedMatch:
     round_number: int
     published: bool
     seats: list  # of Seat, Corp first in single-sided swiss
+    later: bool = False  # a later round exists: this one is over
 
 
 def lock_match(t: Tournament, match_id: int) -> LockedMatch:
@@ -282,8 +305,10 @@ def lock_match(t: Tournament, match_id: int) -> LockedMatch:
     row, then SELECT ... FOR UPDATE of the match. SQLite: lock_tournament's first write takes the database's
     write lock."""
     lock_tournament(t)  # the lock order of services/locks.py: the tournament row, then the match row
+    next_round = aliased(Round)
+    later = sa.exists().where(next_round.tournament_id == Round.tournament_id, next_round.number > Round.number)
     rows = db.session.execute(
-        sa.select(Match, Seat, Round.number, Round.published)
+        sa.select(Match, Seat, Round.number, Round.published, later)
         .join(Round, Round.id == Match.round_id).join(Seat, Seat.match_id == Match.id)
         .where(Match.id == match_id, Match.tournament_id == t.id)
         .with_for_update(of=Match)
@@ -292,9 +317,9 @@ def lock_match(t: Tournament, match_id: int) -> LockedMatch:
     if not rows:
         db.session.rollback()
         raise NotFound("That match is not part of this tournament.")
-    match, _, number, published = rows[0]
+    match, _, number, published, is_past = rows[0]
     seats = [row[1] for row in rows]
-    return LockedMatch(match, number, published, corp_first(t, seats))
+    return LockedMatch(match, number, published, corp_first(t, seats), bool(is_past))
 
 
 def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Actor) -> None:
@@ -319,14 +344,24 @@ def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Ac
     touch(db.session, [t.id])
 
 
-def report_result(t: Tournament, match_id: int, outcome: Outcome, actor: Actor) -> int:
+def report_result(t: Tournament, match_id: int, outcome: Outcome, actor: Actor, *,
+                  past: bool = False) -> tuple[int, int]:
     """The TO's (or a staff member's) result: it always wins, and ends the players' report exchange.
-    Returns the round number."""
+    Returns (round number, table number).
+
+    A round that a later round follows is over: its results feed the standings the later pairings came from,
+    so changing one takes `past` (the TO chose "Edit results" on that round); without it, PastRound, so a
+    stale page or a stray tap cannot change an old round."""
     locked = lock_match(t, match_id)
+    if locked.later and not past:
+        db.session.rollback()
+        raise PastRound(f"Round {locked.round_number} is over: choose \"Edit results\" on its page to change "
+                        "a result.", locked.round_number)
+    table = locked.match.table
     write_result(t, locked, outcome, actor)
     db.session.commit()
     db.session.expire_all()
-    return locked.round_number
+    return locked.round_number, table
 
 
 def result_log(t: Tournament, round_id: int) -> dict[int, list[ResultChange]]:
@@ -352,7 +387,8 @@ EDIT_ACTIONS = {
 }
 
 
-def edit_pairings(t: Tournament, number: int, action: str, first: int, second: Optional[int] = None) -> list[str]:
+def edit_pairings(t: Tournament, number: int, action: str, first: int,
+                  second: Optional[int] = None) -> list[PairingWarning]:
     """Apply one manual edit to the latest round before any result is in; returns the warnings after it.
 
     The rules may be broken on purpose (a TO knows the room); the warnings say which. Simultaneous edits run one
@@ -451,58 +487,182 @@ def _replace_seats(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], 
         _write_matches(t, rnd.id, [(last + 1, new_bye)])
 
 
-def pairing_warnings(t: Tournament, rnd: RoundView) -> list[str]:
-    """What the rules forbid in a loaded round as it stands (empty when it is clean)."""
+@dataclass(frozen=True)
+class Fix:
+    """A one-click repair of a warning: an edit_pairings action the page posts as it is."""
+
+    label: str
+    action: str
+    first: int
+    second: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class PairingWarning:
+    """A rule a round breaks: the text for the TO, the table it is about (None for the whole round: extra byes,
+    players left out) and, when one exists, an edit that repairs it without breaking a rule elsewhere."""
+
+    text: str
+    table: Optional[int] = None
+    kind: str = ""  # dropped, second_bye, rematch, same_sides, side_bias, byes, missing
+    players: tuple = ()
+    fix: Optional[Fix] = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def pairing_warnings(t: Tournament, rnd: RoundView) -> list[PairingWarning]:
+    """What the rules forbid in a loaded round as it stands (empty when it is clean), each with its fix."""
+    check = RoundCheck(t.fmt, rnd.number, state.entrants(t), state.completed_games(t, before_round=rnd.number))
     tables = [(m.table, [s.player_id for s in m.seats]) for m in rnd.matches]
-    return check_round(t.fmt, rnd.number, state.entrants(t), state.completed_games(t, before_round=rnd.number),
-                       tables)
+    return check.with_fixes(tables, check.round(tables))
 
 
 def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: Iterable[Game],
-                tables: Sequence[tuple[int, Sequence[int]]]) -> list[str]:
-    """Pure check of a round against the engine's rules (DOMAIN.md 2 and 3), so a hand edit is judged by the
-    same code that pairs: rematches (single-sided: twice at most, the second time on reversed sides; never
-    otherwise), no second bye, no extra byes, no uneven sides, dropped players out, everyone in."""
-    fmt = Format(fmt)
-    by_id = {e.id: e for e in entrants}
-    name = lambda p: by_id[p].label if p in by_id else str(p)  # noqa: E731
-    history = History(fmt, games, by_id)
-    # Plain swiss keeps double-sided swiss's hard rules: no rematch, no sides.
-    rules = (SingleSidedRules if fmt is Format.SINGLE_SIDED else DoubleSidedRules)(history)
-    warnings: list[str] = []
-    byes = []
-    seated = set()
-    for table, players in tables:
-        seated.update(players)
+                tables: Sequence[tuple[int, Sequence[int]]]) -> list[PairingWarning]:
+    """Pure check of a round against the engine's rules (DOMAIN.md 2 and 3); see RoundCheck."""
+    return RoundCheck(fmt, number, entrants, games).round(tables)
+
+
+class RoundCheck:
+    """A round judged by the same rules the engine pairs with: rematches (single-sided: twice at most, the second
+    time on reversed sides; never otherwise), no second bye, no extra byes, no uneven sides, dropped players out,
+    everyone in. Pure (no SQL): the history is folded once, then any table, real or tried, is checked alone."""
+
+    FIX_SEARCH = 40  # tables either side of a broken one tried for a swap: enough in a real room, cheap at 1,000
+
+    def __init__(self, fmt: Format, number: int, entrants: Sequence[Entrant], games: Iterable[Game]):
+        self.fmt = Format(fmt)
+        self.number = number
+        self.entrants = list(entrants)
+        self.by_id = {e.id: e for e in self.entrants}
+        self.history = History(self.fmt, games, self.by_id)
+        # Plain swiss keeps double-sided swiss's hard rules: no rematch, no sides.
+        self.rules = (SingleSidedRules if self.fmt is Format.SINGLE_SIDED else DoubleSidedRules)(self.history)
+
+    def name(self, p: int) -> str:
+        return self.by_id[p].label if p in self.by_id else str(p)
+
+    def table(self, table: int, players: Sequence[int]) -> list[PairingWarning]:
+        """The rules one table breaks."""
+        name, rules = self.name, self.rules
+        out: list[PairingWarning] = []
         for p in players:
-            if p in by_id and by_id[p].dropped:
-                warnings.append(f"Table {table}: {name(p)} has dropped.")
+            if p in self.by_id and self.by_id[p].dropped:
+                out.append(PairingWarning(f"Table {table}: {name(p)} has dropped.", table, "dropped", (p,)))
         if len(players) == 1:
             p = players[0]
-            byes.append(p)
-            if history.had_bye(p):
-                warnings.append(f"Table {table}: {name(p)} would get a second bye.")
-            continue
+            if self.history.had_bye(p):
+                out.append(PairingWarning(f"Table {table}: {name(p)} would get a second bye.", table,
+                                          "second_bye", (p,)))
+            return out
         a, b = players  # single-sided: a plays Corp
         if not rules.may_meet(a, b):
-            warnings.append(f"Table {table}: {name(a)} and {name(b)} would meet a third time." if rules.sided
-                            else f"Table {table}: {name(a)} and {name(b)} have played each other already.")
+            text = (f"Table {table}: {name(a)} and {name(b)} would meet a third time." if rules.sided
+                    else f"Table {table}: {name(a)} and {name(b)} have played each other already.")
+            out.append(PairingWarning(text, table, "rematch", (a, b)))
         elif rules.repeats_sides(a, b):
-            warnings.append(f"Table {table}: {name(a)} and {name(b)} met before with the same sides; "
-                            "a rematch must reverse them.")
+            out.append(PairingWarning(f"Table {table}: {name(a)} and {name(b)} met before with the same sides; "
+                                      "a rematch must reverse them.", table, "same_sides", (a, b)))
         if rules.sided:
             for p, step in ((a, 1), (b, -1)):
-                bias = history[p].bias + step
+                bias = self.history[p].bias + step
                 if uneven(bias):
                     side = "Corp" if bias > 0 else "Runner"
-                    warnings.append(f"Table {table}: {name(p)} would be {side} +{abs(bias)}.")
-    extra = [p for p in byes if not (p in by_id and by_id[p].asks_bye(number))]
-    if len(extra) > 1:
-        warnings.append(f"{len(extra)} players have a bye this round: {', '.join(name(p) for p in extra)}.")
-    missing = [e.label for e in entrants if not e.dropped and e.id not in seated]
-    if missing:
-        warnings.append(f"Not paired this round: {', '.join(missing)}.")
-    return warnings
+                    out.append(PairingWarning(f"Table {table}: {name(p)} would be {side} +{abs(bias)}.", table,
+                                              "side_bias", (p,)))
+        return out
+
+    def round(self, tables: Sequence[tuple[int, Sequence[int]]]) -> list[PairingWarning]:
+        """Every rule the round breaks, table by table, then the round's own (byes, players left out)."""
+        warnings: list[PairingWarning] = []
+        byes = []
+        seated = set()
+        for table, players in tables:
+            seated.update(players)
+            if len(players) == 1:
+                byes.append(players[0])
+            warnings += self.table(table, players)
+        extra = [p for p in byes if not (p in self.by_id and self.by_id[p].asks_bye(self.number))]
+        if len(extra) > 1:
+            warnings.append(PairingWarning(
+                f"{len(extra)} players have a bye this round: {', '.join(self.name(p) for p in extra)}.",
+                None, "byes", tuple(extra)))
+        missing = [e for e in self.entrants if not e.dropped and e.id not in seated]
+        if missing:
+            warnings.append(PairingWarning(f"Not paired this round: {', '.join(e.label for e in missing)}.",
+                                           None, "missing", tuple(e.id for e in missing)))
+        return warnings
+
+    # ---------------------------------------------------------------- one-click fixes
+
+    def with_fixes(self, tables: Sequence[tuple[int, Sequence[int]]],
+                   warnings: list[PairingWarning]) -> list[PairingWarning]:
+        """The warnings, each with the first edit found that clears its table(s) and breaks no rule at the
+        tables it touches; the edit is one edit_pairings action, so the page offers it as one button."""
+        seats = {table: list(players) for table, players in tables}
+        order = sorted(seats)
+        out, seen = [], {}
+        for w in warnings:
+            # one fix per table (it must clear all of the table's warnings), one per round-wide warning
+            key = (w.table, w.kind if w.table is None or w.kind == "dropped" else "")
+            if key not in seen:
+                seen[key] = self._fix(seats, order, w)
+            out.append(PairingWarning(w.text, w.table, w.kind, w.players, seen[key]))
+        return out
+
+    def _clean(self, *tables: tuple[int, Sequence[int]]) -> bool:
+        return not any(self.table(table, players) for table, players in tables)
+
+    def _near(self, order: list[int], table: int) -> list[int]:
+        """Other tables, nearest first (neighbouring tables hold players on nearby scores)."""
+        i = order.index(table)
+        near = []
+        for step in range(1, self.FIX_SEARCH + 1):
+            near += [order[j] for j in (i - step, i + step) if 0 <= j < len(order)]
+        return near
+
+    def _fix(self, seats: dict[int, list[int]], order: list[int], w: PairingWarning) -> Optional[Fix]:
+        name = self.name
+        if w.kind == "byes":
+            for i, a in enumerate(w.players):
+                ta = next(t for t, ps in seats.items() if ps == [a])
+                for b in w.players[i + 1:]:
+                    if self._clean((ta, [a, b])):
+                        return Fix(f"Pair {name(a)} with {name(b)}", "join", a, b)
+            return None
+        if w.table is None or w.kind == "dropped":
+            return None  # a player left out or dropped is the TO's call, not a swap
+        table = w.table
+        players = seats[table]
+        if len(players) == 1:
+            p = players[0]
+            if sum(1 for ps in seats.values() if len(ps) == 1) != 1:
+                return None  # the edit moves "the" bye: only sure with one bye table
+            for other in self._near(order, table):
+                for i, q in enumerate(seats[other]):
+                    if len(seats[other]) != 2:
+                        break
+                    moved = seats[other][:i] + [p] + seats[other][i + 1:]
+                    if self._clean((table, [q]), (other, moved)):
+                        return Fix(f"Give the bye to {name(q)} (table {other}) instead", "bye", q)
+            return None
+        a, b = players
+        if self.rules.sided and self._clean((table, [b, a])):
+            return Fix(f"Swap sides at table {table}", "sides", a)
+        for other in self._near(order, table):
+            theirs = seats[other]
+            if len(theirs) != 2:
+                continue
+            # same seat first (the swapped-in player keeps their side), then across
+            for i, j in ((0, 0), (1, 1), (0, 1), (1, 0)):
+                mine, yours = list(players), list(theirs)
+                mine[i], yours[j] = theirs[j], players[i]
+                if self._clean((table, mine), (other, yours)):
+                    return Fix(f"Swap {name(players[i])} with {name(theirs[j])} (table {other})", "swap",
+                               players[i], theirs[j])
+        return None
 
 
 # ---------------------------------------------------------------- standings

@@ -4,11 +4,12 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from .. import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
+from ..names import name_key
 from ..pairing import Format
 from ..services import export, participation
 from ..services import rounds as service
@@ -50,23 +51,50 @@ def index(tid: int):
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>")
 @login_required
 def show(tid: int, number: int):
+    """The TO's page for one round. ?find=12 or ?find=name jumps to that table (the page's finder without
+    JavaScript); ?edit=results opens a past round's results for changes, ?edit=pairings keeps the edit form open."""
     t = managed_tournament(tid, SCORE)
     rnd = service.load_round(t, number)
     if rnd is None:
         abort(404)
+    if "find" in request.args:
+        return _find(t, rnd, request.args.get("find", ""))
     reports = participation.round_reports(t, rnd)
     summaries = service.round_summaries(t)
     latest = summaries[-1].number
     editable = number == latest and not any(m.result and not m.is_bye for m in rnd.matches)
+    past = number < latest
+    mode = request.args.get("edit")
+    warnings = service.pairing_warnings(t, rnd) if editable and not rnd.published else []
+    flagged: dict[int, list] = {}
+    for w in warnings:
+        if w.table is not None:
+            flagged.setdefault(w.table, []).append(w)
     return render_template(
         "rounds/show.html", t=t, rnd=rnd, summaries=summaries, latest=latest, editable=editable,
+        past=past, editing_results=past and mode == "results", editing_pairings=editable and mode == "pairings",
         unreported=sum(1 for m in rnd.matches if m.result is None),
-        warnings=service.pairing_warnings(t, rnd) if editable and not rnd.published else [],
+        warnings=warnings, flagged=flagged, round_warnings=[w for w in warnings if w.table is None],
+        before=service.points_before(t, number),
         buttons=results.buttons(t.fmt), label=results.label,
         reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
         log=service.result_log(t, rnd.id),
         edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm(),
         round_clock=timer.round_clock(t, number))
+
+
+def _find(t, rnd, query: str):
+    """A table number or part of a name -> a redirect to that table's row (the first one, by table)."""
+    key = name_key(query)
+    table = None
+    if query.strip().isdigit():
+        table = next((m.table for m in rnd.matches if m.table == int(query.strip())), None)
+    elif key:
+        table = next((m.table for m in rnd.matches if any(key in name_key(s.name) for s in m.seats)), None)
+    if table is None:
+        flash(f"No table or player matches \"{query.strip()[:60]}\" in round {rnd.number}.", "error")
+        return redirect(url_for("rounds.show", tid=t.id, number=rnd.number), 303)
+    return redirect(url_for("rounds.show", tid=t.id, number=rnd.number, _anchor=f"t{table}"), 303)
 
 
 @bp.post("/tournaments/<int:tid>/rounds/pair")
@@ -82,8 +110,6 @@ def pair(tid: int):
         flash(str(e), "error")
         return redirect(url_for("rounds.index", tid=tid), 303)
     flash(f"Round {rnd.number} is paired. Check it, then publish it.", "success")
-    for w in service.pairing_warnings(t, service.load_round(t, rnd.number)):
-        flash(w, "warning")
     return redirect(url_for("rounds.show", tid=tid, number=rnd.number), 303)
 
 
@@ -115,18 +141,43 @@ def undo(tid: int, number: int):
 @bp.post("/tournaments/<int:tid>/matches/<int:mid>/result")
 @login_required
 def report(tid: int, mid: int):
+    """A result from the round page. A plain form post redirects back to the table with a flash; the page's
+    script asks for JSON (Accept) and gets the saved table back, or the refusal with a 4xx."""
     t = managed_tournament(tid, SCORE)
     form = ResultForm()
     if not form.validate():
-        abort(400, _form_errors(form))
+        return _refuse(400, _form_errors(form))
+    fmt = t.fmt  # read before the commit expires the tournament row (no query after the write)
     try:
         outcome = _outcome(t, form)
-        number = service.report_result(t, mid, outcome, service.Actor.account(current_user, t))
+        number, table = service.report_result(t, mid, outcome, service.Actor.account(current_user, t),
+                                       past=form.past.data == "1")
     except service.NotFound as e:
         abort(404, str(e))
+    except service.PastRound as e:
+        if _wants_json():
+            return jsonify(error=str(e)), 409
+        flash(str(e), "error")
+        return redirect(url_for("rounds.show", tid=tid, number=e.round_number), 303)
     except (results.ResultError, service.RoundError) as e:
-        abort(400, str(e))
-    return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"m{mid}"), 303)
+        return _refuse(400, str(e))
+    label = results.label(fmt, outcome.key)
+    saved = f"Saved: table {table}, {label}."
+    if _wants_json():
+        return jsonify(id=mid, table=table, round=number, result=outcome.key, label=label, state=participation.CONFIRMED, message=saved)
+    flash(saved, "success")
+    args = {"edit": "results"} if form.past.data == "1" else {}
+    return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"t{table}", **args), 303)
+
+
+def _wants_json() -> bool:
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
+def _refuse(status: int, message: str):
+    if _wants_json():
+        return jsonify(error=message), status
+    abort(status, message)
 
 
 def _outcome(t, form: ResultForm) -> results.Outcome:
@@ -145,22 +196,25 @@ def _outcome(t, form: ResultForm) -> results.Outcome:
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/edit")
 @login_required
 def edit_pairings(tid: int, number: int):
+    """A hand edit, from the edit form or a warning's one-click fix. Back to the round with the edit form open
+    (and at the fixed table for a fix); the warnings left show on the page itself, once."""
     t = managed_tournament(tid, ORGANIZE)
     form = EditPairingsForm()
-    if not form.validate():
+    valid = form.validate()
+    back = url_for("rounds.show", tid=tid, number=number, edit="pairings",
+                   _anchor=form.back.data if valid and form.back.data else "edit-pairings")
+    if not valid:
         flash(_form_errors(form), "error")
-        return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+        return redirect(back, 303)
     try:
-        warnings = service.edit_pairings(t, number, form.action.data, form.first.data, form.second.data)
+        service.edit_pairings(t, number, form.action.data, form.first.data, form.second.data)
     except service.NotFound as e:
         abort(404, str(e))
     except service.RoundError as e:
         flash(str(e), "error")
-        return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+        return redirect(back, 303)
     flash("Pairings changed.", "success")
-    for w in warnings:
-        flash(w, "warning")
-    return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+    return redirect(back, 303)
 
 
 @bp.get("/tournaments/<int:tid>/standings")

@@ -122,7 +122,7 @@ def test_dispute_is_shown_to_the_to_who_settles_it(app, make_user, make_tourname
     log = db.session.scalars(sa.select(ResultChange).filter_by(match_id=m.id)).all()
     assert [(c.actor, c.user_id is not None, c.new_result) for c in log] == [("organizer", True, "runner")]
     page = client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
-    assert "Result history (1)" in page and "to@example.com (organizer)" in page
+    assert "History (1)" in page and "to@example.com (organizer)" in page
     # the TO's result ended the exchange: players can no longer change it
     player_report(app, t, corp, m.id, "corp")
     assert state(t, m.id)[0] == "runner"

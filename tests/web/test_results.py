@@ -28,10 +28,11 @@ def test_single_sided_buttons(make_user, make_tournament, login):
     client, t, _ = setup_event(make_user, make_tournament, login, n=4)
     pair(client, t, 1)
     mid, (c, r) = first_game(t)
+    table = db.session.get(Match, mid).table
     for key, corp, runner, draw in [("corp", 3, 0, False), ("runner", 0, 3, False), ("tie", 1, 1, False),
                                     ("id", 1, 1, True)]:
         resp = report(client, t, mid, result=key)
-        assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/rounds/1#m{mid}")
+        assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/rounds/1#t{table}")
         m, seats = seat_points(t, 1, mid)
         assert m.result == key and m.intentional_draw is draw
         assert [(p, pts) for p, pts, _ in seats] == [(c, corp), (r, runner)]
