@@ -18,8 +18,6 @@ LABELS = {"corp": "Corp win", "runner": "Runner win", "tie": "Tie", "id": "Inten
 KEYS = list(LABELS)
 ROUNDS = 4
 DROP_AFTER = 2  # the dropped player plays rounds 1 and 2
-MATCH_TEXT = re.compile(r"^Corp (.+?)(?: \(\d+\))? vs Runner (.+?)(?: \(\d+\))?$")
-BYE_TEXT = re.compile(r"^(.+?) has a bye")
 
 
 class Tally:
@@ -66,21 +64,22 @@ def key_for(rnd: int, table: int) -> str:
 
 
 def report_round(page, rnd: int, tally: Tally) -> None:
-    """On the round page: read each table, tap its result button and wait for the page to show it."""
-    for match_id in page.locator("li.match").evaluate_all("(els) => els.map((e) => e.id)"):
-        card = page.locator(f"#{match_id}")
-        table = int(card.locator(".match-head strong").inner_text().removeprefix("Table "))
-        text = " ".join(card.locator("p.players").inner_text().split())
-        if (bye := BYE_TEXT.match(text)) is not None:
-            tally.bye(rnd, table, bye.group(1))
+    """On the round page: read each table's row, tap its result button and wait for the row to show it."""
+    for row_id in page.locator("li.match").evaluate_all("(els) => els.map((e) => e.id)"):
+        card = page.locator(f"#{row_id}")
+        table = int(card.locator(".tno").inner_text())
+        if "bye" in (card.get_attribute("class") or "").split():
+            tally.bye(rnd, table, card.locator(".seat-1 .name").inner_text())
             expect(card.locator(".result")).to_have_text("Bye")
             continue
-        corp, runner = MATCH_TEXT.match(text).groups()
+        expect(card.locator(".seat-1 .side")).to_have_text("Corp")
+        expect(card.locator(".seat-2 .side")).to_have_text("Runner")
+        corp, runner = card.locator(".seat-1 .name").inner_text(), card.locator(".seat-2 .name").inner_text()
         key = key_for(rnd, table)
         tally.game(rnd, table, corp, runner, key)
         card.get_by_role("button", name=LABELS[key], exact=True).click()
-        expect(page.locator(f"#{match_id} .result")).to_have_text(LABELS[key])
-        expect(page.locator(f"#{match_id} button[aria-pressed=true]")).to_have_text(LABELS[key])
+        expect(page.locator(f"#{row_id} .result")).to_have_text(LABELS[key])
+        expect(page.locator(f"#{row_id} button[aria-pressed=true]")).to_have_text(LABELS[key])
     expect(page.get_by_text("All results are in.")).to_be_visible()
 
 
@@ -163,11 +162,15 @@ def test_organizer_runs_an_event(page, unique, roster, players_csv, screenshots)
     assert all(dropped not in g.values() for g in later)
     assert sum("bye" in g for g in later) == ROUNDS - DROP_AFTER
 
-    # Correct a past result: round 1, the first table with a game, gets the opposite winner.
+    # Correct a past result: round 1 is read-only until "Edit results" (confirmed); then the first table with a
+    # game gets the opposite winner.
     page.goto(f"/tournaments/{tid}/rounds/1")
     table, game = min((t, g) for (r, t), g in tally.games.items() if r == 1 and "bye" not in g)
     new_key = "runner" if game["key"] == "corp" else "corp"
-    card = page.locator("li.match", has=page.locator(".match-head strong", has_text=re.compile(f"^Table {table}$")))
+    card = page.locator(f"#t{table}")
+    expect(card.get_by_role("button", name=LABELS[new_key], exact=True)).to_have_count(0)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Edit results").click()
     card.get_by_role("button", name=LABELS[new_key], exact=True).click()
     expect(card.locator(".result")).to_have_text(LABELS[new_key])
     tally.game(1, table, game["corp"], game["runner"], new_key)

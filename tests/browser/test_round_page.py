@@ -1,0 +1,281 @@
+"""Issue 12, the TO's round page, on a 1280 px laptop and a 360 px phone: compact rows (many tables a screen), go to
+a table or a name, a "Saved" note after each tap without a reload, points before the round beside the names and the
+result apart, rule warnings on their table with a one-click fix, a past round read-only until "Edit results", and
+Undo apart at the bottom behind a confirmation. Screenshots go to /tmp/shots/roundpage/."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import expect
+
+from app import results
+from app.extensions import db
+from app.models import Player, Round, Tournament
+from app.services import rounds as service
+
+SHOTS = Path("/tmp/shots/roundpage")
+SIZES = {
+    "1280": {"viewport": {"width": 1280, "height": 900}},
+    "360": {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2},
+}
+FIRST = ["Ada", "Grace", "Alan", "Barbara", "Edsger", "Margaret", "Donald", "Frances", "Dennis", "Radia"]
+LAST = ["Lovelace", "Hopper", "Turing", "Liskov", "Dijkstra", "Hamilton", "Knuth", "Allen"]
+
+
+def field(n: int) -> list[tuple[str, str, str]]:
+    """n players with distinct two-word names."""
+    return [(f"{FIRST[i % len(FIRST)]} {LAST[i // len(FIRST)]}", "", "") for i in range(n)]
+
+
+def shot(page, name: str, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def to_page(new_context, organizer, log_in, size):
+    page = new_context(**SIZES[size]).new_page()
+    log_in(page, organizer["email"])
+    return page
+
+
+def visible_rows(page) -> int:
+    """Table rows wholly inside the viewport."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('ol.matches > li.match')).filter((li) => {
+        const r = li.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }).length""")
+
+
+def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss, size):
+    event = seed_swiss(organizer["id"], field(80), rounds=2, name=f"Compact {size}")
+    event.pair(3)
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/3")
+    rows = page.locator("ol.matches > li.match")
+    expect(rows).to_have_count(40)
+    no_sideways_scroll(page)
+    heights = rows.evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().height)")
+    if size == "1280":
+        assert max(heights) < 60, heights  # one line a table
+        page.evaluate("window.scrollTo(0, document.querySelector('ol.matches').offsetTop)")
+        assert visible_rows(page) >= 14
+    else:
+        assert max(heights) < 150, heights
+        page.evaluate("window.scrollTo(0, document.querySelector('ol.matches').offsetTop)")
+        assert visible_rows(page) >= 5
+    shot(page, f"round_live_{size}")
+
+    # Go to a table by number, then a player by part of their name (accents and case ignored).
+    page.evaluate("window.marker = 'no reload'")
+    page.get_by_placeholder("Go to table no. or name").fill("27")
+    page.get_by_placeholder("Go to table no. or name").press("Enter")
+    expect(page.locator("#t27.found")).to_be_in_viewport()
+    assert page.url.endswith("#t27")
+    name = page.locator("#t33 .seat-2 .name").inner_text()
+    page.get_by_placeholder("Go to table no. or name").fill(name.upper())
+    page.get_by_role("button", name="Go", exact=True).click()
+    found = page.locator("li.match.found")
+    expect(found).to_have_count(1)
+    expect(found).to_be_in_viewport()
+    assert name.split()[1] in found.inner_text()
+    page.get_by_placeholder("Go to table no. or name").fill("Nobody Here")
+    page.get_by_placeholder("Go to table no. or name").press("Enter")
+    expect(page.locator("#jump-status")).to_have_text("No table or player matches \u201cNobody Here\u201d.")
+
+    # A tap is saved in the background: a note names the table, the row shows the result, no reload.
+    page.get_by_placeholder("Go to table no. or name").fill("12")
+    page.get_by_placeholder("Go to table no. or name").press("Enter")
+    row = page.locator("#t12")
+    row.get_by_role("button", name="Runner win", exact=True).click()
+    expect(page.locator("#toast")).to_have_text("Saved \u2713 table 12: Runner win")
+    expect(row.locator("[data-result]")).to_have_text("Runner win")
+    expect(row.locator("button[aria-pressed=true]")).to_have_text("Runner win")
+    expect(page.locator('[data-count="confirmed"]')).to_have_text("1")
+    expect(page.locator("#unreported-line")).to_have_text("39 of 40 results to report.")
+    assert page.evaluate("window.marker") == "no reload"
+    shot(page, f"round_saved_{size}")
+    with event.live.app_context():
+        (m,) = [m for m in service.load_round(db.session.get(Tournament, event.id), 3).matches if m.table == 12]
+        assert m.result == "runner"
+        db.session.remove()
+
+
+def test_saved_without_javascript_goes_back_to_the_table(new_context, organizer, log_in, seed_swiss, size):
+    event = seed_swiss(organizer["id"], field(40), rounds=0, name=f"No JS {size}")
+    event.pair(1)
+    page = new_context(java_script_enabled=False, **SIZES[size]).new_page()
+    log_in(page, organizer["email"])
+    page.goto(f"/tournaments/{event.id}/rounds/1")
+    page.locator("#t15").get_by_role("button", name="Tie", exact=True).click()
+    assert page.url.endswith("/rounds/1#t15")
+    expect(page.locator(".flash.success")).to_have_text("Saved: table 15, Tie.")
+    expect(page.locator("#t15 [data-result]")).to_have_text("Tie")
+    page.get_by_placeholder("Go to table no. or name").fill(event_name_at(event, 1, 7))
+    page.get_by_role("button", name="Go", exact=True).click()
+    assert page.url.endswith("/rounds/1#t7")
+
+
+def event_name_at(event, number: int, table: int) -> str:
+    return next(name for name, t in event.tables(number).items() if t == table)
+
+
+def test_points_before_the_round_and_the_result_apart(to_page, organizer, seed_swiss, size):
+    event = seed_swiss(organizer["id"], field(12), rounds=2, name=f"Points {size}")
+    before = event.points()  # after rounds 1 and 2: what every player brings into round 3
+    event.pair(3)
+    event.report(3)
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/3")
+    expect(page.locator(".points-legend")).to_contain_text("points before round 3")
+    for i in range(6):
+        row = page.locator("ol.matches > li.match").nth(i)
+        for seat in (".seat-1", ".seat-2"):
+            name = row.locator(f"{seat} .name").inner_text()
+            expect(row.locator(f"{seat} .pts")).to_have_text(f"{before[name]} pts")
+        assert row.locator("[data-result]").inner_text() in ("Corp win", "Runner win", "Tie")
+    # Round 1 has no points to bring.
+    page.goto(f"/tournaments/{event.id}/rounds/1")
+    expect(page.locator(".match .pts")).to_have_count(0)
+    no_sideways_scroll(page)
+
+
+def _double_rematch(live, owner_id: int, name: str) -> tuple[int, str, str]:
+    """A double-sided event whose round 2 (unpublished) has a rematch made by hand: (event id, the two names)."""
+    with live.app_context():
+        t = Tournament(owner_id=owner_id, name=name, format="double", planned_rounds=3)
+        db.session.add(t)
+        db.session.commit()
+        db.session.add_all(Player(tournament_id=t.id, name=n) for n, _, _ in field(8))
+        db.session.commit()
+        service.pair_next_round(t, 1)
+        service.publish_round(t, 1)
+        first = service.load_round(t, 1).matches
+        for m in first:
+            service.report_result(t, m.id, results.outcome(t.fmt, "6-0"), service.Actor("organizer"))
+        service.pair_next_round(t, 2)
+        a, b = first[0].seats[0].player_id, first[0].seats[1].player_id
+        where = {s.player_id: m for m in service.load_round(t, 2).matches for s in m.seats}
+        opponent = next(s.player_id for s in where[a].seats if s.player_id != a)
+        warnings = service.edit_pairings(t, 2, "swap", opponent, b)  # a now plays b again
+        assert any(w.kind == "rematch" for w in warnings)
+        names = first[0].seats[0].name, first[0].seats[1].name
+        tid = t.id
+        db.session.remove()
+    return tid, *names
+
+
+def test_warning_on_its_table_with_a_one_click_swap(to_page, organizer, live_server, unique, size):
+    tid, a, b = _double_rematch(live_server, organizer["id"], f"Rematch {size} {unique}")
+    page = to_page
+    page.goto(f"/tournaments/{tid}/rounds/2")
+    text = re.compile(f"({a} and {b}|{b} and {a}) have played each other already")
+    expect(page.get_by_text(text)).to_have_count(1)  # once, on its table
+    broken = page.locator("li.match.broken")
+    expect(broken).to_have_count(1)
+    expect(broken).to_contain_text(text)
+    expect(page.locator("#pairing-check")).to_contain_text("Check table")
+    page.locator("#pairing-check .table-link").first.click()
+    expect(broken).to_be_in_viewport()
+    no_sideways_scroll(page)
+    shot(page, f"round_warning_{size}")
+    fix = broken.get_by_role("button", name="Swap")
+    expect(fix).to_have_count(1)
+    fix.click()
+    expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
+    expect(page.locator("li.match.broken")).to_have_count(0)
+    expect(page.locator("#pairing-check")).to_have_count(0)
+    expect(page.locator("details#edit-pairings")).to_have_attribute("open", "")
+    shot(page, f"round_fixed_{size}")
+
+
+def test_same_sides_fixed_by_swapping_sides_and_form_stays_open(to_page, organizer, seed_swiss, size):
+    event = seed_swiss(organizer["id"], field(12), rounds=1, name=f"Sides {size}")
+    with event.live.app_context():
+        t = db.session.get(Tournament, event.id)
+        first = service.load_round(t, 1).matches[0]
+        corp, runner = first.seats[0].player_id, first.seats[1].player_id
+        service.pair_next_round(t, 2)
+        where = {s.player_id: m for m in service.load_round(t, 2).matches for s in m.seats}
+        if where[corp] is not where[runner]:
+            opponent = next(s.player_id for s in where[corp].seats if s.player_id != corp)
+            service.edit_pairings(t, 2, "swap", opponent, runner)
+        m = next(m for m in service.load_round(t, 2).matches if corp in [s.player_id for s in m.seats])
+        if m.seats[0].player_id != corp:  # the same sides as in round 1: against the rules
+            service.edit_pairings(t, 2, "sides", corp)
+        db.session.remove()
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/2")
+    broken = page.locator("li.match.broken")
+    expect(broken.first).to_contain_text("met before with the same sides")
+    broken.first.get_by_role("button", name="Swap sides at table").click()
+    expect(page.get_by_text("met before with the same sides")).to_have_count(0)
+    expect(page.locator("details#edit-pairings")).to_have_attribute("open", "")
+    # The edit form too keeps itself open after an apply.
+    page.locator("#edit-pairings select[name=action]").select_option("sides")
+    page.locator("#edit-pairings").get_by_role("button", name="Apply").click()
+    expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
+    expect(page.locator("details#edit-pairings")).to_have_attribute("open", "")
+    expect(page.locator(".flash.warning")).to_have_count(0)  # warnings show on the tables, not twice
+
+
+def test_undo_is_apart_and_asks(to_page, organizer, seed_swiss, size):
+    event = seed_swiss(organizer["id"], field(12), rounds=1, name=f"Undo {size}")
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/1")
+    expect(page.locator(".actions").get_by_role("button", name="Undo round 1")).to_have_count(0)
+    expect(page.locator(".actions").get_by_role("link", name="Standings")).to_be_visible()
+    zone = page.locator("#danger-zone")
+    assert zone.evaluate("(z) => z.getBoundingClientRect().top") > \
+        page.locator("ol.matches").evaluate("(l) => l.getBoundingClientRect().bottom")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    zone.get_by_role("button", name="Undo round 1").click()
+    assert asked and "Delete round 1" in asked[0] and "cannot be undone" in asked[0]
+    expect(page.locator("ol.matches > li.match")).to_have_count(6)
+    zone.scroll_into_view_if_needed()
+    shot(page, f"round_danger_{size}")
+    with event.live.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(Round.id)).where(Round.tournament_id == event.id)) == 1
+        db.session.remove()
+
+
+def test_past_round_read_only_until_edit(to_page, organizer, seed_swiss, size):
+    event = seed_swiss(organizer["id"], field(12), rounds=2, name=f"Past {size}")
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/1")
+    expect(page.locator("#past-round")).to_contain_text("read-only")
+    expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
+    expect(page.locator("#danger-zone")).to_have_count(0)
+    no_sideways_scroll(page)
+    shot(page, f"round_past_{size}", full=True)
+    # Cancel the confirmation: still read-only.
+    page.once("dialog", lambda d: d.dismiss())
+    page.get_by_role("button", name="Edit results").click()
+    expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.get_by_role("button", name="Edit results").click()
+    expect(page.locator("#past-round")).to_contain_text("Editing round 1's results")
+    assert "standings" in asked[0] and "round 2" in asked[0]
+    row = page.locator("ol.matches > li.match:not(.bye)").first
+    table = int(row.locator(".tno").inner_text())
+    current = row.locator("[data-result]").inner_text()
+    new = "Tie" if current != "Tie" else "Corp win"
+    row.get_by_role("button", name=new, exact=True).click()
+    expect(page.locator("#toast")).to_have_text(f"Saved \u2713 table {table}: {new}")
+    expect(row.locator("[data-result]")).to_have_text(new)
+    shot(page, f"round_past_editing_{size}")
+    page.get_by_role("link", name="Done editing").click()
+    expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
+    expect(page.locator(f"#t{table} [data-result]")).to_have_text(new)
