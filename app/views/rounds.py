@@ -85,14 +85,15 @@ def show(tid: int, number: int):
 
 def _find(t, rnd, query: str):
     """A table number or part of a name -> a redirect to that table's row (the first one, by table)."""
+    query = query.strip()[:100]
     key = name_key(query)
     table = None
-    if query.strip().isdigit():
-        table = next((m.table for m in rnd.matches if m.table == int(query.strip())), None)
+    if query.isdigit():
+        table = next((m.table for m in rnd.matches if m.table == int(query)), None)
     elif key:
         table = next((m.table for m in rnd.matches if any(key in name_key(s.name) for s in m.seats)), None)
     if table is None:
-        flash(f"No table or player matches \"{query.strip()[:60]}\" in round {rnd.number}.", "error")
+        flash(f"No table or player matches \"{query[:60]}\" in round {rnd.number}.", "error")
         return redirect(url_for("rounds.show", tid=t.id, number=rnd.number), 303)
     return redirect(url_for("rounds.show", tid=t.id, number=rnd.number, _anchor=f"t{table}"), 303)
 

@@ -1,0 +1,287 @@
+"""Issue 12, the TO's round page: points before the round, the "Saved" answer to a tap (JSON for the page's
+script, a redirect to the table with a flash without it), going to a table or a name, past rounds read-only unless
+the TO chose "Edit results", warnings once and on their table with a fix that applies, Undo apart."""
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+
+from app.extensions import db
+from app.models import Match, Player, Round, Seat
+from app.pairing import Entrant, Format, Game, Side
+from app.services import rounds as service
+from test_rounds import edit, matches, pair, report_all, setup_event
+
+JSON = {"Accept": "application/json"}
+
+
+def page_of(client, t, number, **args) -> str:
+    query = "&".join(f"{k}={v}" for k, v in args.items())
+    return client.get(f"/tournaments/{t.id}/rounds/{number}" + (f"?{query}" if query else "")).get_data(as_text=True)
+
+
+def row(page: str, table: int) -> str:
+    """The HTML of a table's row on the round page."""
+    start = page.index(f'<li id="t{table}"')
+    return page[start:page.index("</li>\n", page.index('class="report-note"', start))]
+
+
+def points_so_far(t, before: int) -> dict[int, int]:
+    """Each player's points from the seats of rounds before `before`, summed here independently."""
+    db.session.expire_all()
+    out: dict[int, int] = {}
+    for rnd in db.session.scalars(sa.select(Round).filter_by(tournament_id=t.id)):
+        if rnd.number < before:
+            for m in rnd.matches:
+                for s in m.seats:
+                    out[s.player_id] = out.get(s.player_id, 0) + (s.points or 0)
+    return out
+
+
+def test_points_before_the_round_beside_the_names(make_user, make_tournament, login):
+    client, t, players = setup_event(make_user, make_tournament, login, n=7)
+    pair(client, t, 1)
+    report_all(client, t, 1, "corp")
+    pair(client, t, 2)
+    report_all(client, t, 2, "runner")
+    pair(client, t, 3)
+    before = points_so_far(t, 3)
+    assert service.points_before(t, 3) == before
+    assert service.points_before(t, 1) == {}
+    page = page_of(client, t, 3)
+    names = {p.id: p.name for p in players}
+    for m, seats in matches(t, 3):
+        html = row(page, m.table)
+        shown = re.findall(r'<span class="name">([^<]+)</span> <span class="pts">(\d+) pts</span>', html)
+        assert shown == [(names[s.player_id], str(before[s.player_id])) for s in seats]
+    # This round's result stands apart, never beside a name.
+    m, seats = [(m, s) for m, s in matches(t, 3) if not m.is_bye][0]
+    client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"})
+    html = row(page_of(client, t, 3), m.table)
+    assert re.search(r'data-result>Corp win</span>', html)
+    assert f"{before[seats[0].player_id]} pts" in html and "(3)" not in html
+    assert "pts</span>" not in page_of(client, t, 1)
+
+
+def test_json_answer_and_redirect_to_the_table(make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=8)
+    pair(client, t, 1)
+    m, _ = matches(t, 1)[2]
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "tie"}, headers=JSON)
+    assert r.status_code == 200
+    assert r.get_json() == {"id": m.id, "table": m.table, "round": 1, "result": "tie", "label": "Tie",
+                            "state": "confirmed", "message": f"Saved: table {m.table}, Tie."}
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "nonsense"}, headers=JSON)
+    assert r.status_code == 400 and "Unknown result" in r.get_json()["error"]
+    db.session.expire_all()
+    assert db.session.get(Match, m.id).result == "tie"
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/rounds/1#t{m.table}")
+    assert f"Saved: table {m.table}, Corp win." in client.get(r.headers["Location"]).get_data(as_text=True)
+
+
+def test_find_a_table_or_a_name(make_user, make_tournament, login):
+    client, t, players = setup_event(make_user, make_tournament, login, n=8)
+    pair(client, t, 1)
+    url = f"/tournaments/{t.id}/rounds/1"
+    assert client.get(url + "?find=3").headers["Location"].endswith(f"{url}#t3")
+    tables = {s.player_id: m.table for m, seats in matches(t, 1) for s in seats}
+    gus = next(p for p in players if p.name == "Gus")
+    assert client.get(url + "?find=%20gUS%20").headers["Location"].endswith(f"#t{tables[gus.id]}")
+    for missing in ("99", "Zed", "9" * 5000):
+        r = client.get(url + f"?find={missing}")
+        assert r.status_code == 303 and r.headers["Location"].endswith(url)
+        assert "No table or player matches" in client.get(r.headers["Location"]).get_data(as_text=True)
+    assert client.get(url + "?find=").status_code == 303
+
+
+def test_past_round_is_read_only_until_edit_results(make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=8)
+    pair(client, t, 1)
+    report_all(client, t, 1, "corp")
+    live = page_of(client, t, 1)
+    assert 'class="result-buttons"' in live and "Edit results" not in live  # the latest round: live
+    pair(client, t, 2)
+    page = page_of(client, t, 1)
+    assert 'class="result-buttons"' not in page and "read-only" in page and "Edit results" in page
+    assert re.search(r'data-confirm="Edit round 1\'s results\? A change counts in the standings at once, and '
+                     r'round 2 was paired from the old standings', page.replace("&#39;", "'"))
+    m, _ = matches(t, 1)[0]
+    # A tap from a stale page (no edit chosen) changes nothing: the server refuses it.
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/rounds/1")
+    assert "Round 1 is over" in client.get(r.headers["Location"]).get_data(as_text=True)
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner"}, headers=JSON)
+    assert r.status_code == 409 and "Edit results" in r.get_json()["error"]
+    db.session.expire_all()
+    assert db.session.get(Match, m.id).result == "corp"
+    # After "Edit results": buttons that say so, and the change is made (and stays in edit mode).
+    editing = page_of(client, t, 1, edit="results")
+    assert 'class="result-buttons"' in editing and 'name="past" value="1"' in editing
+    assert "Editing round 1" in editing and "round 2 keeps the pairings" in editing
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner", "past": "1"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/rounds/1?edit=results#t{m.table}")
+    db.session.expire_all()
+    assert db.session.get(Match, m.id).result == "runner"
+    assert client.post(f"/tournaments/{t.id}/matches/{m.id}/result",
+                       data={"result": "tie", "past": "yes"}).status_code == 400
+    # The live round needs no edit step.
+    m2, _ = matches(t, 2)[0]
+    assert client.post(f"/tournaments/{t.id}/matches/{m2.id}/result", data={"result": "tie"}).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Match, m2.id).result == "tie"
+
+
+def test_undo_is_in_the_danger_zone_only_on_the_latest_round(make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=8)
+    pair(client, t, 1)
+    page = page_of(client, t, 1)
+    actions = page[page.index('<div class="actions">'):page.index("</div>", page.index('<div class="actions">'))]
+    assert "Undo" not in actions and "Standings" in actions
+    zone = page[page.index('id="danger-zone"'):]
+    assert "Undo round 1" in zone and 'data-confirm="Delete round 1' in zone
+    assert page.index('id="danger-zone"') > page.index('<ol class="matches')
+    report_all(client, t, 1)
+    pair(client, t, 2)
+    assert "danger-zone" not in page_of(client, t, 1) and "Undo round 2" in page_of(client, t, 2)
+
+
+def test_warnings_once_on_their_table_and_edit_form_kept_open(make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=3)
+    pair(client, t, 1)
+    report_all(client, t, 1)
+    (_, (holder,)), = [(m, s) for m, s in matches(t, 1) if m.is_bye]
+    r = pair(client, t, 2)
+    r = edit(client, t, 2, "bye", holder.player_id)
+    assert r.status_code == 303 and "edit=pairings" in r.headers["Location"]
+    assert r.headers["Location"].endswith("#edit-pairings")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert page.count("would get a second bye") == 1  # no flash repeating the page
+    assert re.search(r'<details class="card edit-pairings" id="edit-pairings" open>', page)
+    (bye, _), = [(m, s) for m, s in matches(t, 2) if m.is_bye]
+    html = row(page, bye.table)
+    assert "broken" in html and "would get a second bye" in html
+    assert re.search(r'name="action" value="bye"', html) and "Give the bye to" in html
+    assert f'href="#t{bye.table}"' in page[page.index('id="pairing-check"'):]
+    # Without the edit parameter the form is closed.
+    assert '<details class="card edit-pairings" id="edit-pairings">' in page_of(client, t, 2)
+
+
+def test_one_click_fix_applies_through_the_edit_service(make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=3)
+    pair(client, t, 1)
+    report_all(client, t, 1)
+    (_, (holder,)), = [(m, s) for m, s in matches(t, 1) if m.is_bye]
+    pair(client, t, 2)
+    edit(client, t, 2, "bye", holder.player_id)
+    rnd = service.load_round(t, 2)
+    (w,) = [w for w in service.pairing_warnings(t, rnd) if w.kind == "second_bye"]
+    assert w.fix and w.fix.action == "bye"
+    r = client.post(f"/tournaments/{t.id}/rounds/2/edit", data={
+        "action": w.fix.action, "first": w.fix.first, "back": f"t{w.table}"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"?edit=pairings#t{w.table}")
+    assert not [x for x in service.pairing_warnings(t, service.load_round(t, 2)) if x.kind == "second_bye"]
+    # A bad anchor falls back to the form, never into the redirect.
+    r = client.post(f"/tournaments/{t.id}/rounds/2/edit", data={"action": "sides", "first": 1,
+                                                                "back": "javascript:alert(1)"})
+    assert r.headers["Location"].endswith("#edit-pairings")
+
+
+def test_swap_fix_for_a_double_sided_rematch(make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=8, fmt="double")
+    pair(client, t, 1)
+    report_all(client, t, 1, "6-0")
+    first = {s.player_id: m.table for m, seats in matches(t, 1) for s in seats}
+    (_, (a, b)) = matches(t, 1)[0]
+    a, b = a.player_id, b.player_id
+    pair(client, t, 2)
+    where = {s.player_id: (m, seats) for m, seats in matches(t, 2) for s in seats}
+    opponent = next(s.player_id for s in where[a][1] if s.player_id != a)
+    edit(client, t, 2, "swap", opponent, b)
+    warnings = service.pairing_warnings(t, service.load_round(t, 2))
+    assert warnings and all(w.kind == "rematch" and w.fix.action == "swap" for w in warnings)
+    page = page_of(client, t, 2)
+    assert page.count("have played each other already") == len(warnings)
+    # Each click clears its table and breaks no rule elsewhere, until the round is clean.
+    while warnings:
+        w = warnings[0]
+        assert client.post(f"/tournaments/{t.id}/rounds/2/edit", data={
+            "action": "swap", "first": w.fix.first, "second": w.fix.second}).status_code == 303
+        left = service.pairing_warnings(t, service.load_round(t, 2))
+        assert len(left) < len(warnings) and w.text not in [x.text for x in left]
+        warnings = left
+    assert count_seats(t) == 16
+    assert {s.player_id: m.table for m, seats in matches(t, 1) for s in seats} == first  # round 1 untouched
+
+
+def count_seats(t) -> int:
+    db.session.expire_all()
+    return db.session.scalar(sa.select(sa.func.count(Seat.id)).where(Seat.tournament_id == t.id))
+
+
+def test_fixes_are_found_and_clean():
+    """The pure checker: each fix clears its table and breaks nothing at the tables it touches."""
+    people = [Entrant(i, n) for i, n in enumerate(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], 1)]
+    # Round 1: Ann (Corp) beat Ben; Cat v Dan; Eve v Fay.
+    games = [Game(1, 1, 2, 3, 0, player_side=Side.CORP), Game(1, 3, 4, 3, 0, player_side=Side.CORP),
+             Game(1, 5, 6, 3, 0, player_side=Side.CORP)]
+    check = service.RoundCheck(Format.SINGLE_SIDED, 2, people, games)
+    # Ann Corp again against Ben: the same sides in a rematch, and Ann Corp +2; swapping sides fixes both.
+    tables = [(1, [1, 2]), (2, [4, 3]), (3, [6, 5])]
+    warnings = check.with_fixes(tables, check.round(tables))
+    assert {w.kind for w in warnings} >= {"same_sides", "side_bias"}
+    assert {w.fix for w in warnings} == {service.Fix("Swap sides at table 1", "sides", 1)}
+    # Double-sided: a rematch at table 1 is fixed by a swap with table 2, and the result is clean.
+    check = service.RoundCheck(Format.DOUBLE_SIDED, 2, people, [Game(1, 1, 2, 6, 0), Game(1, 3, 4, 6, 0),
+                                                                Game(1, 5, 6, 6, 0)])
+    tables = [(1, [1, 2]), (2, [3, 5]), (3, [4, 6])]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.fix.action == "swap"
+    seats = {table: list(ps) for table, ps in tables}
+    where = {p: table for table, ps in seats.items() for p in ps}
+    ta, tb = where[w.fix.first], where[w.fix.second]
+    ia, ib = seats[ta].index(w.fix.first), seats[tb].index(w.fix.second)
+    seats[ta][ia], seats[tb][ib] = w.fix.second, w.fix.first
+    assert check.round(list(seats.items())) == []
+    # Two extra byes: pairing them is the fix.
+    check = service.RoundCheck(Format.PLAIN, 2, people[:4], [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0)])
+    tables = [(1, [1, 3]), (2, [2]), (3, [4])]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.kind == "byes" and w.fix == service.Fix("Pair Ben with Dan", "join", 2, 4)
+    # A dropped player and a player left out have no automatic fix.
+    check = service.RoundCheck(Format.PLAIN, 1, people[:3] + [Entrant(7, "Gil", dropped=True)], [])
+    tables = [(1, [1, 7]), (2, [2, 3])]
+    assert [w.fix for w in check.with_fixes(tables, check.round(tables))] == [None]
+
+
+def test_page_queries_do_not_grow_with_the_tables(app, make_user, make_tournament, login):
+    """Points before the round come from one aggregate query, not one per seat."""
+    from sqlalchemy import event as sa_event
+
+    counts = []
+    for n in (6, 12):
+        client, t, _ = setup_event(make_user, make_tournament, login, n=n, email=f"to{n}@example.com",
+                                   c=app.test_client(), name=f"Event {n}")
+        pair(client, t, 1)
+        report_all(client, t, 1)
+        pair(client, t, 2)
+        seen = []
+        listener = lambda *args: seen.append(args[2])  # noqa: E731
+        sa_event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            assert client.get(f"/tournaments/{t.id}/rounds/2").status_code == 200
+        finally:
+            sa_event.remove(db.engine, "before_cursor_execute", listener)
+        counts.append(len(seen))
+    assert counts[0] == counts[1], counts
+
+
+def test_players_are_named_per_round_and_only_theirs(make_user, make_tournament, login):
+    """The name finder searches this round's seats only."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4)
+    pair(client, t, 1)
+    db.session.add(Player(tournament_id=t.id, name="Latecomer"))
+    db.session.commit()
+    r = client.get(f"/tournaments/{t.id}/rounds/1?find=latecomer")
+    assert r.headers["Location"].endswith("/rounds/1")
