@@ -32,7 +32,7 @@ def games(live, event_id: int, number: int = 1) -> list[dict]:
     return list(out.values())
 
 
-def row(game: dict) -> str:
+def to_row(game: dict) -> str:
     """The TO's round page row of a game."""
     return f"ol.matches > li[data-match='{game['id']}']"
 
@@ -62,7 +62,7 @@ def test_report_confirm_dispute_settle_drop(roster, new_context, organizer, seed
     corp.locator(".me-buttons button[value=corp]").tap()
     expect(corp.get_by_text(f"Waiting for {first['runner']['name']} to confirm")).to_be_visible()
     # ...the TO sees it arrive without reloading...
-    note = laptop.locator(row(first) + " [data-note]")
+    note = laptop.locator(to_row(first) + " [data-note]")
     expect(note).to_contain_text(f"Reported by {first['corp']['name']}: Corp win", timeout=LIVE)
     expect(laptop.locator('[data-count="waiting"]')).to_have_text("1")
     # ...the Runner confirms with one tap, and the TO's page shows the result.
@@ -72,9 +72,9 @@ def test_report_confirm_dispute_settle_drop(roster, new_context, organizer, seed
     runner.screenshot(path=str(screenshots / "participation_phone_confirm_360.png"), full_page=True)
     runner.get_by_role("button", name="Yes, confirm Corp win").tap()
     expect(runner.locator(".me-result")).to_contain_text("Corp win")
-    expect(laptop.locator(row(first) + " [data-result]")).to_have_text("Corp win", timeout=LIVE)
+    expect(laptop.locator(to_row(first) + " [data-result]")).to_have_text("Corp win", timeout=LIVE)
     expect(laptop.locator('[data-count="confirmed"]')).to_have_text("1")
-    expect(laptop.locator(row(first) + " button[value=corp]")).to_have_class("chosen")
+    expect(laptop.locator(to_row(first) + " button[value=corp]")).to_have_class("chosen")
 
     # Table 2: the players disagree; the dispute shows at the top of the TO's page.
     for side, key in (("corp", "corp"), ("runner", "runner")):
@@ -89,15 +89,17 @@ def test_report_confirm_dispute_settle_drop(roster, new_context, organizer, seed
     expect(disputes).to_contain_text(f"Table {second['table']}: Disputed: {second['corp']['name']} says Corp win; "
                                      f"{second['runner']['name']} says Runner win")
     laptop.get_by_label("Unreported only").check()
-    expect(laptop.locator(row(first))).to_be_hidden()
-    expect(laptop.locator(row(second))).to_be_visible()
+    expect(laptop.locator(to_row(first))).to_be_hidden()
+    expect(laptop.locator(to_row(second))).to_be_visible()
     laptop.screenshot(path=str(screenshots / "participation_to_round_1280.png"), full_page=True)
     # One tap at the top settles it.
     laptop.locator("#disputes button[value=runner]").click()
-    expect(laptop.locator(row(second) + " [data-result]")).to_have_text("Runner win")
+    expect(laptop.locator(to_row(second) + " [data-result]")).to_have_text("Runner win")
     expect(laptop.locator("#disputes")).to_be_hidden()
-    laptop.locator(row(second) + " details.result-log summary").click()
-    expect(laptop.locator(row(second) + " details.result-log")).to_contain_text(organizer["email"])
+    expect(laptop.locator("#toast")).to_have_text(f"Saved \u2713 table {second['table']}: Runner win")
+    laptop.reload()  # the saved tap did not reload the page; the result's history shows after one
+    laptop.locator(to_row(second) + " details.result-log summary").click()
+    expect(laptop.locator(to_row(second) + " details.result-log")).to_contain_text(organizer["email"])
 
     # The TO's round page on a phone too.
     to_phone = new_context(**PHONE_360).new_page()

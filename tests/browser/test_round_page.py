@@ -65,6 +65,7 @@ def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss, size)
     rows = page.locator("ol.matches > li.match")
     expect(rows).to_have_count(40)
     no_sideways_scroll(page)
+    shot(page, f"round_top_{size}")
     heights = rows.evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().height)")
     if size == "1280":
         assert max(heights) < 60, heights  # one line a table
