@@ -42,8 +42,10 @@
       if (/^\d+$/.test(raw)) {
         hits = [document.getElementById("t" + parseInt(raw, 10))].filter(Boolean);
       } else {
-        hits = Array.prototype.filter.call(root.querySelectorAll("ol.matches > li[data-names]"), function (li) {
-          return li.getAttribute("data-names").indexOf(q) !== -1;
+        hits = Array.prototype.filter.call(root.querySelectorAll("ol.matches > li.match"), function (li) {
+          return Array.prototype.some.call(li.querySelectorAll(".seat .name"), function (name) {
+            return fold(name.textContent).indexOf(q) !== -1;
+          });
         });
       }
       if (!hits.length) {
@@ -118,11 +120,15 @@
     fetch(form.action, { method: "POST", body: data, credentials: "same-origin",
                          headers: { "Accept": "application/json" } })
       .then(function (r) {
-        return r.json().catch(function () { return { error: "The server answered " + r.status + "." }; })
-          .then(function (body) { return { ok: r.ok, body: body }; });
+        return r.json().catch(function () { return {}; })
+          .then(function (body) { return { ok: r.ok, status: r.status, body: body }; });
       })
       .then(function (answer) {
-        if (!answer.ok) { say("Not saved: " + (answer.body.error || "refused."), true); return; }
+        if (!answer.ok || !answer.body.id) {  /* a refusal, or a login page after the session ended */
+          say("Not saved: " + (answer.body.error || (answer.ok ? "reload the page (logged out?) and tap again."
+                                                     : "the server answered " + answer.status + ".")), true);
+          return;
+        }
         var m = answer.body;
         applyTable({ id: m.id, result: m.result, label: m.label, state: m.state, note: "" });
         var custom = form.closest("details.custom");
