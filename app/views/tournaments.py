@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, flash, redirect, render_template, url_
 from flask_login import current_user, login_required
 
 from ..extensions import db
-from ..forms.tournaments import DeleteTournamentForm, TournamentForm
+from ..forms.tournaments import DeleteTournamentForm, TournamentForm, default_score_factor
 from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
 from ..services import cut as cut_service
@@ -79,6 +79,7 @@ def show(tid: int):
     step, facts = next_step.for_tournament(tournament)
     return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
                            latest=latest, recommended=recommended_rounds(total - dropped), step=step,
+                           default_score_factor=default_score_factor(),
                            step_url=_step_url(tournament, step),
                            bye_note=bye_note(facts.active, facts.requested_byes) if step.round == 1 else None)
 
