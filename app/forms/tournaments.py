@@ -46,8 +46,8 @@ class TournamentForm(FlaskForm):
                          default=Format.SINGLE_SIDED.value)
     score_factor = StringField(
         "Score factor (single-sided)", default=default_score_factor,
-        description="How strongly pairing keeps equal scores together rather than balancing Corp and Runner "
-                    "sides: higher keeps score groups tighter. The default suits most events.")
+        description="Higher keeps equal scores together, lower balances Corp and Runner sides more. "
+                    "The default suits most events.")
     planned_rounds = IntegerField("Planned swiss rounds", validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS)])
     round_minutes = IntegerField(
         "Round length (minutes)", default=65,

@@ -133,3 +133,93 @@ def check_bracket_shape(page, wide: bool) -> None:
     assert page.evaluate("getComputedStyle(document.querySelector('#game-9').parentElement, '::after').content") \
         == "none"
     no_sideways_scroll(page)
+
+
+# ---- from a new event to round 1: the next step, the advanced section, the bye warning --------------------------
+
+def marker(page, summary) -> str:
+    """The open/closed marker drawn before a <summary> (static/style.css)."""
+    return summary.evaluate("(s) => getComputedStyle(s, '::before').content")
+
+
+def test_new_event_to_round_one(to_page, players_csv, shots, width):
+    page = to_page
+    page.goto("/tournaments/new")
+    advanced = page.locator("details.advanced")
+    expect(advanced).not_to_have_attribute("open", "")
+    expect(page.get_by_label("Score factor (single-sided)")).to_be_hidden()
+    summary = advanced.locator("summary")
+    expect(summary).to_have_text("Advanced: pairing score factor")
+    assert "▸" in marker(page, summary)
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / f"new_event_{width}.png"), full_page=True)
+    summary.click()
+    expect(page.get_by_label("Score factor (single-sided)")).to_have_value("3/2")
+    assert "▾" in marker(page, summary)
+    page.screenshot(path=str(shots / f"new_event_advanced_open_{width}.png"), full_page=True)
+    page.get_by_label("Format").select_option("plain")
+    expect(advanced).to_be_hidden()  # a single-sided setting only
+    page.get_by_label("Format").select_option("single")
+    page.get_by_label("Name").fill("Guided Open")
+    page.get_by_role("button", name="Create tournament").click()
+    expect(page.get_by_role("heading", name="Guided Open")).to_be_visible()
+    dashboard = page.url
+
+    # no players yet: the main button adds them
+    main = page.locator(".next-action")
+    expect(main).to_have_text("Add players")
+    page.screenshot(path=str(shots / f"dashboard_new_{width}.png"), full_page=True)
+    page.locator(".next-step").get_by_role("link", name="Import CSV").click()
+    page.get_by_label("CSV file").set_input_files(str(players_csv))
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_text("Imported 12 players.")).to_be_visible()
+
+    # the add form's collapsible section shows its marker
+    add = page.locator("details.add-player > summary")
+    assert "▸" in marker(page, add) or "▾" in marker(page, add)
+
+    page.goto(dashboard)
+    expect(main).to_have_text("Pair round 1")
+    expect(page.locator(".next-step .bye-note")).to_have_count(0)
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / f"dashboard_players_in_{width}.png"), full_page=True)
+
+    # one requested bye in an even field: the edit page says what it causes before the box is ticked
+    page.goto(dashboard + "/players")
+    page.get_by_role("link", name="Ada Lovelace").click()
+    note = page.locator(".bye-note")
+    expect(note).to_contain_text("If you tick “Bye in round 1”: 1 requested bye with 12 active players leaves 11")
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / f"player_edit_{width}.png"), full_page=True)
+    page.get_by_label("Bye in round 1").check()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".flash.warning[role=status]")).to_contain_text("one more player, drawn at random, also gets")
+
+    # the dashboard warns, and the pair button asks first
+    page.goto(dashboard)
+    expect(page.locator(".next-step .bye-note")).to_contain_text("1 requested bye with 12 active players")
+    page.screenshot(path=str(shots / f"dashboard_bye_warning_{width}.png"), full_page=True)
+    questions = []
+
+    def answer(dialog):
+        questions.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
+    main.click()
+    expect(page.get_by_text("Round 1 is paired.")).to_be_visible()
+    assert questions and "Pair round 1 anyway?" in questions[0]
+    expect(page.locator("p[role=status]", has_text="has a bye nobody asked for: the 1 requested bye")).to_be_visible()
+
+    page.goto(dashboard)
+    expect(main).to_have_text("Check and publish round 1")
+    page.screenshot(path=str(shots / f"dashboard_round1_paired_{width}.png"), full_page=True)
+
+    # late entry: no round-1 bye to offer any more
+    page.goto(dashboard + "/players")
+    page.locator("details.add-player > summary").click()
+    expect(page.locator("details.add-player").get_by_label("Name")).to_be_visible()
+    expect(page.get_by_label("Bye in round 1")).to_have_count(0)
+    page.get_by_role("link", name="Ada Lovelace").click()
+    expect(page.get_by_label("Bye in round 1")).to_have_count(0)
+    expect(page.get_by_text("Had a requested bye in round 1.")).to_be_visible()
