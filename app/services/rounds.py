@@ -503,7 +503,8 @@ def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: It
     elif extra and len(byes) > 1:  # the requested byes left an odd field: someone got one without asking
         asked = len(byes) - 1
         warnings.append(f"{name(extra[0])} has a bye nobody asked for: the {asked} requested "
-                        f"bye{'s' * (asked != 1)} left an odd number of players to pair.")
+                        f"bye{'s' * (asked != 1)} left an odd number of players to pair. Allowed, but check "
+                        "that it is what you want.")
     missing = [e.label for e in entrants if not e.dropped and e.id not in seated]
     if missing:
         warnings.append(f"Not paired this round: {', '.join(missing)}.")

@@ -81,7 +81,8 @@ def show(tid: int):
                            latest=latest, recommended=recommended_rounds(total - dropped), step=step,
                            default_score_factor=default_score_factor(),
                            step_url=_step_url(tournament, step),
-                           bye_note=bye_note(facts.active, facts.requested_byes) if step.round == 1 else None)
+                           bye_note=bye_note(facts.active, facts.requested_byes)
+                           if (step.kind, step.round) == (next_step.PAIR, 1) else None)
 
 
 def _step_url(t: Tournament, step: next_step.Step) -> str:

@@ -210,9 +210,14 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     expect(page.get_by_text("Round 1 is paired.")).to_be_visible()
     assert questions and "Pair round 1 anyway?" in questions[0]
     expect(page.locator("p[role=status]", has_text="has a bye nobody asked for: the 1 requested bye")).to_be_visible()
+    # the round page's collapsible sections (custom result, edit pairings, ...) show the marker too
+    markers = page.locator("summary").evaluate_all("(ss) => ss.map((s) => getComputedStyle(s, '::before').content)")
+    assert markers and all("▸" in m or "▾" in m for m in markers), markers
+    page.screenshot(path=str(shots / f"round1_paired_{width}.png"), full_page=True)
 
     page.goto(dashboard)
     expect(main).to_have_text("Check and publish round 1")
+    expect(page.locator(".bye-note")).to_have_count(0)
     page.screenshot(path=str(shots / f"dashboard_round1_paired_{width}.png"), full_page=True)
 
     # late entry: no round-1 bye to offer any more

@@ -99,6 +99,9 @@ def test_dashboard_warns_before_pairing_round_one_with_an_unasked_bye(make_user,
     assert _main_button(page) == "Pair round 1"
     assert "1 requested bye with 8 active players leaves 7 to pair" in page
     assert 'data-confirm="1 requested bye with 8 active players' in page
+    pair(client, t, 1)
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert _main_button(page) == "Check and publish round 1" and "bye-note" not in page
 
 
 def test_scorekeeper_sees_the_organizers_step_without_a_button(make_user, make_tournament, login, client):
