@@ -228,3 +228,27 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     page.get_by_role("link", name="Ada Lovelace").click()
     expect(page.get_by_label("Bye in round 1")).to_have_count(0)
     expect(page.get_by_text("Had a requested bye in round 1.")).to_be_visible()
+
+
+def test_single_elimination_public_bracket(new_context, organizer, seed_swiss, live_server, shots, width):
+    """Single elimination is one bracket, the final at its end, level with the two semi-finals."""
+    from app.extensions import db
+    from app.models import Tournament
+    from app.services import cut as cut_service
+
+    event = seed_swiss(organizer["id"], FIELD[:12], rounds=3, name="Knockout Open")
+    with live_server.app_context():
+        cut_service.create(db.session.get(Tournament, event.id), 8, "single")
+        db.session.remove()
+    page = new_context(viewport=WIDTHS[width]).new_page()
+    page.goto(f"/t/{event.slug}/bracket")
+    expect(page.get_by_role("heading", name="Bracket", exact=True)).to_be_visible()
+    expect(page.locator(".cut-game")).to_have_count(7)
+    box = {g: page.locator(f"#game-{g}").bounding_box() for g in range(1, 8)}
+    if width == "1280":
+        assert box[1]["x"] < box[5]["x"] < box[7]["x"]
+        assert abs(centre(box[7])[1] - (centre(box[5])[1] + centre(box[6])[1]) / 2) < 2
+    else:
+        assert len({round(b["x"]) for b in box.values()}) == 1
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / f"public_bracket_single_{width}.png"), full_page=True)
