@@ -235,6 +235,30 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     expect(page.get_by_text("Had a requested bye in round 1.")).to_be_visible()
 
 
+def test_double_sixteen_stays_inside_the_window(new_context, organizer, seed_swiss, live_server, shots, width):
+    """The largest bracket (a lower bracket of six rounds) scrolls inside its own box, never the page."""
+    from app.extensions import db
+    from app.models import Tournament
+    from app.services import cut as cut_service
+
+    event = seed_swiss(organizer["id"], FIELD, rounds=3, name="Big Open")
+    with live_server.app_context():
+        cut_service.create(db.session.get(Tournament, event.id), 16, "double")
+        db.session.remove()
+    page = new_context(viewport=WIDTHS[width]).new_page()
+    page.goto(f"/t/{event.slug}/bracket")
+    expect(page.locator(".cut-game")).to_have_count(30)
+    no_sideways_scroll(page)
+    if width == "1280":
+        first, last = (page.locator(f"#game-{g}").bounding_box() for g in (9, 29))
+        assert first["x"] < last["x"]  # the lower bracket's rounds are columns too, all in view on a laptop
+        assert last["x"] + last["width"] <= WIDE["width"]
+        assert abs(centre(page.locator("#game-27").bounding_box())[1] - (
+            centre(page.locator("#game-21").bounding_box())[1] + centre(page.locator("#game-22").bounding_box())[1]
+        ) / 2) < 2
+    page.screenshot(path=str(shots / f"public_bracket_de16_{width}.png"), full_page=True)
+
+
 def test_single_elimination_public_bracket(new_context, organizer, seed_swiss, live_server, shots, width):
     """Single elimination is one bracket, the final at its end, level with the two semi-finals."""
     from app.extensions import db
