@@ -8,8 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..models import Tournament
+import sqlalchemy as sa
+
+from ..brackets import recommended_cut
+from ..extensions import db
+from ..models import Player, Tournament
 from ..standings import recommended_rounds
+from . import cut as cut_service
+from .players import field_and_byes
+from .rounds import round_summaries
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
     "add_players", "pair", "publish", "results", "cut", "cut_results", "finished")
@@ -73,16 +80,6 @@ def decide(facts: Facts) -> Step:
 
 
 def facts_for(t: Tournament) -> Facts:
-    from ..brackets import recommended_cut
-    from . import cut as cut_service
-    from .players import field_and_byes
-    from .rounds import round_summaries
-
-    import sqlalchemy as sa
-
-    from ..extensions import db
-    from ..models import Player
-
     active, requested = field_and_byes(t)
     field = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == t.id))
     summaries = round_summaries(t)

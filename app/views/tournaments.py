@@ -11,8 +11,7 @@ from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
 from ..services import cut as cut_service
 from ..services import next_step
-from ..services.players import bye_note
-from ..services.players import rounds_started
+from ..services.players import bye_note, rounds_started
 from .access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)
