@@ -504,7 +504,7 @@ class PairingWarning:
 
     text: str
     table: Optional[int] = None
-    kind: str = ""  # dropped, second_bye, rematch, same_sides, side_bias, byes, missing
+    kind: str = ""  # dropped, second_bye, rematch, same_sides, side_bias, byes, unasked_bye, missing
     players: tuple = ()
     fix: Optional[Fix] = None
 
@@ -528,7 +528,8 @@ def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: It
 class RoundCheck:
     """A round judged by the same rules the engine pairs with: rematches (single-sided: twice at most, the second
     time on reversed sides; never otherwise), no second bye, no extra byes, no uneven sides, dropped players out,
-    everyone in. Pure (no SQL): the history is folded once, then any table, real or tried, is checked alone."""
+    everyone in; and a bye the requested ones forced on someone who did not ask (round 1), which the TO may want
+    to avoid. Pure (no SQL): the history is folded once, then any table, real or tried, is checked alone."""
 
     FIX_SEARCH = 40  # tables either side of a broken one tried for a swap: enough in a real room, cheap at 1,000
 
@@ -589,6 +590,12 @@ class RoundCheck:
             warnings.append(PairingWarning(
                 f"{len(extra)} players have a bye this round: {', '.join(self.name(p) for p in extra)}.",
                 None, "byes", tuple(extra)))
+        elif extra and len(byes) > 1:  # the requested byes left an odd field: someone got one without asking
+            asked = len(byes) - 1
+            warnings.append(PairingWarning(
+                f"{self.name(extra[0])} has a bye nobody asked for: the {asked} requested "
+                f"bye{'s' * (asked != 1)} left an odd number of players to pair. Allowed, but check "
+                "that it is what you want.", None, "unasked_bye", (extra[0],)))
         missing = [e for e in self.entrants if not e.dropped and e.id not in seated]
         if missing:
             warnings.append(PairingWarning(f"Not paired this round: {', '.join(e.label for e in missing)}.",
