@@ -34,6 +34,7 @@ from flask_migrate import upgrade  # noqa: E402
 
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
+from app.names import name_key  # noqa: E402
 from app.models import Match, Player, Round, Seat, Tournament, User  # noqa: E402
 from app.results import outcome  # noqa: E402
 from app.services import rounds as service  # noqa: E402
@@ -126,7 +127,8 @@ def seed(app, players: int, rounds: int, rng: random.Random) -> dict:
         db.session.add_all([user, t])
         db.session.commit()
         db.session.execute(sa.insert(Player), [
-            {"tournament_id": t.id, "name": f"Player {i:05d}", "corp_identity": f"Corp identity {i % 40}",
+            {"tournament_id": t.id, "name": f"Player {i:05d}", "name_key": name_key(f"Player {i:05d}"),
+             "corp_identity": f"Corp identity {i % 40}",
              "runner_identity": f"Runner identity {i % 37}"} for i in range(1, players + 1)])
         db.session.commit()
         pairing_s = 0.0

@@ -8,7 +8,9 @@ import hashlib
 import json
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request, session
+from flask_login import AnonymousUserMixin
+from markupsafe import escape
 
 from ..extensions import db
 from ..models import Round, Tournament, utcnow
@@ -16,7 +18,7 @@ from ..names import name_key
 from ..forms.players import EntryForm
 from ..identities import identities
 from ..services import cut as cut_service
-from ..services import player_links
+from ..services import page_cache, player_links
 from ..services import registration as registration_service
 from ..services import rounds as service
 from ..services import timer
@@ -69,34 +71,80 @@ def cut_state(t: Tournament):
 @bp.get("/t/<slug>/pairings")
 def pairings(slug: str):
     t = public_tournament(slug)
-    return _round_page(t, service.latest_published(t), current=True)
+    page = page_cache.get(t, "pairings", lambda: _build_round(t, service.latest_published(t), current=True))
+    return _respond(t, page)
 
 
 @bp.get("/t/<slug>/rounds/<int:number>")
 def round(slug: str, number: int):  # noqa: A001 - the endpoint is public.round
     t = public_tournament(slug)
-    return _round_page(t, number, current=False)
-
-
-def _round_page(t: Tournament, number: int, current: bool):
-    rnd = service.load_round(t, number, published_only=True) if number else None
-    if rnd is None and not current:
+    page = page_cache.get(t, f"round-{number}", lambda: _build_round(t, number, current=False))
+    if page is None:
         abort(404)
-    query = request.args.get("q", "", type=str).strip()[:100]
-    clock = timer.round_clock(t, rnd.number) if rnd is not None and current else None
-    return render_template("public/pairings.html", t=t, rnd=rnd, current=current, query=query, clock=clock,
-                           summaries=service.round_summaries(t, published_only=True),
-                           status=service.status(t) if current else None)
+    return _respond(t, page)
 
 
 @bp.get("/t/<slug>/standings")
 def standings(slug: str):
     t = public_tournament(slug)
+    return _respond(t, page_cache.get(t, "standings", lambda: _build_standings(t)))
+
+
+# The pages every phone loads are built once per tournament version for everyone (services/page_cache.py):
+# built as nobody in particular, with slots where a request puts its own part.
+def _shared_context() -> dict:
+    return {"slot": page_cache.slot, "you_in": lambda _t: None, "current_user": AnonymousUserMixin(), "query": ""}
+
+
+def _build_round(t: Tournament, number: int, current: bool):
+    rnd = service.load_round(t, number, published_only=True) if number else None
+    if rnd is None and not current:
+        return None
+    text = render_template("public/pairings.html", t=t, rnd=rnd, current=current, clock=None,
+                           summaries=service.round_summaries(t, published_only=True),
+                           status=service.status(t) if current else None, **_shared_context())
+    rows = {s.player_id: i for i, m in enumerate(rnd.matches) for s in m.seats} if rnd else {}
+    return text, {"rows": rows, "clock": rnd.number if rnd is not None and current else None}
+
+
+def _build_standings(t: Tournament):
     latest = service.latest_published(t)
-    return render_template("public/standings.html", t=t, latest=latest,
+    table = service.standings(t, published_only=True) if latest else None
+    text = render_template("public/standings.html", t=t, latest=latest, table=table,
                            progress=service.standings_progress(service.round_summaries(t, published_only=True)),
-                           table=service.standings(t, published_only=True),
-                           query=request.args.get("q", "", type=str).strip()[:100])
+                           **_shared_context())
+    return text, {"rows": {s.player: i for i, s in enumerate(table.rows)} if table else {}, "clock": None}
+
+
+def _respond(t: Tournament, page: page_cache.Page):
+    """The shared page with this request's own parts: the header's account links and flashed messages, this
+    device's "You" line and row, the round's clock, a search (?q=, for phones without JavaScript)."""
+    context = {"t": t}
+    current_app.update_template_context(context)
+    env = current_app.jinja_env
+    base = env.get_template("base.html")
+    slots = {name: "".join(base.blocks[block](base.new_context(context)))
+             for name, block in (("nav", "site_nav"), ("flashes", "flashes"))}
+    me_row = None
+    if session.get("player_links", {}).get(t.slug):
+        slots["you"] = env.get_template("public/_you.html").render(context)
+        player = player_links.current_player(t)
+        if player is not None:
+            me_row = page.meta["rows"].get(str(player.id))
+    clock_state = ""
+    if page.meta.get("clock"):
+        number = page.meta["clock"]
+        clock = timer.round_clock(t, number)
+        slots["clock"] = env.get_template("timer/_countdown.html").render(
+            {**context, "number": number, "clock": clock, "idle_hidden": True})
+        clock_state = repr(clock)  # a 304 while the clock only ticks; countdown.js keeps the seconds
+    query = request.args.get("q", "", type=str).strip()[:100]
+    query_key = name_key(query)
+    slots["q"] = str(escape(query))
+    hits = page.hits(query_key) if query_key else len(page.rows.rows) if page.rows else 0
+    slots["no-match"] = " hidden" if hits else ""
+    return page_cache.respond(page, slots, me_row, query_key, ticking=("clock",), vary_on=clock_state,
+                              cache_control="private, no-cache")
 
 
 @bp.get("/t/<slug>/status.json")
