@@ -34,6 +34,8 @@ from typing import Callable, Optional
 from flask import current_app, request
 from markupsafe import Markup
 
+from ..pairing.history import gc_paused
+
 try:
     import fcntl
 except ImportError:  # not on Windows: two workers may then build the same page at once, harmlessly
@@ -41,8 +43,7 @@ except ImportError:  # not on Windows: two workers may then build the same page 
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SLOT = re.compile(r"<!--slot:([\w-]+)-->")
-ROW_START = re.compile(r'(?=<(?:li|tr) data-names=")')
-ROW_KEY = re.compile(r'<(?:li|tr) data-names="([^"]*)"')
+ROW_TAGS = ('<li data-names="', '<tr data-names="')
 CHUNK_ROWS = 64  # rows deflated together: marking one row re-deflates its chunk only (~20 KB)
 MEMORY_PAGES = 24  # per worker; a 2,000-player standings page is ~1 MB with its gzip
 FILES_KEPT = 400  # in the shared folder, newest first
@@ -102,11 +103,12 @@ class Page:
                     self.parts.append(piece)
                 continue
             if in_rows:
-                head, *rows = ROW_START.split(piece)
+                tag = next((t for t in ROW_TAGS if t in piece), ROW_TAGS[0])
+                head, *rows = piece.split(tag)  # names are escaped: `<` starts nothing but tags
                 if head:
                     self.parts.append(Piece.of(head.encode()))
-                keys = [html.unescape(ROW_KEY.match(r).group(1)) for r in rows]
-                self.rows = Rows([r.encode() for r in rows], keys)
+                keys = [html.unescape(r[:r.index('"')]) for r in rows]
+                self.rows = Rows([(tag + r).encode() for r in rows], keys)
                 self.parts.append(self.rows)
             elif piece:
                 self.parts.append(Piece.of(piece.encode()))
@@ -236,20 +238,21 @@ def get(t, name: str, build: Callable[[], Optional[tuple[str, dict]]]) -> Option
             _memory.move_to_end(key)
             return page
     base = folder()
-    path = base / f"{key}.json"
+    path = base / f"{key}.page"
     page = _read(key, path)
     if page is None:
         with _file_lock(base / f"{family}.lock"):
             page = _read(key, path)  # another worker built it while this one waited
             if page is None:
-                built = build()
-                if built is None:
-                    return None
-                text, meta = built
-                meta = json.loads(json.dumps(meta))  # as every other worker reads it: keys are strings
-                _write(base, path, {"text": text, "meta": meta})
-                _forget_older(base, family, path)
-                page = Page(key, text, meta)
+                with gc_paused():  # thousands of rows' objects, all kept until the page is written
+                    built = build()
+                    if built is None:
+                        return None
+                    text, meta = built
+                    meta = json.loads(json.dumps(meta))  # as every other worker reads it: keys are strings
+                    _write(base, path, text.encode(), meta)
+                    _forget_older(base, family, path)
+                    page = Page(key, text, meta)
     with _memory_lock:
         _memory[key] = page
         for old in [k for k in _memory if k != key and k.startswith(family + "_")]:
@@ -260,19 +263,24 @@ def get(t, name: str, build: Callable[[], Optional[tuple[str, dict]]]) -> Option
 
 
 def _read(key: str, path: Path) -> Optional[Page]:
+    """A file is the meta as one line of JSON, then the text; None if it is missing or not whole."""
     try:
-        doc = json.loads(path.read_bytes())
-    except (FileNotFoundError, ValueError):
+        data = path.read_bytes()
+        meta, text = data.split(b"\n", 1)
+        meta = json.loads(meta)
+        if meta.get("length") != len(text):
+            return None
+        return Page(key, text.decode(), meta)
+    except (FileNotFoundError, ValueError, UnicodeDecodeError):
         return None
-    return Page(key, doc["text"], doc["meta"])
 
 
-def _write(base: Path, path: Path, doc: dict) -> None:
+def _write(base: Path, path: Path, text: bytes, meta: dict) -> None:
     """Write-then-rename: a reader sees the whole file or none."""
     fd, tmp = tempfile.mkstemp(dir=base, prefix=".page.")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())
+            f.write(json.dumps({**meta, "length": len(text)}, separators=(",", ":")).encode() + b"\n" + text)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
@@ -281,10 +289,10 @@ def _write(base: Path, path: Path, doc: dict) -> None:
 
 def _forget_older(base: Path, family: str, keep: Path) -> None:
     """Older versions of this page go at once; beyond FILES_KEPT files, the least recently written go."""
-    for path in base.glob(f"{family}_*.json"):
+    for path in base.glob(f"{family}_*.page"):
         if path != keep and path.name.count("_") == keep.name.count("_"):
             path.unlink(missing_ok=True)
-    files = list(base.glob("*.json"))
+    files = list(base.glob("*.page"))
     if len(files) > FILES_KEPT:
         def age(p):
             try:

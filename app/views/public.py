@@ -8,8 +8,10 @@ import hashlib
 import json
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, render_template, request, session
-from flask_login import AnonymousUserMixin
+from types import SimpleNamespace
+
+from flask import Blueprint, abort, current_app, render_template, request, session, url_for
+from flask_login import AnonymousUserMixin, current_user
 from markupsafe import escape
 
 from ..extensions import db
@@ -24,6 +26,7 @@ from ..services import rounds as service
 from ..services import timer
 from ..services.status import poll
 from .access import public_tournament
+from .player import you_in
 from .registration import sided
 
 bp = Blueprint("public", __name__)
@@ -68,11 +71,22 @@ def cut_state(t: Tournament):
             "round": min(playing) if playing else None}
 
 
+_LATEST = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
+           .order_by(Round.number.desc()).limit(1).correlate(Tournament).scalar_subquery())
+
+
 @bp.get("/t/<slug>/pairings")
 def pairings(slug: str):
-    t = public_tournament(slug)
+    """What every phone in the hall loads when a round goes up: one query (the event and its round's clock)
+    and the shared page."""
+    row = db.session.execute(
+        sa.select(Tournament, Round.number, Round.timer_state, Round.timer_ends_at, Round.timer_remaining_ms)
+        .outerjoin(Round, Round.id == _LATEST).where(Tournament.slug == slug)).first()
+    if row is None:
+        abort(404)
+    t, number, *clock = row
     page = page_cache.get(t, "pairings", lambda: _build_round(t, service.latest_published(t), current=True))
-    return _respond(t, page)
+    return _respond(t, page, (number, timer.clock_from_row(*clock)) if number else None)
 
 
 @bp.get("/t/<slug>/rounds/<int:number>")
@@ -90,6 +104,18 @@ def standings(slug: str):
     return _respond(t, page_cache.get(t, "standings", lambda: _build_standings(t)))
 
 
+def _you(t: Tournament, player, meta: dict):
+    """The "You" line's facts from the current round's page, without asking the database again; None where
+    the page has no round (participation.my_table then says it)."""
+    if "seats" not in meta:
+        return None
+    seat = meta["seats"].get(str(player.id))
+    table = None if seat is None else SimpleNamespace(
+        round_number=meta["clock"], table=seat[0], is_bye=seat[1], side=seat[2], opponent=seat[3])
+    return {"player": player, "table": table,
+            "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
+
+
 # The pages every phone loads are built once per tournament version for everyone (services/page_cache.py):
 # built as nobody in particular, with slots where a request puts its own part.
 def _shared_context() -> dict:
@@ -104,7 +130,11 @@ def _build_round(t: Tournament, number: int, current: bool):
                            summaries=service.round_summaries(t, published_only=True),
                            status=service.status(t) if current else None, **_shared_context())
     rows = {s.player_id: i for i, m in enumerate(rnd.matches) for s in m.seats} if rnd else {}
-    return text, {"rows": rows, "clock": rnd.number if rnd is not None and current else None}
+    meta = {"rows": rows, "clock": rnd.number if rnd is not None and current else None}
+    if current and rnd is not None:  # each player's "You" line, as participation.my_table would say it
+        meta["seats"] = {s.player_id: [m.table, m.is_bye, s.side, next((o.name for o in m.seats if o is not s), None)]
+                         for m in rnd.matches for s in m.seats}
+    return text, meta
 
 
 def _build_standings(t: Tournament):
@@ -116,25 +146,36 @@ def _build_standings(t: Tournament):
     return text, {"rows": {s.player: i for i, s in enumerate(table.rows)} if table else {}, "clock": None}
 
 
-def _respond(t: Tournament, page: page_cache.Page):
+_ANONYMOUS: dict = {}
+
+
+def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
     """The shared page with this request's own parts: the header's account links and flashed messages, this
     device's "You" line and row, the round's clock, a search (?q=, for phones without JavaScript)."""
-    context = {"t": t}
-    current_app.update_template_context(context)
+    context = {"t": t}  # the slots below need only the templates' globals, the header's the context processors'
     env = current_app.jinja_env
-    base = env.get_template("base.html")
-    slots = {name: "".join(base.blocks[block](base.new_context(context)))
-             for name, block in (("nav", "site_nav"), ("flashes", "flashes"))}
+    anonymous = not current_user.is_authenticated and "_flashes" not in session
+    slots = _ANONYMOUS.get((current_app.name, request.script_root)) if anonymous else None
+    if slots is None:
+        current_app.update_template_context(context)
+        base = env.get_template("base.html")
+        slots = {name: "".join(base.blocks[block](base.new_context(context)))
+                 for name, block in (("nav", "site_nav"), ("flashes", "flashes"))}
+        if anonymous:  # the same for every phone: drawn once
+            _ANONYMOUS[(current_app.name, request.script_root)] = dict(slots)
+    slots = dict(slots)
     me_row = None
     if session.get("player_links", {}).get(t.slug):
-        slots["you"] = env.get_template("public/_you.html").render(context)
         player = player_links.current_player(t)
         if player is not None:
             me_row = page.meta["rows"].get(str(player.id))
+            you = _you(t, player, page.meta)
+            slots["you"] = env.get_template("public/_you.html").render(
+                {**context, "you_in": (lambda _t: you) if you is not None else you_in})
     clock_state = ""
     if page.meta.get("clock"):
         number = page.meta["clock"]
-        clock = timer.round_clock(t, number)
+        clock = clock_now[1] if clock_now and clock_now[0] == number else timer.round_clock(t, number)
         slots["clock"] = env.get_template("timer/_countdown.html").render(
             {**context, "number": number, "clock": clock, "idle_hidden": True})
         clock_state = repr(clock)  # a 304 while the clock only ticks; countdown.js keeps the seconds
