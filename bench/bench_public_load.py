@@ -23,6 +23,7 @@ import http.client
 import os
 import random
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -198,12 +199,14 @@ def run(players: int, rounds: int, args) -> tuple[list, list]:
         print(f"{players} players, {rounds} rounds seeded in {time.perf_counter() - t0:.0f} s", flush=True)
         with app.app_context():
             db.engine.dispose()
+        pages = os.environ["PAGE_CACHE_DIR"] = tempfile.mkdtemp(prefix="sass-bench-pages-")  # for gunicorn
         proc, base = serve(uri, args.workers)
         try:
             return measure(players, rounds, info, uri, proc, base, args)
         finally:
             proc.terminate()
             proc.wait(timeout=30)
+            shutil.rmtree(pages, ignore_errors=True)
     finally:
         drop_postgres(DB_NAME)
 
