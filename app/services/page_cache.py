@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 SLOT = re.compile(r"<!--slot:([\w-]+)-->")
 ROW_TAGS = ('<li data-names="', '<tr data-names="')
 CHUNK_ROWS = 64  # rows deflated together: marking one row re-deflates its chunk only (~20 KB)
-MEMORY_PAGES = 24  # per worker; a 2,000-player standings page is ~1 MB with its gzip
+MEMORY_BYTES = 64 * 2**20  # per worker; a 2,000-player standings page holds ~2.4 MB (rows, chunks, gzip)
 FILES_KEPT = 400  # in the shared folder, newest first
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # no name, no time, unknown OS
 FINAL_BLOCK = b"\x03\x00"  # an empty last block (what a raw deflate stream's Z_FINISH writes on no input)
@@ -113,8 +113,8 @@ class Page:
             elif piece:
                 self.parts.append(Piece.of(piece.encode()))
         self.digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-        self.size = sum(len(p.raw) for p in self.parts if isinstance(p, Piece)) + \
-            (sum(len(c.raw) for c in self.rows.chunks) if self.rows else 0)
+        self.size = sum(len(p.raw) + len(p.packed) for p in self.parts if isinstance(p, Piece)) + \
+            (sum(2 * len(c.raw) + len(c.packed) for c in self.rows.chunks) if self.rows else 0)
 
     def hits(self, query_key: str) -> int:
         return sum(1 for k in self.rows.keys if query_key in k) if self.rows else 0
@@ -257,7 +257,7 @@ def get(t, name: str, build: Callable[[], Optional[tuple[str, dict]]]) -> Option
         _memory[key] = page
         for old in [k for k in _memory if k != key and k.startswith(family + "_")]:
             del _memory[old]  # an older version of the same page
-        while len(_memory) > MEMORY_PAGES:
+        while len(_memory) > 1 and sum(p.size for p in _memory.values()) > MEMORY_BYTES:
             _memory.popitem(last=False)
     return page
 

@@ -244,3 +244,32 @@ def test_tiebreakers_round_as_decimal_did():
             for places in (1, 3):
                 exact = (Decimal(n) / Decimal(d)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
                 assert _fixed(value, places) == str(exact), (value, places)
+
+
+def test_workers_that_miss_together_build_once(app):
+    """Two workers asking for a page nobody has built yet: one builds it, the other waits and reads its file."""
+    import threading
+    import time
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    event = SimpleNamespace(id=987654, seed="f00d", created_at=datetime.now(timezone.utc), version=3)
+    builds, pages = [], []
+
+    def build():
+        builds.append(1)
+        time.sleep(0.3)
+        return '<ul><!--slot:rows--><li data-names="ann">Ann</li><!--slot:end-rows--></ul>', {"rows": {"1": 0}}
+
+    def worker():
+        with app.app_context():
+            pages.append(page_cache.get(event, "pairings", build))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+        page_cache.clear_memory()  # the second is another process: it cannot see the first one's memory
+    for thread in threads:
+        thread.join()
+    assert len(builds) == 1 and len(pages) == 2 and all(p is not None for p in pages)
+    assert page_cache.render(pages[1], {}, me_row=0) == b'<ul><li data-names="ann" class="me" data-server>Ann</li></ul>'
