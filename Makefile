@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := wsgi
 
-.PHONY: run test bench bench-web bench-load bench-uploads bench-participation simulate sweep clean
+.PHONY: run test bench bench-web bench-load bench-public bench-uploads bench-participation simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ bench-web: $(VENV)/.installed
 
 bench-load: $(VENV)/.installed
 	$(PY) -m bench.bench_status_load
+
+bench-public: $(VENV)/.installed
+	$(PY) -m bench.bench_public_load
 
 bench-uploads: $(VENV)/.installed
 	$(PY) -m bench.bench_uploads

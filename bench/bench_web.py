@@ -34,6 +34,7 @@ from flask_migrate import upgrade  # noqa: E402
 
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
+from app.names import name_key  # noqa: E402
 from app.models import Match, Player, Round, Seat, Tournament, User  # noqa: E402
 from app.names import name_key  # noqa: E402
 from app.results import outcome  # noqa: E402

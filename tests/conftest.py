@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -68,8 +69,12 @@ def _empty_tables() -> None:
     db.session.commit()
 
 
+_PAGE_CACHE_DIR = tempfile.mkdtemp(prefix="sass-test-pages-")  # not the checkout's instance/ folder
+
+
 def _test_app(database_uri, **config):
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, **config})
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
+                      **config})
 
     @app.before_request
     def _forget_cached_user():

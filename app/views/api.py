@@ -11,12 +11,12 @@ import json
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, request, url_for
-from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import Match, Player, Round
+from ..models import Match, Player, Round, Seat
 from ..pairing import Format
 from ..services import cut as cut_service
+from ..services import page_cache
 from ..services import participation, registration
 from ..services import state
 from ..services import timer
@@ -36,12 +36,16 @@ def open_cors(response):
 
 def _json(data):
     """The JSON answer with an ETag from its bytes; 304 when the client already has it."""
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    body = _body(data)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:32])
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}, must-revalidate"
     response.vary.add("Accept-Encoding")
     return response.make_conditional(request)
+
+
+def _body(data) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _number(value) -> float:
@@ -92,32 +96,44 @@ def rounds(slug: str):
 @bp.get("/tournaments/<slug>/rounds/<int:number>")
 def pairings(slug: str, number: int):
     t = public_tournament(slug)
-    rnd = db.session.scalar(sa.select(Round).filter_by(tournament_id=t.id, number=number, published=True)
-                            .options(selectinload(Round.matches).selectinload(Match.seats)))
-    if rnd is None:
+    page = page_cache.get(t, f"api-round-{number}", lambda: _document(_pairings(t, number)))
+    if page is None:
         abort(404, f"round {number} is not published")
-    names = dict(db.session.execute(sa.select(Player.id, Player.name).filter_by(tournament_id=t.id)).all())
+    return _cached(page)
+
+
+def _pairings(t, number: int):
+    """A round's tables as plain rows: one query for the round, one for its seats with their names."""
+    round_id = db.session.scalar(sa.select(Round.id).filter_by(tournament_id=t.id, number=number, published=True))
+    if round_id is None:
+        return None
     single = t.fmt is Format.SINGLE_SIDED
-    reports = participation.api_states(t, rnd.id)
+    reports = participation.api_states(t, round_id)
     pairings = []
-    for m in rnd.matches:
-        seats = []
-        for s in m.seats:
-            seat = {"player": s.player_id, "name": names.get(s.player_id), "points": s.points}
-            if single and not m.is_bye:
-                seat["side"] = s.side or ("corp" if s.position == 1 else "runner")
-            if t.fmt is Format.PLAIN:
-                seat["games_won"] = s.games_won
-            seats.append(seat)
-        pairings.append({"table": m.table, "bye": m.is_bye, "result": m.result,
-                         "intentional_draw": m.intentional_draw,
-                         "report": reports.get(m.id), "seats": seats})
-    return _json({"round": number, "pairings": pairings})
+    for mid, table, bye, result, draw, player, name, position, side, points, games_won in db.session.execute(
+            sa.select(Match.id, Match.table, Match.is_bye, Match.result, Match.intentional_draw, Seat.player_id,
+                      Player.name, Seat.position, Seat.side, Seat.points, Seat.games_won)
+            .join(Seat, Seat.match_id == Match.id).join(Player, Player.id == Seat.player_id)
+            .where(Match.round_id == round_id).order_by(Match.table, Seat.position)):
+        if not pairings or pairings[-1]["table"] != table:
+            pairings.append({"table": table, "bye": bye, "result": result, "intentional_draw": draw,
+                             "report": reports.get(mid), "seats": []})
+        seat = {"player": player, "name": name, "points": points}
+        if single and not bye:
+            seat["side"] = side or ("corp" if position == 1 else "runner")
+        if t.fmt is Format.PLAIN:
+            seat["games_won"] = games_won
+        pairings[-1]["seats"].append(seat)
+    return {"round": number, "pairings": pairings}
 
 
 @bp.get("/tournaments/<slug>/standings")
 def standings(slug: str):
     t = public_tournament(slug)
+    return _cached(page_cache.get(t, "api-standings", lambda: _document(_standings(t))))
+
+
+def _standings(t):
     from ..standings import TIEBREAKERS, default_tiebreakers
 
     system = t.tiebreakers or default_tiebreakers(t.fmt)
@@ -129,7 +145,18 @@ def standings(slug: str):
         if t.fmt is Format.SINGLE_SIDED:
             row.update(corp=s.corp, runner=s.runner, side_balance=s.side_bias, side_label=s.side_label)
         rows.append(row)
-    return _json({"tiebreakers": list(TIEBREAKERS[system]), "standings": rows})
+    return {"tiebreakers": list(TIEBREAKERS[system]), "standings": rows}
+
+
+def _document(data):
+    """The shared bytes of a big answer (services/page_cache.py): built once per tournament version."""
+    if data is None:
+        return None
+    return _body(data), {"plain": True, "mimetype": "application/json"}
+
+
+def _cached(page):
+    return page_cache.respond(page, cache_control=f"public, max-age={MAX_AGE}, must-revalidate")
 
 
 @bp.get("/tournaments/<slug>/bracket")

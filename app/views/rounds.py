@@ -1,7 +1,6 @@
 """The TO's rounds: pair, edit, publish, undo, report results, standings and the CSV exports."""
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -25,14 +24,18 @@ def tiebreak(value: Fraction, name: str = "") -> str:
     others whole numbers as they are, else with three decimals. The API and the CSV keep the exact value."""
     value = Fraction(value)
     if name.endswith("%"):
-        return f"{_decimal(value * 100, '0.1')}%"
+        return f"{_fixed(value * 100, 1)}%"
     if value.denominator == 1:
         return str(value.numerator)
-    return str(_decimal(value, "0.001"))
+    return _fixed(value, 3)
 
 
-def _decimal(value: Fraction, places: str) -> Decimal:
-    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal(places), ROUND_HALF_UP)
+def _fixed(value: Fraction, places: int) -> str:
+    """`value` rounded half away from zero to `places` decimals, exactly, in integers (a 2,000-row standings
+    page formats 8,000 of these; Decimal took a fifth of its time)."""
+    numerator, denominator = abs(value.numerator) * 10 ** places, value.denominator
+    digits = str((2 * numerator + denominator) // (2 * denominator)).rjust(places + 1, "0")
+    return f"{'-' if value < 0 else ''}{digits[:-places]}.{digits[-places:]}"
 
 
 def _form_errors(form) -> str:

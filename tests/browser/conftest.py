@@ -61,7 +61,8 @@ def live_server(tmp_path_factory):
     db_file = tmp_path_factory.mktemp("browser-db") / "live.db"
     # Throttling off: every test logs in from 127.0.0.1 (tests/web/test_throttle.py covers the limits).
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "SECRET_KEY": "browser-tests",
-                      "TESTING": False, "RATELIMIT_ENABLED": False})
+                      "TESTING": False, "RATELIMIT_ENABLED": False,
+                      "PAGE_CACHE_DIR": str(tmp_path_factory.mktemp("pages"))})
     with app.app_context():
         upgrade()
         db.engine.dispose()

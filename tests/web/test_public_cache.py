@@ -1,0 +1,275 @@
+"""Public pages and API answers built once per tournament version (app/services/page_cache.py): every change
+shows on the next request, personal parts never leak between devices, ETag/304, gzip, shared across workers."""
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+
+import pytest
+
+from app.extensions import db
+from app.services import page_cache, player_links
+from test_public import live  # noqa: F401  (fixture)
+from test_rounds import matches, report_all
+
+GZ = {"Accept-Encoding": "gzip"}
+
+
+def text(response) -> str:
+    assert response.status_code == 200, response.status_code
+    if response.headers.get("Content-Encoding") == "gzip":
+        return gzip.decompress(response.data).decode()
+    return response.get_data(as_text=True)
+
+
+def pairing_items(page: str) -> list[str]:
+    return page.split('id="pairings">', 1)[1].split("</ul>", 1)[0].split("<li")[1:]
+
+
+def standings_rows(page: str) -> list[str]:
+    return page.split('<tbody id="standings-rows">', 1)[1].split("</tbody>", 1)[0].split("<tr")[1:]
+
+
+def you_line(page: str) -> str:
+    return page.split('<p class="you-banner">', 1)[1].split("</p>", 1)[0] if "you-banner" in page else ""
+
+
+def same_but_the_clock(body: bytes) -> bytes:
+    return re.sub(rb'data-server-now="\d+"', b"", body)
+
+
+def device(app, t, player):
+    c = app.test_client()
+    assert c.get(f"/t/{t.slug}/p/{player_links.token(player)}").status_code == 200
+    return c
+
+
+@pytest.fixture(autouse=True)
+def cold_workers():
+    page_cache.clear_memory()
+    yield
+    page_cache.clear_memory()
+
+
+def test_every_change_shows_on_the_next_request(live):
+    """Results, publishing, drops, renames, hand edits and undo each bump the version the pages are kept by."""
+    to, anon, t, players = live
+    base = f"/t/{t.slug}"
+    first = text(anon.get(f"{base}/standings"))
+    assert "after round 1" in first and text(anon.get(f"{base}/pairings")).count("Round 1") >= 1
+
+    (m, seats), *_ = [(m, s) for m, s in matches(t, 1) if not m.is_bye]
+    to.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner"})
+    runner = next(s for s in seats if s.side == "runner")
+    row = next(r for r in standings_rows(text(anon.get(f"{base}/standings"))) if runner.player.name in r)
+    assert '<strong>3</strong>' in row  # the runner's win, at once
+
+    to.post(f"/tournaments/{t.id}/rounds/2/publish")
+    assert "<h2>Round 2</h2>" in text(anon.get(f"{base}/pairings"))
+    assert anon.get(f"{base}/rounds/2").status_code == 200
+
+    dropped = players[0]
+    to.post(f"/tournaments/{t.id}/players/{dropped.id}/drop")
+    row = next(r for r in standings_rows(text(anon.get(f"{base}/standings"))) if dropped.name in r)
+    assert 'class="dropped"' in row and "badge" in row
+
+    renamed = players[1]
+    assert to.post(f"/tournaments/{t.id}/players/{renamed.id}/edit",
+                   data={"name": "Zora Renamed"}).status_code in (302, 303)
+    for path in ("/pairings", "/rounds/1", "/standings"):
+        assert "Zora Renamed" in text(anon.get(base + path)), path
+    assert "Zora Renamed" in text(anon.get(f"/api/tournaments/{t.slug}/rounds/2"))
+    assert "Zora Renamed" in text(anon.get(f"/api/tournaments/{t.slug}/standings"))
+
+    (_, (a, _)), (_, (c, _)) = [(m, s) for m, s in matches(t, 2) if not m.is_bye][:2]
+    before = pairing_items(text(anon.get(f"{base}/pairings")))
+    to.post(f"/tournaments/{t.id}/rounds/2/edit", data={"action": "swap", "first": a.player_id,
+                                                        "second": c.player_id})
+    assert pairing_items(text(anon.get(f"{base}/pairings"))) != before
+
+    to.post(f"/tournaments/{t.id}/rounds/2/undo")
+    page = text(anon.get(f"{base}/pairings"))
+    assert "<h2>Round 1</h2>" in page and "Round 2" not in page
+    assert anon.get(f"{base}/rounds/2").status_code == 404
+    assert anon.get(f"/api/tournaments/{t.slug}/rounds/2").status_code == 404
+
+
+def test_draft_rounds_never_show_and_a_404_is_not_kept(live):
+    to, anon, t, players = live
+    assert anon.get(f"/t/{t.slug}/rounds/2").status_code == 404
+    assert anon.get(f"/api/tournaments/{t.slug}/rounds/2").status_code == 404
+    draft = {s.player.name for m, ss in matches(t, 2) for s in ss if not m.is_bye}
+    page = text(anon.get(f"/t/{t.slug}/pairings"))
+    assert "Round 2" not in page and draft
+    to.post(f"/tournaments/{t.id}/rounds/2/publish")
+    assert anon.get(f"/t/{t.slug}/rounds/2").status_code == 200
+    assert anon.get(f"/api/tournaments/{t.slug}/rounds/2").status_code == 200
+
+
+def test_two_players_see_their_own_you_lines(live, app):
+    """The page is shared; each device's "You" line and marked row are its own, in any order of requests."""
+    to, anon, t, players = live
+    ann, ben = players[0], players[1]
+    phones = {p.id: device(app, t, p) for p in (ann, ben)}
+    tables = {s.player_id: m.table for m, ss in matches(t, 1) for s in ss}
+    for order in ((ann, ben), (ben, ann)):
+        for p in order:
+            page = text(phones[p.id].get(f"/t/{t.slug}/pairings", headers=GZ))
+            assert f"table {tables[p.id]}," in you_line(page)
+            mine = [li for li in pairing_items(page) if 'class="me" data-server' in li.split(">", 1)[0]]
+            assert len(mine) == 1 and p.name in mine[0] and f"Table {tables[p.id]}<" in mine[0]
+            rows = [r for r in standings_rows(text(phones[p.id].get(f"/t/{t.slug}/standings")))
+                    if 'class="me" data-server' in r.split(">", 1)[0]]
+            assert len(rows) == 1 and p.name in rows[0]
+            assert "You:" in text(phones[p.id].get(f"/t/{t.slug}/standings"))
+        page = text(anon.get(f"/t/{t.slug}/pairings"))
+        assert "you-banner" not in page and 'class="me"' not in page
+    # a search and this device's row together
+    page = text(phones[ann.id].get(f"/t/{t.slug}/pairings?q=ben"))
+    shown = [li for li in pairing_items(page) if " hidden>" not in li.split(">", 1)[0] + ">"]
+    assert all("Ben" in li for li in shown) and len(shown) == 1
+    assert 'value="ben"' in page
+
+
+def test_the_header_is_each_visitors_own(live):
+    """A TO looking at the public page sees their own menu and form token; a phone sees neither."""
+    to, anon, t, _ = live
+    mine = text(to.get(f"/t/{t.slug}/pairings"))
+    theirs = text(anon.get(f"/t/{t.slug}/pairings"))
+    assert "Log out" in mine and 'name="csrf_token"' in mine
+    assert "Log out" not in theirs and "csrf_token" not in theirs and "Log in" in theirs
+    assert "Log in" not in text(to.get(f"/t/{t.slug}/standings"))
+
+
+def test_search_without_javascript_is_escaped(live):
+    _, anon, t, _ = live
+    page = text(anon.get(f"/t/{t.slug}/pairings", query_string={"q": '"><script>x</script>'}))
+    assert "<script>x" not in page and "&#34;&gt;&lt;script&gt;" in page
+    assert 'id="no-match">' in page  # nothing matched: the notice shows
+
+
+def test_the_clock_is_drawn_per_request(live):
+    """Starting the timer changes no pairing, yet the page shows it at once."""
+    to, anon, t, _ = live
+    to.post(f"/tournaments/{t.id}/rounds/2/publish")
+    assert 'data-state=""' in text(anon.get(f"/t/{t.slug}/pairings"))
+    tag = anon.get(f"/t/{t.slug}/pairings").headers["ETag"]
+    assert to.post(f"/tournaments/{t.id}/rounds/2/timer/start", data={"minutes": 50}).status_code in (302, 303)
+    page = anon.get(f"/t/{t.slug}/pairings", headers={"If-None-Match": tag})
+    assert 'data-state="running"' in text(page) and "Time left in round 2" in text(page)
+    assert "49:5" in text(page) or "50:00" in text(page)
+
+
+def test_etag_and_304(live, app):
+    to, anon, t, players = live
+    for path in ("/pairings", "/rounds/1", "/standings"):
+        url = f"/t/{t.slug}{path}"
+        first = anon.get(url)
+        tag = first.headers["ETag"]
+        assert first.status_code == 200 and "no-cache" in first.headers["Cache-Control"]
+        again = anon.get(url, headers={"If-None-Match": tag})
+        assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
+        phone = device(app, t, players[0])
+        assert phone.get(url, headers={"If-None-Match": tag}).status_code == 200  # their page is another
+    url = f"/t/{t.slug}/standings"
+    tag = anon.get(url).headers["ETag"]
+    report_all(to, t, 1, "runner")
+    changed = anon.get(url, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    api = f"/api/tournaments/{t.slug}/rounds/1"
+    tag = anon.get(api).headers["ETag"]
+    assert anon.get(api, headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_gzip_is_the_same_page(live, app):
+    to, anon, t, players = live
+    phone = device(app, t, players[2])
+    for c in (anon, phone, to):
+        for path in (f"/t/{t.slug}/pairings", f"/t/{t.slug}/pairings?q=an", f"/t/{t.slug}/standings",
+                     f"/t/{t.slug}/rounds/1", f"/api/tournaments/{t.slug}/rounds/1",
+                     f"/api/tournaments/{t.slug}/standings"):
+            c.get(path)  # shows (and so ends) the TO's flashed messages
+            plain = c.get(path)
+            packed = c.get(path, headers=GZ)
+            assert packed.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+            assert "Accept-Encoding" in packed.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"]
+            stream = zlib.decompressobj(31)  # one gzip member, nothing after it
+            body = stream.decompress(packed.data)
+            assert stream.eof and stream.unused_data == b""
+            assert body == gzip.decompress(packed.data)
+            assert same_but_the_clock(body) == same_but_the_clock(plain.data), path
+    assert "gzip" not in anon.get(f"/t/{t.slug}/pairings", headers={"Accept-Encoding": "gzip;q=0"}).headers.get(
+        "Content-Encoding", "")
+
+
+def test_workers_share_the_bytes(live, app, monkeypatch):
+    """A page another worker built is read from the shared folder, not built again; a change builds anew."""
+    to, anon, t, _ = live
+    first = text(anon.get(f"/t/{t.slug}/standings"))
+    page_cache.clear_memory()  # another worker: nothing in its memory
+    import app.views.public as public
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(public, "_build_standings", refuse)
+    assert text(anon.get(f"/t/{t.slug}/standings")) == first
+    monkeypatch.undo()
+    report_all(to, t, 1, "runner")
+    assert text(anon.get(f"/t/{t.slug}/standings")) != first
+    files = [p.name for p in page_cache.folder().glob(f"{t.id}_{t.seed}_*_standings_*.page")]
+    assert len(files) == 1, files  # the older version is gone
+
+
+def test_an_unreadable_file_is_built_again(live):
+    _, anon, t, _ = live
+    first = text(anon.get(f"/t/{t.slug}/standings"))
+    page_cache.clear_memory()
+    for path in page_cache.folder().glob(f"{t.id}_{t.seed}_*_standings_*.page"):
+        path.write_bytes(path.read_bytes()[:-10])
+    assert text(anon.get(f"/t/{t.slug}/standings")) == first
+
+
+def test_tiebreakers_round_as_decimal_did():
+    """The standings' integer formatting of tiebreakers matches Decimal's ROUND_HALF_UP, sign and all."""
+    from decimal import ROUND_HALF_UP, Decimal
+    from fractions import Fraction
+
+    from app.views.rounds import _fixed
+
+    for n in range(-2001, 2002, 7):
+        for d in (1, 2, 3, 7, 8, 64, 2000, 4096):
+            value = Fraction(n, d)
+            for places in (1, 3):
+                exact = (Decimal(n) / Decimal(d)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+                assert _fixed(value, places) == str(exact), (value, places)
+
+
+def test_workers_that_miss_together_build_once(app):
+    """Two workers asking for a page nobody has built yet: one builds it, the other waits and reads its file."""
+    import threading
+    import time
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    event = SimpleNamespace(id=987654, seed="f00d", created_at=datetime.now(timezone.utc), version=3)
+    builds, pages = [], []
+
+    def build():
+        builds.append(1)
+        time.sleep(0.3)
+        return '<ul><!--slot:rows--><li data-names="ann">Ann</li><!--slot:end-rows--></ul>', {"rows": {"1": 0}}
+
+    def worker():
+        with app.app_context():
+            pages.append(page_cache.get(event, "pairings", build))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+        page_cache.clear_memory()  # the second is another process: it cannot see the first one's memory
+    for thread in threads:
+        thread.join()
+    assert len(builds) == 1 and len(pages) == 2 and all(p is not None for p in pages)
+    assert page_cache.render(pages[1], {}, me_row=0) == b'<ul><li data-names="ann" class="me" data-server>Ann</li></ul>'
