@@ -108,7 +108,7 @@ def test_seeds_skip_dropped_and_declined_players(client, make_user, make_tournam
 
 @pytest.mark.parametrize("form, message", [
     ({"size": 5, "kind": "double"}, "Not a valid choice"),
-    ({"size": 3, "kind": "single"}, "single elimination cut has 4, 8, 16 players"),
+    ({"size": 2, "kind": "double"}, "double elimination cut has 3, 4, 8, 16 players, not 2"),
     ({"size": 16, "kind": "double"}, "needs 16 eligible players"),
     ({"size": "x" * 10000, "kind": "double"}, "Invalid Choice"),
     ({"size": 4, "kind": "triple"}, "Not a valid choice"),
