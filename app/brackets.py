@@ -487,6 +487,7 @@ class PlayedBracket(_Elimination):
         in_round: dict = {}  # round -> players seen
         self._views: dict[int, CutGame] = {}
         previous_final = None
+        alive = len(self.seeds)
         for g in self._order:
             seen = in_round.setdefault(g.round, set())
             slots = []
@@ -503,7 +504,6 @@ class PlayedBracket(_Elimination):
                     raise BracketError(f"{p} plays game {before.id} and game {g.id} in cut round {g.round}")
                 slots.append(Slot("seed", self._seed_no[p]) if before is None
                              else Slot("winner" if before.winner == p else "loser", before.id))
-            alive = sum(1 for p in self.seeds if losses[p] < self.losses_to_go_out)
             if alive == 2:
                 section = "reset" if previous_final is not None else "final"
                 previous_final = g
@@ -516,7 +516,9 @@ class PlayedBracket(_Elimination):
                 player2=g.player2, seed1=self._seed_no[g.player1], seed2=self._seed_no[g.player2],
                 winner=g.winner, corp=g.corp if g.winner is not None else None)
             if g.winner is not None:
-                losses[g.player2 if g.winner == g.player1 else g.player1] += 1
+                loser = g.player2 if g.winner == g.player1 else g.player1
+                losses[loser] += 1
+                alive -= losses[loser] == self.losses_to_go_out
             last[g.player1] = last[g.player2] = g
 
     # ---- reading -------------------------------------------------------------------------------------------

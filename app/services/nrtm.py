@@ -26,6 +26,8 @@ from . import state
 from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
 
+MAX_CUT = 64  # eliminationPlayers at most, as in a backup
+
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
 
 
@@ -359,10 +361,11 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
     entries.sort(key=lambda e: e[0])
     if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len({p for _, p in entries}) != len(entries):
         raise FileError("eliminationPlayers should have seeds 1, 2, 3 ... once each, each player once")
-    if len(entries) < 2:
-        raise FileError("a cut needs at least 2 eliminationPlayers")
+    if not 2 <= len(entries) <= MAX_CUT:
+        raise FileError(f"a cut has 2 to {MAX_CUT} eliminationPlayers, not {len(entries)}")
     seeds = [p for _, p in entries]
-    games = [_cut_game(number, n, k, p, ids, set(seeds)) for number, (n, pairings) in enumerate(rounds, 1)
+    seeded = set(seeds)
+    games = [_cut_game(number, n, k, p, ids, seeded) for number, (n, pairings) in enumerate(rounds, 1)
              for k, p in enumerate(pairings, 1)]
     kinds = cut_service.kinds_for(fmt)
     for kind in kinds:  # a layout SASS knows: the TO can carry on with the bracket

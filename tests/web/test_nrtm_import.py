@@ -244,3 +244,26 @@ def test_old_aesops_tables_shape(client, make_user, login):
     assert (cut.bracket.kind, cut.bracket.played) == ("single", False)  # a top 2: single elimination's final
     assert cut.name(cut.bracket.champion()) == "P2"
     assert cut.bracket.game(1).corp == cut.bracket.seeds[1]
+
+
+def test_fixtures_say_what_the_rules_say():
+    """Spot checks of the fixtures by hand, so they are not snapshots of what SASS happens to do."""
+    aesop = _load("aesops_tables")
+    players = {p["name"]: p for p in aesop["players"]}
+    # Desmond met Carmen twice (6 pts in 4 games), Aiko (9 in 4) and Fatima (3 in 4): (1.5 + 1.5 + 2.25 + .75) / 4
+    assert players["Desmond"]["strengthOfSchedule"] == 1.5 and players["Desmond"]["matchPoints"] == 9
+    assert sum(len(r) for r in aesop["rounds"][:4]) == 16 and sum(len(r) for r in aesop["rounds"][4:]) == 7
+    assert "table" not in aesop["rounds"][0][0] and "combinedScore" not in aesop["rounds"][0][0]["player1"]
+    # seed 4 (Carmen) lost the first final to Gideon from the lower bracket, then won the reset
+    assert [e["name"] for e in aesop["eliminationPlayers"]] == ["Carmen", "Gideon", "Aiko", "Desmond"]
+
+    cobra = _load("cobra_single_elimination_upsets")
+    seed = {e["id"]: e["seed"] for e in cobra["eliminationPlayers"]}
+    rounds = [[(seed[p["player1"]["id"]], seed[p["player2"]["id"]]) for p in r] for r in cobra["rounds"][4:]]
+    # Cobra: 1v8 2v7 3v6 4v5; 8 and 6 win; then best left v worst left: 2v8, 4v6; then the final
+    assert rounds == [[(1, 8), (2, 7), (3, 6), (4, 5)], [(2, 8), (4, 6)], [(2, 6)]]
+    byes = [p for r in cobra["rounds"][:4] for p in r if p["player2"]["id"] is None]
+    assert len(byes) == 4 and all(p["player1"]["combinedScore"] == 3 for p in byes)
+
+    double = _load("cobra_double_elimination")
+    assert [len(r) for r in double["rounds"][4:]] == [4, 4, 3, 1, 1, 1]  # Cobra's top 8, no reset needed
