@@ -367,6 +367,11 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
     seeded = set(seeds)
     games = [_cut_game(number, n, k, p, ids, seeded) for number, (n, pairings) in enumerate(rounds, 1)
              for k, p in enumerate(pairings, 1)]
+    tables = set()
+    for number, table, *_, where in games:
+        if (number, table) in tables:
+            raise FileError(f"{where}: two elimination games at table {table} in the same round")
+        tables.add((number, table))
     kinds = cut_service.kinds_for(fmt)
     for kind in kinds:  # a layout SASS knows: the TO can carry on with the bracket
         if (kind, len(seeds)) in LAYOUTS:

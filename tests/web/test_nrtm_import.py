@@ -267,3 +267,18 @@ def test_fixtures_say_what_the_rules_say():
 
     double = _load("cobra_double_elimination")
     assert [len(r) for r in double["rounds"][4:]] == [4, 4, 3, 1, 1, 1]  # Cobra's top 8, no reset needed
+
+
+def test_cobras_unplayed_reset_game_is_left_out(client, make_user, login):
+    """Cobra generated the grand-final reset even when the upper-bracket player won the final; it stays empty."""
+    make_user()
+    login()
+    doc = _load("cobra_double_elimination")
+    final = doc["rounds"][-1][0]
+    doc["rounds"].append([{"table": 15, "player1": {"id": final["player1"]["id"], "role": None, "winner": None},
+                           "player2": {"id": final["player2"]["id"], "role": None, "winner": None},
+                           "intentionalDraw": False, "twoForOne": False, "eliminationGame": True}])
+    t = _import(client, doc)
+    cut = cut_service.load(t)
+    assert not cut.bracket.played and cut.bracket.is_complete() and len(cut.bracket.games) == 14
+    assert canonical(nrtm.export(t, URL)) == canonical(_load("cobra_double_elimination"))
