@@ -216,7 +216,7 @@ def _pairing(p: dict, n: int, k: int) -> dict:
         return p
     # Aesop's Tables before 2024: {corpPlayer, runnerPlayer ("(BYE)"), corpScore "3", runnerScore "0"} and, in
     # the cut, {corpPlayer, runnerPlayer, winner_id, loser_id}
-    where = f"round {n} table {p['table']}"
+    where = f"round {n} table {_label(p['table'])}"
     runner = p.get("runnerPlayer")
     runner = None if runner == "(BYE)" else runner
     if "winner_id" in p:
@@ -233,6 +233,11 @@ def _pairing(p: dict, n: int, k: int) -> dict:
     p["player2"] = {"id": runner, "role": "runner", "runnerScore": None if runner is None else scores[1]}
     p.setdefault("intentionalDraw", False)
     return p
+
+
+def _label(table) -> str:
+    """A table as a message names it: whatever a hostile file put there, briefly."""
+    return str(table) if isinstance(table, int) else json.dumps(table)[:20]
 
 
 def _old_score(value, where: str):
@@ -268,7 +273,7 @@ def _points(raw: dict, where: str, fmt: Format):
 def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[MatchRow]:
     matches, seen, tables = [], set(), set()
     for k, p in enumerate(pairings, 1):
-        where = f"round {n} table {p['table']}"
+        where = f"round {n} table {_label(p['table'])}"
         table = j.integer(p["table"], f"round {n} pairing {k} table", 1, 100000)
         if table in tables:
             raise FileError(f"round {n} has two games at table {table}")
@@ -390,7 +395,7 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
 
 def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tuple:
     """(cut round, table, player1, player2, winner, corp, where) of one elimination game."""
-    where = f"round {n} elimination game {p['table']}"
+    where = f"round {n} elimination game {_label(p['table'])}"
     table = j.integer(p["table"], f"{where} table", 1, 100000)
     players = []
     for key in ("player1", "player2"):

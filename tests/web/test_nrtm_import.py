@@ -282,3 +282,16 @@ def test_cobras_unplayed_reset_game_is_left_out(client, make_user, login):
     cut = cut_service.load(t)
     assert not cut.bracket.played and cut.bracket.is_complete() and len(cut.bracket.games) == 14
     assert canonical(nrtm.export(t, URL)) == canonical(_load("cobra_double_elimination"))
+
+
+def test_a_hostile_table_is_named_briefly(client, make_user, login):
+    make_user()
+    login()
+    doc = {"name": "x", "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}],
+           "eliminationPlayers": [{"id": 1, "seed": 1}, {"id": 2, "seed": 2}],
+           "rounds": [[{"table": "T" * 50000, "player1": {"id": 1, "winner": True},
+                        "player2": {"id": 2, "winner": False}, "eliminationGame": True}]]}
+    response = _upload(client, doc)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 400 and "whole number" in text and "T" * 100 not in text
+    assert db.session.scalar(sa.select(sa.func.count(Tournament.id))) == 0
