@@ -302,7 +302,7 @@ class ResultChange(db.Model):
 
 
 PLAYED_CUT_GAME = ("(player1_id IS NULL AND player2_id IS NULL AND round IS NULL)"
-                   " OR (player1_id IS NOT NULL AND player2_id IS NOT NULL AND round > 0"
+                   " OR (player1_id IS NOT NULL AND player2_id IS NOT NULL AND round IS NOT NULL AND round > 0"
                    " AND player1_id <> player2_id)")
 
 

@@ -15,7 +15,8 @@ branch_labels = None
 depends_on = None
 
 PLAYED = ("(player1_id IS NULL AND player2_id IS NULL AND round IS NULL)"
-          " OR (player1_id IS NOT NULL AND player2_id IS NOT NULL AND round > 0 AND player1_id <> player2_id)")
+          " OR (player1_id IS NOT NULL AND player2_id IS NOT NULL AND round IS NOT NULL AND round > 0"
+          " AND player1_id <> player2_id)")
 
 
 def upgrade():
