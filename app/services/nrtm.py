@@ -352,13 +352,15 @@ def _result_for(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentiona
 
 def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -> None:
     raw = doc.get("eliminationPlayers") or []
-    entries = []
+    entries, first = [], None
     for i, e in enumerate(j.array(raw, "eliminationPlayers"), 1):
         e = j.obj(e, f"eliminationPlayers item {i}")
         pid = _player_id(e.get("id"), f"eliminationPlayers item {i} id")
         if pid not in ids:
             raise FileError(f"eliminationPlayers names player {pid}, who is not in the players list")
         entries.append((j.integer(e.get("seed"), f"eliminationPlayers item {i} seed", 1, len(raw)), pid))
+        if e.get("rank") == 1:
+            first = pid
     if not entries:
         if rounds:
             raise FileError("the file has elimination games but no eliminationPlayers with seeds")
@@ -378,19 +380,24 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
             raise FileError(f"{where}: two elimination games at table {table} in the same round")
         tables.add((number, table))
     kinds = cut_service.kinds_for(fmt)
+    bracket = None
     for kind in kinds:  # a layout SASS knows: the TO can carry on with the bracket
         if (kind, len(seeds)) in LAYOUTS:
             try:
-                plan.cut_results = _replay(kind, seeds, games)
+                bracket, plan.cut_results = _replay(kind, seeds, games)
             except BracketError:
                 continue
-            plan.cut_kind, plan.seeds = kind, seeds
-            return
-    if not games:
-        raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination games "
-                        "to keep as played")
-    plan.cut_kind, plan.cut_results = _as_played(kinds, seeds, games)
-    plan.seeds = seeds
+            break
+    if bracket is None:
+        if not games:
+            raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination "
+                            "games to keep as played")
+        bracket, plan.cut_results = _as_played(kinds, seeds, games)
+    champion = bracket.champion()
+    if champion is not None and first is not None and first != champion:
+        raise FileError(f"eliminationPlayers ranks player {first} first, but the elimination games make player "
+                        f"{champion} the champion")
+    plan.cut_kind, plan.seeds = bracket.kind, seeds
 
 
 def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tuple:
@@ -430,7 +437,7 @@ def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tu
     return number, table, a, b, winner, corp, where
 
 
-def _replay(kind: str, seeds: list, games: list) -> list[CutRow]:
+def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]:
     """Report the file's games onto a fresh bracket: each must be a game of the bracket in the same cut round
     (the one numbered like the table, or else the one its players play); BracketError when one is not.
     Tables that differ from the game numbers (Aesop's Tables numbers them its own way) are kept."""
@@ -446,10 +453,10 @@ def _replay(kind: str, seeds: list, games: list) -> list[CutRow]:
         bracket.report(match.id, winner, corp)
         if table != match.id:
             tables[match.id] = table
-    return [CutRow(game, winner, corp, tables.get(game)) for game, winner, corp in bracket.results()]
+    return bracket, [CutRow(game, winner, corp, tables.get(game)) for game, winner, corp in bracket.results()]
 
 
-def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[str, list[CutRow]]:
+def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[PlayedBracket, list[CutRow]]:
     """The games exactly as the file has them, numbered 1.. in round order: single elimination unless someone
     plays on after a loss. FileError when they cannot have happened in any elimination."""
     ordered = sorted(games, key=lambda g: g[0])
@@ -458,10 +465,10 @@ def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[str, list[CutRow
     error = None
     for kind in sorted(kinds, key=lambda k: k != "single"):
         try:
-            PlayedBracket(kind, seeds, played)
+            bracket = PlayedBracket(kind, seeds, played)
         except BracketError as e:
             error = e
             continue
-        return kind, [CutRow(g.id, g.winner, g.corp, table, g.round, g.player1, g.player2)
+        return bracket, [CutRow(g.id, g.winner, g.corp, table, g.round, g.player1, g.player2)
                       for g, (_, table, *_rest) in zip(played, ordered)]
     raise FileError(f"the elimination games contradict each other: {error}")
