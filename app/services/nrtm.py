@@ -380,19 +380,23 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
             raise FileError(f"{where}: two elimination games at table {table} in the same round")
         tables.add((number, table))
     kinds = cut_service.kinds_for(fmt)
-    bracket = None
-    for kind in kinds:  # a layout SASS knows: the TO can carry on with the bracket
+    fits = []  # layouts SASS knows, so the TO can carry on with the bracket
+    for kind in kinds:
         if (kind, len(seeds)) in LAYOUTS:
             try:
-                bracket, plan.cut_results = _replay(kind, seeds, games)
+                fits.append(_replay(kind, seeds, games))
             except BracketError:
                 continue
-            break
-    if bracket is None:
-        if not games:
-            raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination "
-                            "games to keep as played")
+    if fits:
+        # A single-elimination file also fits the start of a double-elimination bracket: the file's kind is the
+        # one it finishes, else the one with no game left unplayed in the rounds the file has; else the first.
+        bracket, plan.cut_results = min(fits, key=lambda fit: (
+            not fit[0].is_complete(), sum(g.round <= len(rounds) for g in fit[0].ready_games())))
+    elif games:
         bracket, plan.cut_results = _as_played(kinds, seeds, games)
+    else:
+        raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination games "
+                        "to keep as played")
     champion = bracket.champion()
     if champion is not None and first is not None and first != champion:
         raise FileError(f"eliminationPlayers ranks player {first} first, but the elimination games make player "

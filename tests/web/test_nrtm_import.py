@@ -295,3 +295,57 @@ def test_a_hostile_table_is_named_briefly(client, make_user, login):
     text = response.get_data(as_text=True)
     assert response.status_code == 400 and "whole number" in text and "T" * 100 not in text
     assert db.session.scalar(sa.select(sa.func.count(Tournament.id))) == 0
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_sass_single_elimination_top2_and_top3_round_trip(client, make_user, make_tournament, login, size):
+    """SASS's own file of the new cut choices: the top 3 is Cobra's (2 v 3, the winner meets seed 1)."""
+    from cut_helpers import add_players, add_round, play_cut
+    owner = make_user()
+    login()
+    t = make_tournament(owner, name=f"Top {size}", format="single")
+    a, b, c, d = add_players(t, ["Ann", "Ben", "Cat", "Dan"])
+    add_round(t, 1, [(a, b, "corp"), (c, d, "corp")])
+    add_round(t, 2, [(c, a, "runner"), (d, b, "tie")])
+    cut_service.create(t, size, "single")
+    play_cut(t, lambda g: max(g.players, key=lambda p: cut_service.load(t).bracket.seed_of(p)))  # lower seeds win
+    first = nrtm.export(t, URL)
+    rounds = [[sorted(x[k]["id"] for k in ("player1", "player2")) for x in r] for r in first["rounds"][2:]]
+    number = {p["name"]: p["id"] for p in first["players"]}
+    seeds = {e["seed"]: number[e["name"]] for e in first["eliminationPlayers"]}
+    if size == 3:
+        assert rounds == [[sorted((seeds[2], seeds[3]))], [sorted((seeds[1], seeds[3]))]]
+        assert [e["seed"] for e in first["eliminationPlayers"]] == [3, 1, 2]
+    else:
+        assert rounds == [[sorted((seeds[1], seeds[2]))]] and first["eliminationPlayers"][0]["seed"] == 2
+    copy = _import(client, first)
+    assert copy.cut_kind == "single" and not cut_service.load(copy).bracket.played
+    assert _without_links(nrtm.export(copy, URL)) == _without_links(first)
+
+
+@pytest.mark.parametrize("rounds_played", [3, 2])
+def test_cobra_single_elimination_without_upsets_is_a_single_elimination_bracket(client, make_user, login,
+                                                                                   rounds_played):
+    """The same games fit the start of a double-elimination top 8; a single-elimination file stays single."""
+    make_user()
+    login()
+    doc = _load("cobra_single_elimination_upsets")
+    by_seed = {e["seed"]: e["id"] for e in doc["eliminationPlayers"]}
+
+    def game(table, hi, lo):
+        return {"table": table, "player1": {"id": by_seed[hi], "role": "corp", "winner": True},
+                "player2": {"id": by_seed[lo], "role": "runner", "winner": False},
+                "intentionalDraw": False, "twoForOne": False, "eliminationGame": True}
+    cut = [[game(1, 1, 8), game(2, 2, 7), game(3, 3, 6), game(4, 4, 5)], [game(5, 1, 4), game(6, 2, 3)],
+           [game(7, 1, 2)]][:rounds_played]
+    doc["rounds"] = doc["rounds"][:4] + cut
+    for e in doc["eliminationPlayers"]:
+        e["rank"] = e["seed"]
+    t = _import(client, doc)
+    bracket = cut_service.load(t).bracket
+    assert (t.cut_kind, bracket.played) == ("single", False)
+    assert bracket.is_complete() == (rounds_played == 3)
+    assert [g.id for g in bracket.ready_games()] == ([] if rounds_played == 3 else [7])
+    # Cobra numbers round 1 1v8, 2v7, 3v6, 4v5: its tables are kept
+    exported = nrtm.export(t, URL)["rounds"][4:]
+    assert [[p["table"] for p in r] for r in exported[:rounds_played]] == [[p["table"] for p in r] for r in cut]
