@@ -443,13 +443,16 @@ def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tu
 
 def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]:
     """Report the file's games onto a fresh bracket: each must be a game of the bracket in the same cut round
-    (the one numbered like the table, or else the one its players play); BracketError when one is not.
-    Tables that differ from the game numbers (Aesop's Tables numbers them its own way) are kept."""
+    (the one numbered like the table, or else the one its players play), a game not played yet one the bracket
+    has waiting; BracketError when one is not. Tables that differ from the game numbers (Aesop's Tables numbers
+    them its own way) are kept."""
     bracket = Bracket(kind, seeds)
     tables = {}
+    waiting = []
     for number, table, a, b, winner, corp, where in sorted(games, key=lambda g: g[0]):
         if winner is None:
-            continue  # not played yet: the bracket has it waiting
+            waiting.append((number, table, a, b, corp, where))
+            continue
         candidates = [g for g in bracket.ready_games() if set(g.players) == {a, b} and g.round == number]
         match = next((g for g in candidates if g.id == table), candidates[0] if candidates else None)
         if match is None:
@@ -457,7 +460,19 @@ def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]
         bracket.report(match.id, winner, corp)
         if table != match.id:
             tables[match.id] = table
-    return bracket, [CutRow(game, winner, corp, tables.get(game)) for game, winner, corp in bracket.results()]
+    ready = bracket.ready_games()
+    final = next((g for g in bracket.games if g.section == "final"), None)
+    rows = [CutRow(game, winner, corp, tables.get(game)) for game, winner, corp in bracket.results()]
+    for number, table, a, b, corp, where in waiting:  # not played yet: the bracket must have them waiting
+        match = next((g for g in ready if set(g.players) == {a, b} and g.round == number), None)
+        if match is not None:
+            if corp is not None or table != match.id:  # the side choice made, the table given
+                rows.append(CutRow(match.id, None, corp, table if table != match.id else None))
+            continue
+        if kind == "double" and bracket.is_complete() and set(final.players) == {a, b}:
+            continue  # Cobra pairs the grand-final reset even when the upper-bracket player won the final
+        raise BracketError(f"{where} is not a game of the bracket")
+    return bracket, rows
 
 
 def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[PlayedBracket, list[CutRow]]:

@@ -349,3 +349,27 @@ def test_cobra_single_elimination_without_upsets_is_a_single_elimination_bracket
     # Cobra numbers round 1 1v8, 2v7, 3v6, 4v5: its tables are kept
     exported = nrtm.export(t, URL)["rounds"][4:]
     assert [[p["table"] for p in r] for r in exported[:rounds_played]] == [[p["table"] for p in r] for r in cut]
+
+
+def test_a_double_elimination_file_mid_cut_stays_double(client, make_user, login):
+    """Cobra lists round 2's lower-bracket game unplayed: the played games alone would be a finished single
+    elimination top 4, but that bracket has no such game."""
+    make_user()
+    login()
+    doc = _load("cobra_single_elimination_upsets")
+    by_seed = {e["seed"]: e["id"] for e in doc["eliminationPlayers"] if e["seed"] <= 4}
+    doc["eliminationPlayers"] = [{"id": by_seed[s], "seed": s} for s in range(1, 5)]
+
+    def game(table, hi, lo, played=True):
+        return {"table": table, "player1": {"id": by_seed[hi], "role": "corp", "winner": True if played else None},
+                "player2": {"id": by_seed[lo], "role": "runner", "winner": False if played else None},
+                "eliminationGame": True}
+    doc["rounds"] = doc["rounds"][:4] + [[game(1, 1, 4), game(2, 2, 3)], [game(3, 1, 2), game(4, 3, 4, False)]]
+    t = _import(client, doc)
+    cut = cut_service.load(t)
+    names = {p["id"]: p["name"] for p in doc["players"]}
+    assert t.cut_kind == "double" and not cut.bracket.played
+    assert [tuple(map(cut.name, g.players)) for g in cut.bracket.ready_games()] == [(names[by_seed[4]],
+                                                                                     names[by_seed[3]])]
+    waiting = cut.bracket.ready_games()[0]
+    assert cut.name(cut.sides(waiting)[0]) == names[by_seed[3]]  # the file's side choice for the game to play
