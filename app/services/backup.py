@@ -260,7 +260,7 @@ def _check_cut(raw, ids: set):
             bracket = Bracket.from_results(kind, seeds, [(r.game, r.winner, r.corp) for r in results
                                                          if r.winner is not None])
             for r in results:
-                if r.winner is None and r.corp not in bracket.game(r.game).players:
+                if r.winner is None and r.corp is not None and r.corp not in bracket.game(r.game).players:
                     raise BracketError(f"game {r.game} records a side choice for a player who is not in it")
     except BracketError as e:
         raise FileError(f"the cut does not add up: {e}") from None

@@ -165,7 +165,7 @@ DEFAULT_SIZE = 4  # previewed when the field is too small for a recommended cut
 
 
 def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
-    """The cut page's advice; `size` defaults to the recommended one (else the smallest bracket)."""
+    """The cut page's advice; `size` defaults to the recommended one (else a top 4)."""
     from .rounds import round_summaries
 
     rows = swiss_standings(tournament)
@@ -290,7 +290,7 @@ def _forget_stale_choices(tournament: Tournament, bracket: Bracket) -> None:
     existing = {g.id: g for g in bracket.games}
     for row in db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id, winner_id=None)):
         game = existing.get(row.game)
-        if game is None or row.corp_id not in game.players:
+        if game is None or (row.corp_id is not None and row.corp_id not in game.players):  # a table alone stays
             db.session.delete(row)
 
 

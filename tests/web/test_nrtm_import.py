@@ -373,3 +373,23 @@ def test_a_double_elimination_file_mid_cut_stays_double(client, make_user, login
                                                                                      names[by_seed[3]])]
     waiting = cut.bracket.ready_games()[0]
     assert cut.name(cut.sides(waiting)[0]) == names[by_seed[3]]  # the file's side choice for the game to play
+
+
+def test_a_waiting_games_table_survives_a_backup_and_other_results(client, make_user, login):
+    from app.services import backup
+    owner = make_user()
+    login()
+    doc = _load("cobra_single_elimination_upsets")
+    by_seed = {e["seed"]: e["id"] for e in doc["eliminationPlayers"] if e["seed"] <= 4}
+    doc["eliminationPlayers"] = [{"id": by_seed[s], "seed": s} for s in range(1, 5)]
+    doc["rounds"] = doc["rounds"][:4] + [[
+        {"table": 8, "player1": {"id": by_seed[1]}, "player2": {"id": by_seed[4]}, "eliminationGame": True},
+        {"table": 9, "player1": {"id": by_seed[2]}, "player2": {"id": by_seed[3]}, "eliminationGame": True}]]
+    t = _import(client, doc)
+    assert cut_service.load(t).tables == {1: 8, 2: 9}
+    copy = backup.restore(json.dumps(backup.backup(t)).encode(), owner)
+    assert cut_service.load(copy).tables == {1: 8, 2: 9}
+    game = cut_service.load(t).bracket.game(1)
+    cut_service.set_corp(t, 1, game.player1)
+    cut_service.report(t, 1, game.player1)
+    assert cut_service.load(t).tables == {1: 8, 2: 9}
