@@ -170,6 +170,12 @@ def test_played_cut_pages_show_the_games_as_played(client, make_user, login):
     assert text.count('<li class="cut-game') == 7 and "The games as played" in text
     organizer = client.get(f"/tournaments/{t.id}/cut")
     assert organizer.status_code == 200 and "Imported cut, kept as played" in organizer.get_data(as_text=True)
+    home = client.get(f"/t/{t.slug}")
+    assert home.status_code == 200 and seeds[6] in home.get_data(as_text=True)
+    api = client.get(f"/api/tournaments/{t.slug}/bracket").get_json()
+    assert api["complete"] and len(api["games"]) == 7 and api["standings"][0]["name"] == seeds[6]
+    assert [p["from"] for p in api["games"][4]["players"]] == ["Winner of game 2", "Winner of game 1"]
+    assert client.get("/tournaments").status_code == 200
 
 
 def test_a_played_cut_still_open_takes_its_results(client, make_user, login):
