@@ -466,6 +466,7 @@ def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]
     for number, table, a, b, corp, where in waiting:  # not played yet: the bracket must have them waiting
         match = next((g for g in ready if set(g.players) == {a, b} and g.round == number), None)
         if match is not None:
+            ready.remove(match)  # listed once
             if corp is not None or table != match.id:  # the side choice made, the table given
                 rows.append(CutRow(match.id, None, corp, table if table != match.id else None))
             continue

@@ -233,6 +233,7 @@ def _old_aesop_cut(winner_id=1, corpScore="3"):
     (_cut_file([[(1, 4, 1), (2, 3, 2)]]).replace(b'"table": 2', b'"table": 1'), "two elimination games at table 1"),
     (_cut_file([[(1, 2, 2)]], seeds=2).replace(b'"seed": 1}', b'"seed": 1, "rank": 1}'),
      "ranks player 1 first, but the elimination games make player 2 the champion"),
+    (_cut_file([[(1, 4, None), (4, 1, None)]]), "plays twice in cut round 1"),  # one waiting game listed twice
     (_cut_file([[(1, 2, 1)]], seeds=1), "a cut has 2 to 64 eliminationplayers, not 1"),
     (_cut_file([[(1, 4, 1)]], both_win=True), "two winners"),
     (json.dumps(_aesop_cut({"corpScore": 1, "runnerScore": None}, {"corpScore": None, "runnerScore": 1})).encode(),
