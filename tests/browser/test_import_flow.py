@@ -23,9 +23,9 @@ def test_import_a_reseeded_cut_and_see_it_as_played(page, new_context, organizer
     expect(page.get_by_text("Imported Upset City Single Elimination")).to_be_visible()
     expect(page.get_by_text("Imported cut, kept as played")).to_be_visible()
     expect(page.get_by_text(f"Champion: {seeds[6]}")).to_be_visible()
-    expect(page.locator("li.cut-game.done")).to_have_count(7)
+    expect(page.locator("div.cut-game.done")).to_have_count(7)
     # round 2 as Cobra re-seeded it: seed 2 v seed 8
-    second = page.locator("li.cut-game", has_text=seeds[8]).filter(has_text=seeds[2]).first
+    second = page.locator("div.cut-game", has_text=seeds[8]).filter(has_text=seeds[2]).first
     expect(second).to_be_visible()
     page.screenshot(path=str(SHOTS / "organizer_cut_1280.png"), full_page=True)
     slug = page.get_by_role("link", name="Public bracket page").get_attribute("href").split("/")[2]
@@ -34,8 +34,8 @@ def test_import_a_reseeded_cut_and_see_it_as_played(page, new_context, organizer
                         device_scale_factor=2).new_page()
     phone.goto(f"/t/{slug}/bracket")
     expect(phone.get_by_text("The games as played")).to_be_visible()
-    expect(phone.locator("li.cut-game")).to_have_count(7)
-    expect(phone.locator("li.cut-game button")).to_have_count(0)
+    expect(phone.locator("div.cut-game")).to_have_count(7)
+    expect(phone.locator("div.cut-game button")).to_have_count(0)
     expect(phone.locator("table.cut-standings tbody tr").first).to_contain_text(seeds[6])
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= NARROW, f"the bracket page is {width} px wide at {NARROW} px"

@@ -167,7 +167,7 @@ def test_played_cut_pages_show_the_games_as_played(client, make_user, login):
     assert public.status_code == 200
     text = public.get_data(as_text=True)
     assert f"Champion: <strong>{seeds[6]}</strong>" in text and "Winner of game 2" not in text
-    assert text.count('<li class="cut-game') == 7 and "The games as played" in text
+    assert text.count('<div class="cut-game') == 7 and "The games as played" in text
     organizer = client.get(f"/tournaments/{t.id}/cut")
     assert organizer.status_code == 200 and "Imported cut, kept as played" in organizer.get_data(as_text=True)
     home = client.get(f"/t/{t.slug}")
