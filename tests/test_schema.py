@@ -74,3 +74,26 @@ def test_deleting_a_round_deletes_its_matches_and_seats(app, make_user, make_tou
     db.session.commit()
     assert db.session.scalar(sa.select(sa.func.count()).select_from(Seat)) == 0
     assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == 0
+
+
+@pytest.mark.parametrize("columns", [
+    {"player1_id": 0, "round": 1},  # a played game names both players
+    {"player1_id": 0, "player2_id": 0, "round": 1},  # two different players
+    {"player1_id": 0, "player2_id": 1},  # and its cut round
+    {"round": 1},  # a bracket game's row has no round
+    {"table": 0},
+    {"player1_id": 0, "player2_id": "other"},  # players of this event only
+])
+def test_a_played_cut_game_is_whole(app, make_user, make_tournament, columns):
+    from app.models import CutResult
+    t, players, _ = _event(make_user, make_tournament)
+    other, (stranger, *_), _ = _event(make_user, make_tournament, email="other@example.com")
+    ids = {0: players[0].id, 1: players[1].id, "other": stranger.id}
+    values = {k: ids[v] if k.endswith("_id") else v for k, v in columns.items()}
+    db.session.add(CutResult(tournament_id=t.id, game=1, **values))
+    with pytest.raises(IntegrityError):
+        db.session.commit()
+    db.session.rollback()
+    db.session.add(CutResult(tournament_id=t.id, game=1, table=3, round=2, player1_id=players[0].id,
+                             player2_id=players[1].id))
+    db.session.commit()

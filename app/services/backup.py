@@ -12,14 +12,14 @@ import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
 from .. import results as result_rules
-from ..brackets import KINDS, Bracket, BracketError
+from ..brackets import KINDS, Bracket, BracketError, PlayedBracket
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Round, Tournament, User
 from ..pairing import Format
 from ..standings import TIEBREAKERS
 from . import event_writer
 from . import jsonfile as j
-from .event_writer import EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
 
 KIND = "sass-backup"
@@ -65,10 +65,18 @@ def backup(tournament: Tournament) -> dict:
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed} for e in entries],
-            "results": [{"game": r.game, "winner": number.get(r.winner_id), "corp": number.get(r.corp_id)}
-                        for r in results],
+            "results": [_cut_row(r, number) for r in results],
         },
     }
+
+
+def _cut_row(r: CutResult, number: dict) -> dict:
+    row = {"game": r.game, "winner": number.get(r.winner_id), "corp": number.get(r.corp_id)}
+    if r.table is not None:
+        row["table"] = r.table
+    if r.player1_id is not None:  # a cut kept as played
+        row.update(round=r.round, player1=number[r.player1_id], player2=number[r.player2_id])
+    return row
 
 
 RESTORED = " (restored)"
@@ -234,15 +242,26 @@ def _check_cut(raw, ids: set):
         games.add(game)
         winner = j.integer(r.get("winner"), f"cut game {game} winner", null=True)
         corp = j.integer(r.get("corp"), f"cut game {game} corp", null=True)
-        for who in (winner, corp):
+        table = j.integer(r.get("table"), f"cut game {game} table", 1, 100000, null=True)
+        player1 = j.integer(r.get("player1"), f"cut game {game} player1", null=True)
+        player2 = j.integer(r.get("player2"), f"cut game {game} player2", null=True)
+        rnd = j.integer(r.get("round"), f"cut game {game} round", 1, 100, null=player1 is None)
+        for who in (winner, corp, player1, player2):
             if who is not None and who not in ids:
                 raise FileError(f"cut game {game} names player {who}, who is not in the file's players")
-        results.append((game, winner, corp))
+        results.append(CutRow(game, winner, corp, table, rnd if player1 is not None else None, player1, player2))
+    played = [r for r in results if r.player1 is not None]
     try:
-        bracket = Bracket.from_results(kind, seeds, [(g, w, c) for g, w, c in results if w is not None])
-        for game, winner, corp in results:
-            if winner is None and corp not in bracket.game(game).players:
-                raise BracketError(f"game {game} records a side choice for a player who is not in it")
+        if played and (len(played) != len(results) or any(r.player2 is None for r in played)):
+            raise BracketError("a cut kept as played names both players of every game")
+        if played:
+            PlayedBracket(kind, seeds, [(r.game, r.round, r.player1, r.player2, r.winner, r.corp) for r in played])
+        else:
+            bracket = Bracket.from_results(kind, seeds, [(r.game, r.winner, r.corp) for r in results
+                                                         if r.winner is not None])
+            for r in results:
+                if r.winner is None and r.corp is not None and r.corp not in bracket.game(r.game).players:
+                    raise BracketError(f"game {r.game} records a side choice for a player who is not in it")
     except BracketError as e:
         raise FileError(f"the cut does not add up: {e}") from None
     return {"kind": kind, "seeds": seeds, "results": results}

@@ -2,17 +2,19 @@
 
 The bracket itself is never stored: it is rebuilt from the seeds and the reported results on every request, so
 the pure core stays the one place that knows how a bracket advances. A CutResult row with a Corp and no winner
-is the side choice (or swap) recorded for a game not yet played.
+is the side choice (or swap) recorded for a game not yet played. A cut imported from a file that no layout
+describes is kept as played: its rows name each game's players and round (a PlayedBracket).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..brackets import SIZES, Bracket, BracketError, CutGame, cut_sides, recommended_cut, seed_cut
+from ..brackets import (SIZES, Bracket, BracketError, CutGame, PlayedBracket, PlayedGame, cut_sides, recommended_cut,
+                        seed_cut)
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..pairing import Format
@@ -43,10 +45,14 @@ class Cut:
     """A tournament's cut as the pages need it: the bracket plus names and recorded side choices."""
 
     tournament: Tournament
-    bracket: Bracket
+    bracket: Bracket  # or a PlayedBracket
     players: dict  # id -> Player
     choices: dict  # game id -> recorded Corp of an unplayed game
     swiss: list  # swiss Standing rows
+    tables: dict = field(default_factory=dict)  # game id -> the table an imported file gave it
+
+    def table(self, game: CutGame) -> int:
+        return self.tables.get(game.id, game.id)
 
     def name(self, player_id) -> str:
         return self.players[player_id].name if player_id in self.players else f"player #{player_id}"
@@ -69,13 +75,7 @@ class Cut:
 
     def final_standings(self) -> list[dict]:
         """Cut players by the round they went out, then seed; then everyone else by swiss rank."""
-        out_round = {}
-        losses: dict = {}
-        for g in self.bracket.games:
-            if g.reported:
-                losses[g.loser] = losses.get(g.loser, 0) + 1
-                if losses[g.loser] == self.bracket.losses_to_go_out:
-                    out_round[g.loser] = g.round
+        out_round = self.bracket.out_rounds()
         rows = []
         for p in self.bracket.final_standings():
             rows.append({"rank": len(rows) + 1, "player": p, "name": self.name(p), "seed": self.bracket.seed_of(p),
@@ -98,11 +98,21 @@ def load(tournament: Tournament) -> Optional[Cut]:
         return None
     rows = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
                               .order_by(CutResult.game)).all()
-    results = [(r.game, r.winner_id, r.corp_id) for r in rows if r.winner_id is not None]
     choices = {r.game: r.corp_id for r in rows if r.winner_id is None and r.corp_id is not None}
-    bracket = Bracket.from_results(tournament.cut_kind, [e.player_id for e in entries], results)
+    bracket = build(tournament.cut_kind, [e.player_id for e in entries], rows)
     players = {p.id: p for p in db.session.scalars(sa.select(Player).filter_by(tournament_id=tournament.id))}
-    return Cut(tournament, bracket, players, choices, swiss_standings(tournament))
+    tables = {r.game: r.table for r in rows if r.table is not None}
+    return Cut(tournament, bracket, players, choices, swiss_standings(tournament), tables)
+
+
+def build(kind: str, seeds: list, rows: Iterable[CutResult]):
+    """The bracket of stored seeds and CutResult rows: played games when the rows name their players."""
+    rows = list(rows)
+    if any(r.player1_id is not None for r in rows):
+        return PlayedBracket(kind, seeds, [PlayedGame(r.game, r.round, r.player1_id, r.player2_id, r.winner_id,
+                                                      r.corp_id) for r in rows if r.player1_id is not None])
+    return Bracket.from_results(kind, seeds, [(r.game, r.winner_id, r.corp_id) for r in rows
+                                              if r.winner_id is not None])
 
 
 def unreported_swiss_tables(tournament: Tournament) -> int:
@@ -134,15 +144,14 @@ def champions(tournaments: Iterable[Tournament]) -> dict:
     seeds: dict = {}
     for e in db.session.scalars(sa.select(CutEntry).where(CutEntry.tournament_id.in_(cut)).order_by(CutEntry.seed)):
         seeds.setdefault(e.tournament_id, []).append(e.player_id)
-    results: dict = {}
-    for r in db.session.scalars(sa.select(CutResult).where(CutResult.tournament_id.in_(cut),
-                                                           CutResult.winner_id.is_not(None))
-                            .order_by(CutResult.game)):
-        results.setdefault(r.tournament_id, []).append((r.game, r.winner_id, r.corp_id))
+    rows: dict = {}
+    for r in db.session.scalars(sa.select(CutResult).where(CutResult.tournament_id.in_(cut))
+                                .order_by(CutResult.game)):
+        rows.setdefault(r.tournament_id, []).append(r)
     won = {}
     for tid, kind in cut.items():
         if tid in seeds:
-            champion = Bracket.from_results(kind, seeds[tid], results.get(tid, [])).champion()
+            champion = build(kind, seeds[tid], rows.get(tid, [])).champion()
             if champion is not None:
                 won[tid] = champion
     if not won:
@@ -152,13 +161,16 @@ def champions(tournaments: Iterable[Tournament]) -> dict:
     return {tid: names[p] for tid, p in won.items()}
 
 
+DEFAULT_SIZE = 4  # previewed when the field is too small for a recommended cut
+
+
 def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
-    """The cut page's advice; `size` defaults to the recommended one (else the smallest bracket)."""
+    """The cut page's advice; `size` defaults to the recommended one (else a top 4)."""
     from .rounds import round_summaries
 
     rows = swiss_standings(tournament)
     recommended = recommended_cut(len(rows))
-    size = size or recommended or min(SIZES["single"])
+    size = size or recommended or DEFAULT_SIZE
     eligible = [s.name for s in rows if not s.dropped]
     played = sum(1 for r in round_summaries(tournament) if r.matches and not r.unreported)
     return CutPlan(len(rows), recommended, tournament.planned_rounds, played, size, eligible[:size])
@@ -273,10 +285,12 @@ def _pairing_label(cut: Cut, game: CutGame) -> str:
 
 def _forget_stale_choices(tournament: Tournament, bracket: Bracket) -> None:
     """A corrected result changes who plays later games; side choices recorded for other players go."""
+    if bracket.played:
+        return  # a played cut's rows are its games, and a result never changes who plays them
     existing = {g.id: g for g in bracket.games}
     for row in db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id, winner_id=None)):
         game = existing.get(row.game)
-        if game is None or row.corp_id not in game.players:
+        if game is None or (row.corp_id is not None and row.corp_id not in game.players):  # a table alone stays
             db.session.delete(row)
 
 

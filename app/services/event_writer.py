@@ -63,6 +63,20 @@ class RoundRow:
 
 
 @dataclass
+class CutRow:
+    """One CutResult row: a bracket game's result or side choice; an imported game's table; the players and
+    cut round of a game of a cut kept as played."""
+
+    game: int
+    winner: Optional[Hashable] = None  # player keys
+    corp: Optional[Hashable] = None
+    table: Optional[int] = None
+    round: Optional[int] = None
+    player1: Optional[Hashable] = None
+    player2: Optional[Hashable] = None
+
+
+@dataclass
 class EventPlan:
     """A fully checked file, ready to be written."""
 
@@ -71,7 +85,7 @@ class EventPlan:
     rounds: list = field(default_factory=list)  # of RoundRow
     cut_kind: Optional[str] = None
     seeds: list = field(default_factory=list)  # player keys, seed 1 first
-    cut_results: list = field(default_factory=list)  # (game, winner key or None, corp key or None)
+    cut_results: list = field(default_factory=list)  # CutRow, or (game, winner key or None, corp key or None)
 
 
 class NameClash:
@@ -144,8 +158,11 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
 
     _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i}
                            for i, p in enumerate(plan.seeds, 1)])
-    _insert_all(CutResult, [{"tournament_id": tid, "game": game, "winner_id": player_id.get(winner),
-                             "corp_id": player_id.get(corp)} for game, winner, corp in plan.cut_results])
+    cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]
+    _insert_all(CutResult, [{"tournament_id": tid, "game": r.game, "winner_id": player_id.get(r.winner),
+                             "corp_id": player_id.get(r.corp), "table": r.table, "round": r.round,
+                             "player1_id": player_id.get(r.player1), "player2_id": player_id.get(r.player2)}
+                            for r in cut_rows])
     return t
 
 

@@ -6,6 +6,7 @@ the file names no database ids and an export -> import -> export round trip give
 """
 from __future__ import annotations
 
+import json
 from datetime import date
 from functools import lru_cache
 from typing import Optional
@@ -14,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
 from .. import results as result_rules
-from ..brackets import LAYOUTS, Bracket, BracketError
+from ..brackets import LAYOUTS, Bracket, BracketError, PlayedBracket, PlayedGame
 from ..extensions import db
 from ..models import Match, Round, Seat, Tournament, User
 from ..pairing import Format
@@ -22,8 +23,10 @@ from . import cut as cut_service
 from . import event_writer
 from . import jsonfile as j
 from . import state
-from .event_writer import EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
+
+MAX_CUT = 64  # eliminationPlayers at most, as in a backup
 
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
 
@@ -128,10 +131,10 @@ def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
             return {"id": number[pid], "role": role, "winner": None if g.winner is None else g.winner == pid}
 
         rounds.setdefault(g.round, []).append({
-            "table": g.id, "player1": player(g.player1), "player2": player(g.player2),
+            "table": cut.table(g), "player1": player(g.player1), "player2": player(g.player2),
             "intentionalDraw": False, "twoForOne": False, "eliminationGame": True,
         })
-    return [rounds[r] for r in sorted(rounds)]
+    return [sorted(rounds[r], key=lambda p: p["table"]) for r in sorted(rounds)]
 
 
 # ---- import ----------------------------------------------------------------------------------------------------
@@ -144,7 +147,11 @@ def import_file(data: bytes, owner: User) -> Tournament:
 
 def read(doc) -> EventPlan:
     """The parsed file checked into an EventPlan (players named by their id in the file); FileError names the
-    first problem. Nothing here touches the database."""
+    first problem. Nothing here touches the database.
+
+    Cobra writes each game's `table` and the NRTM fields; Aesop's Tables writes `tableNumber`, a side's score
+    as corpScore or runnerScore with no combinedScore, and cut games with scores rather than `winner` (older
+    versions: corpPlayer, runnerPlayer and winner_id). All of them come through."""
     doc = j.obj(doc, "the file")
     for key in ("name", "players", "rounds"):
         if key not in doc:
@@ -172,7 +179,8 @@ def read(doc) -> EventPlan:
 
     swiss, cut = [], []
     for n, raw_round in enumerate(j.array(doc["rounds"], "rounds"), 1):
-        pairings = [j.obj(p, f"round {n} pairing {k}") for k, p in enumerate(j.array(raw_round, f"round {n}"), 1)]
+        pairings = [_pairing(j.obj(p, f"round {n} pairing {k}"), n, k)
+                    for k, p in enumerate(j.array(raw_round, f"round {n}"), 1)]
         if not pairings:
             continue
         elimination = {j.boolean(p.get("eliminationGame", False), f"round {n} eliminationGame") for p in pairings}
@@ -198,6 +206,51 @@ def read(doc) -> EventPlan:
     return plan
 
 
+def _pairing(p: dict, n: int, k: int) -> dict:
+    """A pairing in the NRTM shape Cobra writes, whichever tool wrote it."""
+    p = dict(p)
+    if "table" not in p and "tableNumber" in p:
+        p["table"] = p["tableNumber"]
+    p.setdefault("table", k)
+    if "player1" in p or "corpPlayer" not in p:
+        return p
+    # Aesop's Tables before 2024: {corpPlayer, runnerPlayer ("(BYE)"), corpScore "3", runnerScore "0"} and, in
+    # the cut, {corpPlayer, runnerPlayer, winner_id, loser_id}
+    where = f"round {n} table {_label(p['table'])}"
+    runner = p.get("runnerPlayer")
+    runner = None if runner == "(BYE)" else runner
+    if "winner_id" in p:
+        winner = p.get("winner_id")
+        if winner is not None and winner not in (p.get("corpPlayer"), runner):
+            raise FileError(f"{where}: the winner, player {json.dumps(winner)[:40]}, does not play in it")
+        p["eliminationGame"] = True
+        p["player1"] = {"id": p.get("corpPlayer"), "role": "corp",
+                        "winner": None if winner is None else winner == p.get("corpPlayer")}
+        p["player2"] = {"id": runner, "role": "runner", "winner": None if winner is None else winner == runner}
+        return p
+    scores = [_old_score(p.get(key), f"{where} {key}") for key in ("corpScore", "runnerScore")]
+    p["player1"] = {"id": p.get("corpPlayer"), "role": "corp", "corpScore": scores[0]}
+    p["player2"] = {"id": runner, "role": "runner", "runnerScore": None if runner is None else scores[1]}
+    p.setdefault("intentionalDraw", False)
+    return p
+
+
+def _label(table) -> str:
+    """A table as a message names it: whatever a hostile file put there, briefly."""
+    return str(table) if isinstance(table, int) else json.dumps(table)[:20]
+
+
+def _old_score(value, where: str):
+    if isinstance(value, str):
+        value = value.strip()
+        if not value:
+            return None
+        if not value.isdigit():
+            raise FileError(f"{where} should be a whole number, not {json.dumps(value)[:40]}")
+        return int(value)
+    return value
+
+
 def _cut100(value):
     return value[:100] if isinstance(value, str) else value
 
@@ -208,12 +261,20 @@ def _player_id(value, where: str):
     return j.integer(value, where)
 
 
+def _points(raw: dict, where: str, fmt: Format):
+    """A player's points in a swiss game: combinedScore, else the side scores (Aesop's Tables writes only those)."""
+    points = raw.get("combinedScore")
+    if points is None and (raw.get("corpScore") is not None or raw.get("runnerScore") is not None):
+        points = (j.integer(raw.get("corpScore") or 0, f"{where} corpScore", 0)
+                  + j.integer(raw.get("runnerScore") or 0, f"{where} runnerScore", 0))
+    return j.integer(points, f"{where} combinedScore", 0, fmt.scoring.round_points, null=True)
+
+
 def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[MatchRow]:
     matches, seen, tables = [], set(), set()
-    scoring = fmt.scoring
     for k, p in enumerate(pairings, 1):
-        where = f"round {n} table {p.get('table', k)}"
-        table = j.integer(p.get("table", k), f"round {n} pairing {k} table", 1, 100000)
+        where = f"round {n} table {_label(p['table'])}"
+        table = j.integer(p["table"], f"round {n} pairing {k} table", 1, 100000)
         if table in tables:
             raise FileError(f"round {n} has two games at table {table}")
         tables.add(table)
@@ -230,11 +291,7 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
             if pid in seen:
                 raise FileError(f"player {pid} plays twice in round {n}")
             seen.add(pid)
-            points = raw.get("combinedScore")
-            if points is None and fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None:
-                points = (j.integer(raw.get("corpScore"), f"{where} {key} corpScore", 0)
-                          + j.integer(raw.get("runnerScore") or 0, f"{where} {key} runnerScore", 0))
-            points = j.integer(points, f"{where} {key} combinedScore", 0, scoring.round_points, null=True)
+            points = _points(raw, f"{where} {key}", fmt)
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
             sides.append((pid, role, points))
         if not sides:
@@ -295,13 +352,15 @@ def _result_for(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentiona
 
 def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -> None:
     raw = doc.get("eliminationPlayers") or []
-    entries = []
+    entries, first = [], None
     for i, e in enumerate(j.array(raw, "eliminationPlayers"), 1):
         e = j.obj(e, f"eliminationPlayers item {i}")
         pid = _player_id(e.get("id"), f"eliminationPlayers item {i} id")
         if pid not in ids:
             raise FileError(f"eliminationPlayers names player {pid}, who is not in the players list")
         entries.append((j.integer(e.get("seed"), f"eliminationPlayers item {i} seed", 1, len(raw)), pid))
+        if e.get("rank") == 1:
+            first = pid
     if not entries:
         if rounds:
             raise FileError("the file has elimination games but no eliminationPlayers with seeds")
@@ -309,57 +368,127 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
     entries.sort(key=lambda e: e[0])
     if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len({p for _, p in entries}) != len(entries):
         raise FileError("eliminationPlayers should have seeds 1, 2, 3 ... once each, each player once")
+    if not 2 <= len(entries) <= MAX_CUT:
+        raise FileError(f"a cut has 2 to {MAX_CUT} eliminationPlayers, not {len(entries)}")
     seeds = [p for _, p in entries]
-    games = [_cut_game(n, k, p, ids) for n, pairings in rounds for k, p in enumerate(pairings, 1)]
-    kinds = [k for k in cut_service.kinds_for(fmt) if (k, len(seeds)) in LAYOUTS]
-    if not kinds:
-        raise FileError(f"SASS has no bracket for a top {len(seeds)} cut")
-    errors = []
+    seeded = set(seeds)
+    games = [_cut_game(number, n, k, p, ids, seeded) for number, (n, pairings) in enumerate(rounds, 1)
+             for k, p in enumerate(pairings, 1)]
+    tables = set()
+    for number, table, *_, where in games:
+        if (number, table) in tables:
+            raise FileError(f"{where}: two elimination games at table {table} in the same round")
+        tables.add((number, table))
+    kinds = cut_service.kinds_for(fmt)
+    fits = []  # layouts SASS knows, so the TO can carry on with the bracket
     for kind in kinds:
-        try:
-            plan.cut_results = _replay(kind, seeds, games)
-        except BracketError as e:
-            errors.append(f"{kind} elimination: {e}")
-            continue
-        plan.cut_kind, plan.seeds = kind, seeds
-        return
-    raise FileError("the elimination games do not fit a top " + f"{len(seeds)} bracket (" + "; ".join(errors) + ")")
+        if (kind, len(seeds)) in LAYOUTS:
+            try:
+                fits.append(_replay(kind, seeds, games))
+            except BracketError:
+                continue
+    if fits:
+        # A single-elimination file also fits the start of a double-elimination bracket: the file's kind is the
+        # one it finishes, else the one with no game left unplayed in the rounds the file has; else the first.
+        bracket, plan.cut_results = min(fits, key=lambda fit: (
+            not fit[0].is_complete(), sum(g.round <= len(rounds) for g in fit[0].ready_games())))
+    elif games:
+        bracket, plan.cut_results = _as_played(kinds, seeds, games)
+    else:
+        raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination games "
+                        "to keep as played")
+    champion = bracket.champion()
+    if champion is not None and first is not None and first != champion:
+        raise FileError(f"eliminationPlayers ranks player {first} first, but the elimination games make player "
+                        f"{champion} the champion")
+    plan.cut_kind, plan.seeds = bracket.kind, seeds
 
 
-def _cut_game(n: int, k: int, p: dict, ids: set) -> tuple:
-    where = f"round {n} elimination game {p.get('table', k)}"
-    table = j.integer(p.get("table", k), f"{where} table", 1, 1000)
+def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tuple:
+    """(cut round, table, player1, player2, winner, corp, where) of one elimination game."""
+    where = f"round {n} elimination game {_label(p['table'])}"
+    table = j.integer(p["table"], f"{where} table", 1, 100000)
     players = []
     for key in ("player1", "player2"):
         raw = j.obj(p.get(key), f"{where} {key}")
         pid = _player_id(raw.get("id"), f"{where} {key} id")
         if pid not in ids:
             raise FileError(f"{where} names player {pid}, who is not in the players list")
+        if pid not in seeded:
+            raise FileError(f"{where} names player {pid}, who is not in eliminationPlayers")
         role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
         winner = raw.get("winner")
         if winner is not None:
             winner = j.boolean(winner, f"{where} {key} winner")
-        players.append((pid, role, winner))
-    (a, role_a, win_a), (b, role_b, win_b) = players
+        score = raw.get("combinedScore")
+        score = raw.get("corpScore") if score is None else score
+        score = raw.get("runnerScore") if score is None else score
+        players.append((pid, role, winner, j.integer(score, f"{where} {key} score", 0, 100, null=True)))
+    (a, role_a, win_a, score_a), (b, role_b, win_b, score_b) = players
     if a == b:
         raise FileError(f"{where} pairs a player with themselves")
+    if role_a is not None and role_a == role_b:
+        raise FileError(f"{where}: both players are {role_a}")
     if win_a and win_b:
         raise FileError(f"{where} has two winners")
+    if win_a is None and win_b is None and score_a is not None and score_b is not None:
+        # Aesop's Tables: the scores say who won (3 to 0)
+        if score_a == score_b:
+            raise FileError(f"{where}: an elimination game cannot end {score_a}-{score_b}")
+        win_a, win_b = score_a > score_b, score_b > score_a
     winner = a if win_a else b if win_b else None
     corp = a if role_a == "corp" else b if role_b == "corp" else None
-    return table, a, b, winner, corp, where
+    return number, table, a, b, winner, corp, where
 
 
-def _replay(kind: str, seeds: list, games: list) -> list[tuple]:
-    """Report the file's games onto a fresh bracket: the game numbered like the table, or else the one
-    whose players they are."""
+def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]:
+    """Report the file's games onto a fresh bracket: each must be a game of the bracket in the same cut round
+    (the one numbered like the table, or else the one its players play), a game not played yet one the bracket
+    has waiting; BracketError when one is not. Tables that differ from the game numbers (Aesop's Tables numbers
+    them its own way) are kept."""
     bracket = Bracket(kind, seeds)
-    for table, a, b, winner, corp, where in games:
+    tables = {}
+    waiting = []
+    for number, table, a, b, winner, corp, where in sorted(games, key=lambda g: g[0]):
         if winner is None:
+            waiting.append((number, table, a, b, corp, where))
             continue
-        candidates = [g for g in bracket.ready_games() if set(g.players) == {a, b}]
+        candidates = [g for g in bracket.ready_games() if set(g.players) == {a, b} and g.round == number]
         match = next((g for g in candidates if g.id == table), candidates[0] if candidates else None)
         if match is None:
             raise BracketError(f"{where} is not a game of the bracket")
         bracket.report(match.id, winner, corp)
-    return bracket.results()
+        if table != match.id:
+            tables[match.id] = table
+    ready = bracket.ready_games()
+    final = next((g for g in bracket.games if g.section == "final"), None)
+    rows = [CutRow(game, winner, corp, tables.get(game)) for game, winner, corp in bracket.results()]
+    for number, table, a, b, corp, where in waiting:  # not played yet: the bracket must have them waiting
+        match = next((g for g in ready if set(g.players) == {a, b} and g.round == number), None)
+        if match is not None:
+            ready.remove(match)  # listed once
+            if corp is not None or table != match.id:  # the side choice made, the table given
+                rows.append(CutRow(match.id, None, corp, table if table != match.id else None))
+            continue
+        if kind == "double" and bracket.is_complete() and set(final.players) == {a, b}:
+            continue  # Cobra pairs the grand-final reset even when the upper-bracket player won the final
+        raise BracketError(f"{where} is not a game of the bracket")
+    return bracket, rows
+
+
+def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[PlayedBracket, list[CutRow]]:
+    """The games exactly as the file has them, numbered 1.. in round order: single elimination unless someone
+    plays on after a loss. FileError when they cannot have happened in any elimination."""
+    ordered = sorted(games, key=lambda g: g[0])
+    played = [PlayedGame(i, number, a, b, winner, corp)
+              for i, (number, table, a, b, winner, corp, where) in enumerate(ordered, 1)]
+    error = None
+    for kind in sorted(kinds, key=lambda k: k != "single"):
+        try:
+            bracket = PlayedBracket(kind, seeds, played)
+        except BracketError as e:
+            error = e
+            continue
+        return bracket, [CutRow(g.id, g.winner, g.corp, table, g.round, g.player1, g.player2)
+                      for g, (_, table, *_rest) in zip(played, ordered)]
+    raise FileError(f"the elimination games contradict each other: {error}")

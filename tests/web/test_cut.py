@@ -110,7 +110,7 @@ def test_seeds_skip_dropped_and_declined_players(client, make_user, make_tournam
 
 @pytest.mark.parametrize("form, message", [
     ({"size": 5, "kind": "double"}, "Not a valid choice"),
-    ({"size": 3, "kind": "single"}, "single elimination cut has 4, 8, 16 players"),
+    ({"size": 2, "kind": "double"}, "double elimination cut has 3, 4, 8, 16 players, not 2"),
     ({"size": 16, "kind": "double"}, "needs 16 eligible players"),
     ({"size": "x" * 10000, "kind": "double"}, "Invalid Choice"),
     ({"size": 4, "kind": "triple"}, "Not a valid choice"),
@@ -353,4 +353,23 @@ def test_small_field_gets_no_cut_advice_and_no_early_warning(client, make_user, 
     page = _text(client.get(f"/tournaments/{t.id}/cut"))
     assert "fewer than 16 players usually play no cut" in page
     assert "planned swiss rounds" not in page
-    assert len(re.findall(r'<li data-player="\d+">P', page)) == min(SIZES["single"])  # the smallest bracket
+    assert len(re.findall(r'<li data-player="\d+">P', page)) == cut_service.DEFAULT_SIZE  # a top 4 previewed
+
+
+def test_single_elimination_top3_through_the_form_is_cobras(client, make_user, make_tournament, login):
+    """The cut form offers single elimination top 2 and top 3; a top 3 opens with seeds 2 v 3 while seed 1
+    waits for the winner in the final."""
+    t, _ = _event(make_user, make_tournament, n=6)
+    login()
+    page = _text(client.get(f"/tournaments/{t.id}/cut"))
+    assert '<option value="2">2</option>' in page and '<option value="3">3</option>' in page
+    assert _post_cut(client, t, 3, "single").status_code in (302, 303)
+    cut = cut_service.load(t)
+    seeds = cut.bracket.seeds
+    assert [(g.id, g.round, g.section, g.players) for g in cut.bracket.games] == [
+        (1, 1, "upper", (seeds[1], seeds[2])), (2, 2, "final", (seeds[0], None))]
+    _play(client, t, 1, seeds[2])
+    _play(client, t, 2, seeds[2])
+    cut = cut_service.load(t)
+    assert cut.bracket.champion() == seeds[2]
+    assert [r["player"] for r in cut.final_standings()[:3]] == [seeds[2], seeds[0], seeds[1]]

@@ -169,6 +169,38 @@ def test_import_a_double_sided_file_with_a_cut(client, make_user, login):
     assert bye.is_bye and bye.result == "bye" and bye.seats[0].points == 6
 
 
+def _cut_file(rounds, seeds=4, both_win=False):
+    """Four players, no swiss, a cut of `seeds`: `rounds` of (player1, player2, winner or None) games."""
+    def game(table, a, b, w):
+        return {"table": table, "player1": {"id": a, "role": "corp", "winner": (w == a) or both_win if w else None},
+                "player2": {"id": b, "role": "runner", "winner": (w == b) or both_win if w else None},
+                "eliminationGame": True}
+    return json.dumps({
+        "name": "x", "players": [{"id": i, "name": f"P{i}"} for i in range(1, 5)],
+        "eliminationPlayers": [{"id": i, "seed": i} for i in range(1, seeds + 1)],
+        "rounds": [[game(t, *g) for t, g in enumerate(r, 1)] for r in rounds]}).encode()
+
+
+def _aesop_cut(corp, runner):
+    return {"name": "x", "players": [{"id": i, "name": f"P{i}"} for i in range(1, 3)],
+            "eliminationPlayers": [{"id": 1, "seed": 1}, {"id": 2, "seed": 2}],
+            "rounds": [[{"tableNumber": 1, "player1": {"id": 1, "role": "corp", **corp},
+                         "player2": {"id": 2, "role": "runner", **runner}, "intentionalDraw": False,
+                         "eliminationGame": True}]]}
+
+
+def _old_aesop_cut(winner_id=1, corpScore="3"):
+    """Aesop's Tables before 2024: corpPlayer/runnerPlayer, string scores, cut games with winner_id."""
+    return {"name": "x", "players": [{"id": i, "name": f"P{i}"} for i in range(1, 4)],
+            "eliminationPlayers": [{"id": 1, "seed": 1}, {"id": 2, "seed": 2}],
+            "rounds": [[{"tableNumber": 1, "corpPlayer": 1, "runnerPlayer": 2, "corpScore": corpScore,
+                         "runnerScore": "0"},
+                        {"tableNumber": 2, "corpPlayer": 3, "runnerPlayer": "(BYE)", "corpScore": "3",
+                         "runnerScore": "0"}],
+                       [{"tableNumber": 1, "corpPlayer": 2, "runnerPlayer": 1, "winner_id": winner_id,
+                         "loser_id": 2}]]}
+
+
 @pytest.mark.parametrize("payload, message", [
     (b"", "not valid JSON"),
     (b"\xff\xfe garbage", "not valid JSON"),
@@ -192,10 +224,22 @@ def test_import_a_double_sided_file_with_a_cut(client, make_user, login):
     (json.dumps({"name": "x", "date": "yesterday", "players": [{"id": 1, "name": "A"}], "rounds": []}).encode(),
      "date"),
     (json.dumps({"name": "x" * 500, "players": [{"id": 1, "name": "A"}], "rounds": []}).encode(), "longer"),
-    (json.dumps({"name": "x", "players": [{"id": i, "name": f"P{i}"} for i in range(1, 5)],
-                 "eliminationPlayers": [{"id": i, "seed": i} for i in range(1, 5)],
-                 "rounds": [[{"table": 1, "player1": {"id": 1, "winner": True}, "player2": {"id": 2, "winner": False},
-                              "eliminationGame": True}]]}).encode(), "do not fit"),
+    (_cut_file([[(1, 9, 1)]]), "player 9, who is not in the players list"),
+    (_cut_file([[(1, 4, 1)]], seeds=3), "player 4, who is not in eliminationPlayers"),
+    # after a second loss: out even in double elimination
+    (_cut_file([[(1, 4, 4), (2, 3, 2)], [(4, 2, 4), (1, 3, 3)], [(1, 2, 1)]]), "1 plays game 5 after going out"),
+    (_cut_file([[(1, 4, 1), (2, 4, 2)]]), "4 plays twice in cut round 1"),
+    (_cut_file([[(1, 4, None), (2, 3, 2)], [(1, 2, 2)]]), "1 plays game 3 before game 1 has a result"),
+    (_cut_file([[(1, 4, 1), (2, 3, 2)]]).replace(b'"table": 2', b'"table": 1'), "two elimination games at table 1"),
+    (_cut_file([[(1, 2, 2)]], seeds=2).replace(b'"seed": 1}', b'"seed": 1, "rank": 1}'),
+     "ranks player 1 first, but the elimination games make player 2 the champion"),
+    (_cut_file([[(1, 4, None), (4, 1, None)]]), "plays twice in cut round 1"),  # one waiting game listed twice
+    (_cut_file([[(1, 2, 1)]], seeds=1), "a cut has 2 to 64 eliminationplayers, not 1"),
+    (_cut_file([[(1, 4, 1)]], both_win=True), "two winners"),
+    (json.dumps(_aesop_cut({"corpScore": 1, "runnerScore": None}, {"corpScore": None, "runnerScore": 1})).encode(),
+     "cannot end 1-1"),
+    (json.dumps(_old_aesop_cut(winner_id=3)).encode(), "the winner, player 3, does not play in it"),
+    (json.dumps(_old_aesop_cut(corpScore="three")).encode(), "whole number"),
 ])
 def test_malformed_files_create_nothing(client, make_user, login, payload, message):
     make_user()
