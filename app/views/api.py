@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, request, url_for
 from sqlalchemy.orm import selectinload
 
+from .. import results
 from ..extensions import db
 from ..models import Match, Player, Round
 from ..pairing import Format
@@ -109,6 +110,9 @@ def pairings(slug: str, number: int):
             if t.fmt is Format.PLAIN:
                 seat["games_won"] = s.games_won
             seats.append(seat)
+        if t.fmt is Format.DOUBLE_SIDED and not m.is_bye and m.result is not None and len(seats) == 2:
+            for seat, (corp, runner) in zip(seats, results.side_scores(m.result)):  # seats are in seat order
+                seat.update(corp_points=corp, runner_points=runner)
         pairings.append({"table": m.table, "bye": m.is_bye, "result": m.result,
                          "intentional_draw": m.intentional_draw,
                          "report": reports.get(m.id), "seats": seats})
