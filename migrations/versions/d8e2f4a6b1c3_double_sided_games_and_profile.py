@@ -47,6 +47,7 @@ def upgrade():
 
 def downgrade():
     _convert({**{games: total for total, games in GAMES.items()}, **OTHERS})
-    with op.batch_alter_table('users', schema=None) as batch_op:
-        batch_op.drop_column('nrdb_username')
-        batch_op.drop_column('display_name')
+    # Not batch mode: on SQLite it copies and drops the users table, and with foreign keys on, dropping it
+    # deletes every tournament (ON DELETE CASCADE). SQLite 3.35+ drops a column in place.
+    op.drop_column('users', 'nrdb_username')
+    op.drop_column('users', 'display_name')
