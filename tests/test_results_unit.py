@@ -70,7 +70,9 @@ def test_double_sided_labels_and_stories():
     assert label(Format.DOUBLE_SIDED, "1-1/3-0") == "4-1 (tie, then Runner win)"
     assert label(Format.DOUBLE_SIDED, "3-3") == "3-3"  # an old total in the result history reads as it was
     assert double_story("3-0/3-0", "Ana", "Bo") == "Ana 6-0 Bo"
-    assert double_story("0-3/3-0", "Ana", "Bo") == "Ana 3-3 Bo: Bo won as Runner, Ana won as Runner"
+    assert double_story("0-3/3-0", "Ana", "Bo") == "Ana 3-3 Bo: each won as Runner"
+    assert double_story("3-0/0-3", "Ana", "Bo") == "Ana 3-3 Bo: each won as Corp"
+    assert double_story("3-0/1-1", "Ana", "Bo") == "Ana 4-1 Bo: Ana won as Corp, tie with Bo as Corp"
     assert double_story("1-1/0-3", "Ana", "Bo") == "Ana 1-4 Bo: tie with Ana as Corp, Bo won as Corp"
 
 

@@ -32,8 +32,8 @@ def test_players_report_which_three_three(app, make_user, make_tournament, login
     published_round(client, t)
     m, first, second = _first_table(t)
     page = app.test_client().get(link(t, first)).get_data(as_text=True)
-    assert f"{first.name} 3-3 {second.name}: {first.name} won as Corp, {second.name} won as Corp" in page
-    assert f"{first.name} 3-3 {second.name}: {second.name} won as Runner, {first.name} won as Runner" in page
+    assert f"{first.name} 3-3 {second.name}: each won as Corp" in page
+    assert f"{first.name} 3-3 {second.name}: each won as Runner" in page
     assert player_report(app, t, first, m.id, CORPS_WON).status_code == 303
     assert player_report(app, t, second, m.id, RUNNERS_WON).status_code == 303
     assert state(t, m.id) == (None, sorted([CORPS_WON, RUNNERS_WON]), [(1, None), (2, None)])
