@@ -2,6 +2,7 @@
 migration that converted stored totals."""
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -55,14 +56,20 @@ def test_players_cannot_report_a_bare_total_or_a_custom_result(app, make_user, m
 def test_api_and_csv_show_each_game(client, make_user, make_tournament, login):
     owner = make_user()
     t = make_tournament(owner, format="double")
-    a, b, c, d = add_players(t, ["Ann", "Ben", "Cat", "Dan"])
-    add_round(t, 1, [(a, b, RUNNERS_WON), (c, d, "3-0/1-1")])
+    a, b, c, d, e = add_players(t, ["Ann", "Ben", "Cat", "Dan", "Eve"])
+    add_round(t, 1, [(a, b, RUNNERS_WON), (c, d, "3-0/1-1"), (e, None, None)])
     seats = client.get(f"/api/tournaments/{t.slug}/rounds/1").get_json()["pairings"][0]["seats"]
     assert [(s["name"], s["points"], s["corp_points"], s["runner_points"]) for s in seats] == [
         ("Ann", 3, 0, 3), ("Ben", 3, 0, 3)]
+    bye = client.get(f"/api/tournaments/{t.slug}/rounds/1").get_json()["pairings"][2]["seats"]
+    assert bye == [{"player": e.id, "name": "Eve", "points": 6}]
     login()
-    games = client.get(f"/tournaments/{t.id}/games.csv").get_data(as_text=True)
-    assert "3-3 Runners won" in games and "4-1 (Corp win, then tie)" in games
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/tournaments/{t.id}/games.csv").get_data(as_text=True))))
+    assert [(r["player 1"], r["player 1 points"], r["player 1 as corp"], r["player 1 as runner"], r["player 2"],
+             r["player 2 points"], r["player 2 as corp"], r["player 2 as runner"], r["result"]) for r in rows] == [
+        ("Ann", "3", "0", "3", "Ben", "3", "0", "3", "3-3 Runners won"),
+        ("Cat", "4", "3", "1", "Dan", "1", "1", "0", "4-1 (Corp win, then tie)"),
+        ("Eve", "6", "", "", "BYE", "", "", "", "Bye")]
 
 
 def _restore(client, data):
