@@ -106,6 +106,7 @@ def double_from_side_scores(first_corp: int, first_runner: int, second_corp: int
     return double_games((first_corp, second_runner), (first_runner, second_corp))
 
 
+@lru_cache(maxsize=64)  # an export asks once per seat; there are only nine pairs of games
 def side_scores(key: str) -> tuple[tuple[int, int], tuple[int, int]]:
     """((seat 1 as Corp, seat 1 as Runner), (seat 2 as Corp, seat 2 as Runner)) of a double-sided result."""
     (a1, b1), (a2, b2) = _split_games(outcome(Format.DOUBLE_SIDED, key).key)
