@@ -73,11 +73,11 @@ def double_sided(first: int, second: int) -> Outcome:
     """Custom double-sided totals (4-1, 2-2 ...). A total can hide which side won (3-3: each player won as Corp, or
     each as Runner): then the Corps are taken to have won, the documented default for results stored before SASS
     kept each game (migration d8e2f4a6b1c3) and for files that give only totals."""
-    games = _games_by_total().get((first, second))
-    if games is None:
+    pairs = _games_by_total().get((first, second))
+    if pairs is None:
         allowed = ", ".join(f"{a}-{b}" for a, b in sorted(_games_by_total(), reverse=True))
         raise ResultError(f"{first}-{second} is not possible in two games; possible results: {allowed}.")
-    return double_games(*games)
+    return double_games(*pairs[0])
 
 
 def double_games(game1: tuple[int, int], game2: tuple[int, int]) -> Outcome:
@@ -139,7 +139,7 @@ def label(fmt: Format, key: str | None) -> str:
     text = dict(buttons(fmt)).get(key)
     if text is not None:
         return text
-    if fmt is Format.DOUBLE_SIDED and GAME_SEP in key:  # a bare total (an old claim or backup) reads as it is
+    if fmt is Format.DOUBLE_SIDED and GAME_SEP in key:  # both games; a bare total (result history) reads as it is
         try:
             return _double_label(outcome(fmt, key))
         except ResultError:
@@ -182,15 +182,13 @@ def _per_game() -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=1)
 def _games_by_total() -> dict[tuple[int, int], tuple]:
-    """Each possible round total -> its two games; where two pairs of games give the same total, the one in which
-    the Corp players scored more (3-3: the Corps won; 4-1: a Corp win, then a tie)."""
+    """Each possible round total -> every pair of games that gives it, the default first: the one in which the Corp
+    players scored more (3-3: the Corps won; 4-1: a Corp win, then a tie)."""
     by_total: dict = {}
     for g1, g2 in product(_per_game(), repeat=2):
-        total = (g1[0] + g2[0], g1[1] + g2[1])
-        corp_points = g1[0] + g2[1]  # seat 1 is Corp in game 1, seat 2 in game 2
-        if total not in by_total or corp_points > by_total[total][0]:
-            by_total[total] = (corp_points, (g1, g2))
-    return {total: games for total, (_, games) in by_total.items()}
+        by_total.setdefault((g1[0] + g2[0], g1[1] + g2[1]), []).append((g1, g2))
+    corp_points = lambda games: games[0][0] + games[1][1]  # noqa: E731  seat 1 is Corp in game 1, seat 2 in game 2
+    return {total: tuple(sorted(pairs, key=corp_points, reverse=True)) for total, pairs in by_total.items()}
 
 
 def _split_games(key: str) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -218,7 +216,7 @@ def _double_label(result: Outcome) -> str:
         return "tie" if corp == runner else "Corp win" if corp > runner else "Runner win"
 
     total = f"{result.points[0]}-{result.points[1]}"
-    if sum(1 for g in product(_per_game(), repeat=2) if (g[0][0] + g[1][0], g[0][1] + g[1][1]) == result.points) == 1:
+    if len(_games_by_total()[result.points]) == 1:
         return total  # 2-2: the total says it all
     g1, g2 = _split_games(result.key)
     return f"{total} ({game(g1, True)}, then {game(g2, False)})"

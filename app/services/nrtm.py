@@ -249,14 +249,13 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
                 raise FileError(f"player {pid} plays twice in round {n}")
             seen.add(pid)
             points = raw.get("combinedScore")
-            games = None  # double-sided: (corpScore, runnerScore) when the file has both
+            games = None  # double-sided: (corpScore, runnerScore) when the file gives both
             if fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None:
-                games = (j.integer(raw.get("corpScore"), f"{where} {key} corpScore", 0, scoring.win),
-                         j.integer(raw.get("runnerScore") or 0, f"{where} {key} runnerScore", 0, scoring.win))
-                if raw.get("runnerScore") is None:
-                    games = None
+                corp = j.integer(raw["corpScore"], f"{where} {key} corpScore", 0, scoring.win)
+                if raw.get("runnerScore") is not None:
+                    games = (corp, j.integer(raw["runnerScore"], f"{where} {key} runnerScore", 0, scoring.win))
                 if points is None:
-                    points = sum(games or (0, 0))
+                    points = sum(games or (corp,))
             points = j.integer(points, f"{where} {key} combinedScore", 0, scoring.round_points, null=True)
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
             sides.append((pid, role, points, games))
