@@ -46,8 +46,8 @@ class TournamentForm(FlaskForm):
                          default=Format.SINGLE_SIDED.value)
     score_factor = StringField(
         "Score factor (single-sided)", default=default_score_factor,
-        description="Weight of score differences against side balance when pairing: higher keeps score groups "
-                    "tighter, lower balances sides more. An exact number: 2, 2.5 or 5/2.")
+        description="Higher keeps equal scores together, lower balances Corp and Runner sides more. "
+                    "The default suits most events.")
     planned_rounds = IntegerField("Planned swiss rounds", validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS)])
     round_minutes = IntegerField(
         "Round length (minutes)", default=65,

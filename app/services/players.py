@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import Player, Round, Tournament
 from ..names import name_key
+from ..pairing.byes import unrequested_first_round_byes
 
 NAME_CONSTRAINT = "uq_players_tournament_id_name_key"
 
@@ -26,6 +27,38 @@ def rounds_started(tournament: Tournament) -> bool:
 def active_count(tournament: Tournament) -> int:
     return db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == tournament.id,
                                                               Player.dropped.is_(False)))
+
+
+def field_and_byes(tournament: Tournament) -> tuple[int, int]:
+    """(active players, active players who asked for a bye in round 1), in one query."""
+    active, requested = db.session.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((Player.first_round_bye, 1), else_=0)), 0))
+        .where(Player.tournament_id == tournament.id, Player.dropped.is_(False))).one()
+    return active, int(requested)
+
+
+def bye_note(active: int, requested: int) -> str | None:
+    """The warning when requested round-1 byes leave an odd field, so one more player gets a bye nobody asked
+    for; None when they do not."""
+    if not unrequested_first_round_byes(active, requested):
+        return None
+    asked = "1 requested bye" if requested == 1 else f"{requested} requested byes"
+    return (f"{asked} with {active} active players leave{'s' if requested == 1 else ''} {active - requested} "
+            "to pair, an odd number: one more player, drawn at random, also gets a bye in round 1. "
+            "Add or remove a player or a requested bye to avoid it.")
+
+
+def first_round_bye_note(tournament: Tournament, player: Player | None = None) -> str | None:
+    """bye_note for the field as it would be if `player` (None: a player being added) asked for a bye: what
+    the TO should know before ticking the box. None once round 1 exists."""
+    if rounds_started(tournament) or (player is not None and player.dropped):
+        return None  # a dropped player is not paired, bye or not
+    active, requested = field_and_byes(tournament)
+    if player is None:
+        active += 1
+    if player is None or not player.first_round_bye:
+        requested += 1
+    return bye_note(active, requested)
 
 
 def holder_of(tournament: Tournament, name: str, except_id: Optional[int] = None) -> Optional[Player]:

@@ -462,7 +462,8 @@ def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: It
                 tables: Sequence[tuple[int, Sequence[int]]]) -> list[str]:
     """Pure check of a round against the engine's rules (DOMAIN.md 2 and 3), so a hand edit is judged by the
     same code that pairs: rematches (single-sided: twice at most, the second time on reversed sides; never
-    otherwise), no second bye, no extra byes, no uneven sides, dropped players out, everyone in."""
+    otherwise), no second bye, no extra byes, no uneven sides, dropped players out, everyone in; and a bye
+    the requested ones forced on someone who did not ask (round 1), which the TO may want to avoid."""
     fmt = Format(fmt)
     by_id = {e.id: e for e in entrants}
     name = lambda p: by_id[p].label if p in by_id else str(p)  # noqa: E731
@@ -499,6 +500,11 @@ def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: It
     extra = [p for p in byes if not (p in by_id and by_id[p].asks_bye(number))]
     if len(extra) > 1:
         warnings.append(f"{len(extra)} players have a bye this round: {', '.join(name(p) for p in extra)}.")
+    elif extra and len(byes) > 1:  # the requested byes left an odd field: someone got one without asking
+        asked = len(byes) - 1
+        warnings.append(f"{name(extra[0])} has a bye nobody asked for: the {asked} requested "
+                        f"bye{'s' * (asked != 1)} left an odd number of players to pair. Allowed, but check "
+                        "that it is what you want.")
     missing = [e.label for e in entrants if not e.dropped and e.id not in seated]
     if missing:
         warnings.append(f"Not paired this round: {', '.join(missing)}.")

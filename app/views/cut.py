@@ -6,6 +6,7 @@ import json
 from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request, url_for)
 from flask_login import current_user, login_required
 
+from .. import bracket_layout
 from ..forms.cut import ConfirmForm, CreateCutForm, PlayerChoiceForm, UploadForm
 from ..services import backup as backup_service
 from ..services import cut as cut_service
@@ -16,9 +17,6 @@ from .access import ORGANIZE, SCORE, managed_tournament, public_tournament
 
 bp = Blueprint("cut", __name__)
 
-SECTIONS = {"upper": "Upper bracket", "lower": "Lower bracket", "final": "Final", "reset": "Final"}
-
-
 def _games(cut: cut_service.Cut) -> list[dict]:
     """Each game of the bracket as the templates show it."""
     rows = []
@@ -26,13 +24,28 @@ def _games(cut: cut_service.Cut) -> list[dict]:
         sides = cut.sides(g) if g.ready else None
         reported_deps = [d for d in cut.bracket.dependents(g.id) if cut.bracket.game(d).reported]
         rows.append({
-            "game": g, "section": SECTIONS[g.section],
+            "game": g,
             "names": [cut.name(p) if p is not None else slot.label for p, slot in zip(g.players, g.slots)],
             "corp": sides[0] if sides else None, "runner": sides[1] if sides else None,
             "choose": cut_service.sided(cut.tournament) and g.ready and not g.reported and sides is None,
             "locked": reported_deps,
         })
     return rows
+
+
+def _drawing(rows: list[dict]) -> list[dict]:
+    """The bracket as drawn (app/bracket_layout.py): per part, its round columns and its games (the rows of
+    _games) with their grid classes, column by column, top to bottom (the phone's list order)."""
+    by_id = {row["game"].id: row for row in rows}
+    parts = []
+    for part in bracket_layout.draw([row["game"] for row in rows]):
+        columns = []
+        for number, rnd in enumerate(part.rounds, 1):
+            cells = sorted((c.row, gid) for gid, c in part.cells.items() if c.column == number)
+            columns.append({"column": number, "round": rnd,
+                            "games": [(by_id[gid], part.cells[gid].classes) for _, gid in cells]})
+        parts.append({"key": part.key, "title": part.title, "columns": columns})
+    return parts
 
 
 def _candidates(tournament) -> list[tuple]:
@@ -54,7 +67,8 @@ def _page(t, status: int = 200):
         plan = cut_service.plan(t)
         form = CreateCutForm(cut_service.kinds_for(t.fmt), _candidates(t), size=plan.size)
         return _create_page(t, form, plan, status)
-    return render_template("cut/show.html", tournament=t, cut=cut, games=_games(cut),
+    games = _games(cut)
+    return render_template("cut/show.html", tournament=t, cut=cut, games=games, drawing=_drawing(games),
                            standings=cut.final_standings(), choice_form=PlayerChoiceForm(),
                            confirm=ConfirmForm()), status
 
@@ -206,4 +220,5 @@ def public_bracket(slug: str):
     cut = cut_service.load(t)
     games = _games(cut) if cut else []
     return render_template("cut/public_bracket.html", tournament=t, cut=cut, games=games,
+                           drawing=_drawing(games),
                            standings=cut.final_standings() if cut else [])

@@ -49,13 +49,36 @@ def _check_unique(form: PlayerForm, tournament: Tournament, player: Player | Non
     return not (clash or holder)
 
 
-def _apply(form: PlayerForm, player: Player) -> None:
+LATE_BYE = "Round 1 is paired: a bye in round 1 can no longer be given."
+
+
+def _check_bye(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
+    """Once round 1 exists the form leaves the round-1 bye out; a request that still asks to change it (an old
+    tab, a hand-made POST) is refused rather than silently recorded for a round already paired."""
+    if not rounds_started(tournament) or "first_round_bye" not in request.form:
+        return True
+    if bool(form.first_round_bye.data) != (player.first_round_bye if player else False):
+        form.first_round_bye.errors.append(LATE_BYE)
+        return False
+    return True
+
+
+def _apply(form: PlayerForm, player: Player, started: bool) -> None:
     player.name = form.name.data
     player.corp_identity = form.corp_identity.data or ""
     player.runner_identity = form.runner_identity.data or ""
     player.pronouns = form.pronouns.data or ""
-    player.first_round_bye = bool(form.first_round_bye.data)
+    if not started:  # afterwards the field is not on the form: the recorded request stays as it was
+        player.first_round_bye = bool(form.first_round_bye.data)
     player.fixed_table = form.fixed_table.data
+
+
+def _flash_bye_note(tournament: Tournament, player: Player) -> None:
+    """After saving a player with a requested bye: say so if the field now gives someone an unasked bye."""
+    if player.first_round_bye and not player.dropped and not rounds_started(tournament):
+        note = roster.bye_note(*roster.field_and_byes(tournament))
+        if note:
+            flash(note, "warning")
 
 
 def _commit_or_error(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
@@ -85,7 +108,7 @@ def _list_context(tournament: Tournament) -> dict:
 
 def _render_index(tournament: Tournament, form: PlayerForm, status: int = 200):
     return render_template("players/index.html", form=form, identities=identities(),
-                           **_list_context(tournament)), status
+                           bye_note=roster.first_round_bye_note(tournament), **_list_context(tournament)), status
 
 
 @bp.get("")
@@ -117,13 +140,16 @@ def live(tid: int):
 def create(tid: int):
     tournament = managed_tournament(tid, ORGANIZE)
     form = PlayerForm()
-    if form.validate_on_submit() and _check_unique(form, lock_tournament(tournament)):
+    if form.validate_on_submit() and _check_unique(form, lock_tournament(tournament)) \
+            and _check_bye(form, tournament):
+        started = rounds_started(tournament)
         player = Player(tournament_id=tournament.id)
-        _apply(form, player)
+        _apply(form, player, started)
         db.session.add(player)
         if _commit_or_error(form, tournament):
-            late = " They join the next pairing." if rounds_started(tournament) else ""
+            late = " They join the next pairing." if started else ""
             flash(f"Added {player.name}.{late}", "success")
+            _flash_bye_note(tournament, player)
             return redirect(url_for("players.index", tid=tid))
     return _render_index(tournament, form, 422)
 
@@ -136,13 +162,17 @@ def edit(tid: int, pid: int):
         lock_tournament(tournament)
     player = _player(tournament, pid)
     form = PlayerForm(obj=player)
-    if form.validate_on_submit() and _check_unique(form, tournament, player):
-        _apply(form, player)
+    started = rounds_started(tournament)
+    if form.validate_on_submit() and _check_unique(form, tournament, player) \
+            and _check_bye(form, tournament, player):
+        _apply(form, player, started)
         if _commit_or_error(form, tournament, player):
             flash(f"Saved {player.name}.", "success")
+            _flash_bye_note(tournament, player)
             return redirect(url_for("players.index", tid=tid))
     return render_template("players/edit.html", tournament=tournament, player=player, form=form,
-                           started=rounds_started(tournament), identities=identities()), \
+                           started=started, identities=identities(),
+                           bye_note=roster.first_round_bye_note(tournament, player)), \
         422 if form.errors else 200
 
 

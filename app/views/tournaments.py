@@ -6,11 +6,12 @@ from flask import Blueprint, current_app, flash, redirect, render_template, url_
 from flask_login import current_user, login_required
 
 from ..extensions import db
-from ..forms.tournaments import DeleteTournamentForm, TournamentForm
+from ..forms.tournaments import DeleteTournamentForm, TournamentForm, default_score_factor
 from ..models import Player, Round, Staff, Tournament, User
 from ..standings import recommended_rounds
 from ..services import cut as cut_service
-from ..services.players import rounds_started
+from ..services import next_step
+from ..services.players import bye_note, rounds_started
 from .access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)
@@ -74,8 +75,26 @@ def show(tid: int):
     total, dropped = _player_counts([tid]).get(tid, (0, 0))
     latest = db.session.scalars(sa.select(Round).filter_by(tournament_id=tid).order_by(Round.number.desc())
                                 .limit(1)).first()
+    step, facts = next_step.for_tournament(tournament)
     return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
-                           latest=latest, recommended=recommended_rounds(total - dropped))
+                           latest=latest, recommended=recommended_rounds(total - dropped), step=step,
+                           default_score_factor=default_score_factor(),
+                           step_url=_step_url(tournament, step),
+                           bye_note=bye_note(facts.active, facts.requested_byes)
+                           if (step.kind, step.round) == (next_step.PAIR, 1) else None)
+
+
+def _step_url(t: Tournament, step: next_step.Step) -> str:
+    """Where the dashboard's main button goes (pairing posts there instead: one click does it)."""
+    if step.kind == next_step.ADD_PLAYERS:
+        return url_for("players.index", tid=t.id)
+    if step.kind == next_step.PAIR:
+        return url_for("rounds.pair", tid=t.id)
+    if step.kind in (next_step.PUBLISH, next_step.RESULTS):
+        return url_for("rounds.show", tid=t.id, number=step.round)
+    if step.kind == next_step.FINISHED and not t.cut_kind:
+        return url_for("rounds.standings", tid=t.id)
+    return url_for("cut.index", tid=t.id)
 
 
 @bp.route("/tournaments/<int:tid>/edit", methods=["GET", "POST"])

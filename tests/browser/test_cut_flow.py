@@ -90,7 +90,7 @@ def test_top_cut_to_the_end(roster, page, phone, organizer, seed_swiss, log_in, 
     champion = results[RESET][0]
     assert champion == results[5][0] != upper_champion
     expect(page.get_by_text(f"Champion: {champion}.")).to_be_visible()
-    expect(page.locator("li.cut-game.done")).to_have_count(GAMES)
+    expect(page.locator(".cut-game.done")).to_have_count(GAMES)
     page.screenshot(path=str(screenshots / "cut_organizer.png"), full_page=True)
 
     # Final standings: champion, runner-up, then by the round they went out; then the swiss order.
@@ -114,10 +114,10 @@ def test_top_cut_to_the_end(roster, page, phone, organizer, seed_swiss, log_in, 
     phone.goto(f"/t/{event.slug}")
     phone.locator("nav.tabs").get_by_role("link", name="Top cut").click()
     expect(phone.get_by_text(f"Champion: {champion}")).to_be_visible()
-    expect(phone.locator("li.cut-game")).to_have_count(GAMES)
-    expect(phone.locator("li.cut-game.done")).to_have_count(GAMES)
+    expect(phone.locator(".cut-game")).to_have_count(GAMES)
+    expect(phone.locator(".cut-game.done")).to_have_count(GAMES)
     expect(phone.locator(f"#game-{RESET}")).to_contain_text("grand-final reset")
-    expect(phone.locator("li.cut-game button")).to_have_count(0)  # nothing to tap for players
+    expect(phone.locator(".cut-game button")).to_have_count(0)  # nothing to tap for players
     phone.screenshot(path=str(screenshots / "phone_bracket.png"), full_page=True)
     phone.set_viewport_size({"width": NARROW, "height": 740})
     phone.reload()

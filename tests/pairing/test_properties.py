@@ -85,14 +85,26 @@ def check_rules(fmt, ents, games, plan, model_name="sass"):
     assert total == plan.total_cost
 
 
+def _may_rematch(history, a, b):
+    """Single-sided: a second game only with the sides of the last one reversed, and only if neither player's
+    non-zero side bias grows (the article's rule, as check_rules states it)."""
+    before = history.sides_played_against(a, b)
+    if not before:
+        return True  # the earlier game has no sides on record
+    corp, runner = (a, b) if before[-1] is Side.RUNNER else (b, a)
+    return all(not bias or abs(bias + delta) <= abs(bias)
+               for bias, delta in ((history[corp].bias, 1), (history[runner].bias, -1)))
+
+
 def _perfect_without(fmt, history, nodes):
+    """Whether `nodes` can all be paired by the hard rules alone: exactly the pairs check_rules accepts."""
     g = nx.Graph()
     g.add_nodes_from(nodes)
     for i, a in enumerate(nodes):
         for b in nodes[i + 1:]:
             met = history.times_met(a, b)
-            if met == 0 or (fmt is SSS and met == 1):
-                g.add_edge(a, b)  # loose: a superset of the legal pairs is enough to show "impossible"
+            if met == 0 or (fmt is SSS and met == 1 and _may_rematch(history, a, b)):
+                g.add_edge(a, b)
     return len(nx.max_weight_matching(g, maxcardinality=True)) * 2 == len(nodes)
 
 
@@ -101,6 +113,7 @@ events = st.tuples(st.sampled_from([SSS, DSS]), st.integers(1, 60), st.integers(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events)
+@example((SSS, 4, 4, 598))  # a second bye beats a rematch that would push both players' sides further apart
 def test_all_solvers_keep_the_rules_and_agree_on_the_cost(event):
     fmt, n, rounds, seed = event
     ents, games = random_event(fmt, n, rounds, seed)

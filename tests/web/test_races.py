@@ -13,11 +13,12 @@ from http.cookies import SimpleCookie
 
 import pytest
 import sqlalchemy as sa
-from werkzeug.serving import make_server
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
 from app import create_app
+
+from served import served
 
 pytestmark = pytest.mark.slow
 PASSWORD = "correct horse"
@@ -29,10 +30,8 @@ class Server:
     def __init__(self, database_uri: str):
         self.app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False,
                                "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 8, "max_overflow": 4}})
-        self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
-        self.port = self.httpd.server_port
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self._served = served(self.app)
+        self.port = int(self._served.__enter__().rsplit(":", 1)[1])
         self.cookie = ""
         self.errors: list[str] = []
 
@@ -75,10 +74,7 @@ class Server:
         return answers
 
     def close(self) -> None:
-        self.httpd.shutdown()
-        self.thread.join(timeout=10)
-        with self.app.app_context():
-            db.engine.dispose()
+        self._served.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -86,11 +82,11 @@ def server(app, database_uri, make_user):
     if db.engine.dialect.name != "postgresql":
         pytest.skip("race tests need PostgreSQL (set TEST_DATABASE_URL, as CI does)")
     owner = make_user(password=PASSWORD)
-    served = Server(database_uri)
-    served.login(owner.email)
-    served.owner = owner
-    yield served
-    served.close()
+    server = Server(database_uri)
+    server.login(owner.email)
+    server.owner = owner
+    yield server
+    server.close()
 
 
 def _add_players(t, n: int) -> list[Player]:

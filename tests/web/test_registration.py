@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 import sqlalchemy as sa
-from werkzeug.serving import make_server
+from served import served
 
 from app import results
 from app.extensions import db
@@ -183,31 +183,25 @@ def test_simultaneous_registrations_of_one_name_store_one(app, event):
     """Six phones register "Ana"/"ána" at the same moment against a served app: one player, five clear refusals."""
     if db.engine.dialect.name != "postgresql":
         pytest.skip("real parallel writers need PostgreSQL (SQLite serializes them)")
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_port}/t/{event.slug}/register"
-    names = ["Ana", "ána", "ANA", "Ána", "ana", " ÁnA "]
-    start, answers = threading.Barrier(len(names)), []
+    with served(app) as base:
+        url = f"{base}/t/{event.slug}/register"
+        names = ["Ana", "ána", "ANA", "Ána", "ana", " ÁnA "]
+        start, answers = threading.Barrier(len(names)), []
 
-    def post(name):
-        body = urllib.parse.urlencode({"name": name}).encode()
-        start.wait()
-        try:
-            with _phone().open(urllib.request.Request(url, data=body), timeout=30) as r:
-                answers.append((r.status, ""))
-        except urllib.error.HTTPError as e:
-            answers.append((e.code, e.read().decode()))
+        def post(name):
+            body = urllib.parse.urlencode({"name": name}).encode()
+            start.wait()
+            try:
+                with _phone().open(urllib.request.Request(url, data=body), timeout=30) as r:
+                    answers.append((r.status, ""))
+            except urllib.error.HTTPError as e:
+                answers.append((e.code, e.read().decode()))
 
-    try:
         workers = [threading.Thread(target=post, args=(n,)) for n in names]
         for w in workers:
             w.start()
         for w in workers:
             w.join(timeout=60)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
     db.session.expire_all()
     assert len(_players(event)) == 1
     assert sorted(code for code, _ in answers) == [200] + [422] * 5  # urllib follows the 303 to the entry page
@@ -220,30 +214,24 @@ def test_simultaneous_registrations_respect_the_cap(app, event):
         pytest.skip("real parallel writers need PostgreSQL (SQLite serializes them)")
     event.registration_cap = 3
     db.session.commit()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_port}/t/{event.slug}/register"
-    start, codes = threading.Barrier(8), []
+    with served(app) as base:
+        url = f"{base}/t/{event.slug}/register"
+        start, codes = threading.Barrier(8), []
 
-    def post(i):
-        body = urllib.parse.urlencode({"name": f"Player {i}"}).encode()
-        start.wait()
-        try:
-            with _phone().open(urllib.request.Request(url, data=body), timeout=30) as r:
-                codes.append(r.status)
-        except urllib.error.HTTPError as e:
-            codes.append(e.code)
+        def post(i):
+            body = urllib.parse.urlencode({"name": f"Player {i}"}).encode()
+            start.wait()
+            try:
+                with _phone().open(urllib.request.Request(url, data=body), timeout=30) as r:
+                    codes.append(r.status)
+            except urllib.error.HTTPError as e:
+                codes.append(e.code)
 
-    try:
         workers = [threading.Thread(target=post, args=(i,)) for i in range(8)]
         for w in workers:
             w.start()
         for w in workers:
             w.join(timeout=60)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
     db.session.expire_all()
     assert len(_players(event)) == 3 and sorted(codes) == [200] * 3 + [422] * 5
 

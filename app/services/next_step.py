@@ -1,0 +1,98 @@
+"""The one thing a TO should do next, for the dashboard's main button.
+
+`decide` is pure (facts in, a Step out) so every state is tested without a database; `for_tournament` reads
+the facts in a few small queries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import sqlalchemy as sa
+
+from ..brackets import recommended_cut
+from ..extensions import db
+from ..models import Player, Tournament
+from ..standings import recommended_rounds
+from . import cut as cut_service
+from .players import field_and_byes
+from .rounds import round_summaries
+
+ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
+    "add_players", "pair", "publish", "results", "cut", "cut_results", "finished")
+
+
+@dataclass(frozen=True)
+class Facts:
+    active: int  # players not dropped
+    requested_byes: int  # active players who asked for a round-1 bye
+    latest: int  # latest round's number, 0 before round 1
+    latest_published: bool
+    unreported: int  # tables of the latest round without a result
+    planned_rounds: Optional[int]
+    cut: Optional[str]  # None, "running" or "complete"
+    cut_recommended: int  # app.brackets.recommended_cut of the field (as the cut page counts it); 0: no cut
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # one of the constants above
+    label: str  # the main button's text
+    why: str  # one line under it
+    round: int = 0  # the round it is about (pair, publish, results)
+    capability: str = "organize"  # who may do it: app.views.access SCORE or ORGANIZE
+
+
+def swiss_rounds(facts: Facts) -> int:
+    """The swiss length the event aims at: the planned rounds, else ⌈log₂ n⌉."""
+    return facts.planned_rounds or recommended_rounds(facts.active)
+
+
+def decide(facts: Facts) -> Step:
+    if facts.cut == "complete":
+        return Step(FINISHED, "See the results", "The top cut is decided: champion and final standings.",
+                    capability="score")
+    if facts.cut == "running":
+        return Step(CUT_RESULTS, "Enter top cut results", "The top cut is under way.", capability="score")
+    if facts.latest == 0:
+        if facts.active < 2:
+            return Step(ADD_PLAYERS, "Add players",
+                        "Add them one by one or import a CSV list; round 1 needs at least two.")
+        return Step(PAIR, "Pair round 1", f"{facts.active} active players are in.", round=1)
+    if not facts.latest_published:
+        return Step(PUBLISH, f"Check and publish round {facts.latest}",
+                    "Its pairings are made; players see them once published.", round=facts.latest)
+    if facts.unreported:
+        return Step(RESULTS, f"Enter results of round {facts.latest}",
+                    f"{facts.unreported} table{'s' * (facts.unreported != 1)} still without a result.",
+                    round=facts.latest, capability="score")
+    target = swiss_rounds(facts)
+    if facts.latest < target:
+        return Step(PAIR, f"Pair round {facts.latest + 1}",
+                    f"Round {facts.latest} is complete; {target} swiss rounds "
+                    f"{'planned' if facts.planned_rounds else 'recommended'}.", round=facts.latest + 1)
+    if facts.cut_recommended:
+        return Step(CUT, f"Cut to the top {facts.cut_recommended}",
+                    f"All {facts.latest} swiss rounds are played.")
+    return Step(FINISHED, "See the final standings",
+                f"All {facts.latest} swiss rounds are played; fewer than 16 players usually play no cut.",
+                capability="score")
+
+
+def facts_for(t: Tournament) -> Facts:
+    active, requested = field_and_byes(t)
+    field = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == t.id))
+    summaries = round_summaries(t)
+    last = summaries[-1] if summaries else None
+    cut = None
+    if t.cut_kind:
+        loaded = cut_service.load(t)
+        cut = "complete" if loaded is not None and loaded.bracket.is_complete() else "running"
+    return Facts(active=active, requested_byes=requested, latest=last.number if last else 0,
+                 latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
+                 planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field))
+
+
+def for_tournament(t: Tournament) -> tuple[Step, Facts]:
+    facts = facts_for(t)
+    return decide(facts), facts

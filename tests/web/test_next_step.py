@@ -1,0 +1,118 @@
+"""The dashboard's one next action (app/services/next_step.py): every state of the pure decision, then the
+dashboard walking a real event from no players to its finished cut."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from app.extensions import db
+from app.models import Player
+from app.services import next_step
+from app.services.next_step import Facts, decide
+
+from test_rounds import pair, report_all, setup_event
+
+BASE = Facts(active=8, requested_byes=0, latest=0, latest_published=False, unreported=0, planned_rounds=None,
+             cut=None, cut_recommended=0)
+
+
+def facts(**changes) -> Facts:
+    return Facts(**{**BASE.__dict__, **changes})
+
+
+@pytest.mark.parametrize("changes, kind, label, capability", [
+    ({"active": 0}, next_step.ADD_PLAYERS, "Add players", "organize"),
+    ({"active": 1}, next_step.ADD_PLAYERS, "Add players", "organize"),
+    ({}, next_step.PAIR, "Pair round 1", "organize"),
+    ({"latest": 1}, next_step.PUBLISH, "Check and publish round 1", "organize"),
+    ({"latest": 2, "latest_published": True, "unreported": 3}, next_step.RESULTS, "Enter results of round 2",
+     "score"),
+    ({"latest": 1, "latest_published": True}, next_step.PAIR, "Pair round 2", "organize"),
+    # 8 players: log2 8 = 3 rounds recommended; planned rounds win over the recommendation
+    ({"latest": 3, "latest_published": True}, next_step.FINISHED, "See the final standings", "score"),
+    ({"latest": 3, "latest_published": True, "planned_rounds": 5}, next_step.PAIR, "Pair round 4", "organize"),
+    ({"latest": 5, "latest_published": True, "planned_rounds": 5, "active": 40, "cut_recommended": 8},
+     next_step.CUT, "Cut to the top 8", "organize"),
+    ({"latest": 3, "latest_published": True, "cut": "running"}, next_step.CUT_RESULTS, "Enter top cut results",
+     "score"),
+    ({"latest": 3, "latest_published": True, "cut": "complete"}, next_step.FINISHED, "See the results", "score"),
+    # a cut made early (rounds still planned) is still the next thing to work on
+    ({"latest": 2, "latest_published": True, "planned_rounds": 5, "cut": "running"}, next_step.CUT_RESULTS,
+     "Enter top cut results", "score"),
+])
+def test_decide_every_state(changes, kind, label, capability):
+    step = decide(facts(**changes))
+    assert (step.kind, step.label, step.capability) == (kind, label, capability)
+    assert step.why
+
+
+def test_decide_says_how_many_results_are_missing():
+    assert decide(facts(latest=2, latest_published=True, unreported=1)).why == "1 table still without a result."
+    assert decide(facts(latest=1, latest_published=True)).why == "Round 1 is complete; 3 swiss rounds recommended."
+
+
+def _main_button(page: str) -> str:
+    match = re.search(r'class="(?:button )?next-action"[^>]*>([^<]+)<', page)
+    assert match, "the dashboard has no main button"
+    return match.group(1)
+
+
+def test_dashboard_walks_an_event(make_user, make_tournament, login):
+    client, t, players = setup_event(make_user, make_tournament, login, n=0, planned_rounds=2)
+    url = f"/tournaments/{t.id}"
+    page = client.get(url).get_data(as_text=True)
+    assert _main_button(page) == "Add players" and f'href="/tournaments/{t.id}/players"' in page
+
+    db.session.add_all(Player(tournament_id=t.id, name=n) for n in ("Ann", "Ben", "Cat", "Dee"))
+    db.session.commit()
+    page = client.get(url).get_data(as_text=True)
+    assert _main_button(page) == "Pair round 1"
+    assert f'action="/tournaments/{t.id}/rounds/pair"' in page and 'name="number" value="1"' in page
+    assert "data-confirm" not in page  # an even field, no requested bye: nothing to warn about
+
+    assert pair(client, t, 1).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert _main_button(page) == "Check and publish round 1"
+    assert f'href="/tournaments/{t.id}/rounds/1"' in page
+
+    client.post(f"/tournaments/{t.id}/rounds/1/publish")
+    assert _main_button(client.get(url).get_data(as_text=True)) == "Enter results of round 1"
+    report_all(client, t, 1)
+    assert _main_button(client.get(url).get_data(as_text=True)) == "Pair round 2"
+    pair(client, t, 2)
+    client.post(f"/tournaments/{t.id}/rounds/2/publish")
+    report_all(client, t, 2)
+    page = client.get(url).get_data(as_text=True)
+    assert _main_button(page) == "See the final standings"  # 4 players: no cut recommended
+    assert f'href="/tournaments/{t.id}/standings"' in page
+
+    assert client.post(f"/tournaments/{t.id}/cut", data={"kind": "single", "size": "4"}).status_code == 302
+    page = client.get(url).get_data(as_text=True)
+    assert _main_button(page) == "Enter top cut results" and f'href="/tournaments/{t.id}/cut"' in page
+
+
+def test_dashboard_warns_before_pairing_round_one_with_an_unasked_bye(make_user, make_tournament, login):
+    client, t, players = setup_event(make_user, make_tournament, login, n=8)
+    players[0].first_round_bye = True
+    db.session.commit()
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert _main_button(page) == "Pair round 1"
+    assert "1 requested bye with 8 active players leaves 7 to pair" in page
+    assert 'data-confirm="1 requested bye with 8 active players' in page
+    pair(client, t, 1)
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert _main_button(page) == "Check and publish round 1" and "bye-note" not in page
+
+
+def test_scorekeeper_sees_the_organizers_step_without_a_button(make_user, make_tournament, login, client):
+    from app.models import Staff
+
+    owner = make_user("owner@example.com")
+    t = make_tournament(owner)
+    db.session.add_all(Player(tournament_id=t.id, name=n) for n in ("Ann", "Ben"))
+    keeper = make_user("keeper@example.com")
+    db.session.add(Staff(tournament_id=t.id, user_id=keeper.id, role="scorekeeper"))
+    db.session.commit()
+    login("keeper@example.com")
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "next-action" not in page and "Pair round 1" in page and "the organizers' move" in page
