@@ -41,6 +41,9 @@ class User(UserMixin, db.Model):
     email = db.Column(db.String(254), nullable=False, unique=True)
     password_hash = db.Column(db.String(255), nullable=False)
     is_admin = db.Column(db.Boolean, nullable=False, default=False)
+    # Public: the NRTM export names the organizer by these (never by the e-mail address).
+    display_name = db.Column(db.String(80), nullable=False, default="", server_default="")
+    nrdb_username = db.Column(db.String(40), nullable=False, default="", server_default="")  # NetrunnerDB
     # What session and remember cookies carry instead of the id (Flask-Login's "alternative id"): a new
     # token ends every session of the account at once (log-out, password change).
     session_token = db.Column(db.String(64), nullable=False, unique=True, default=new_session_token)
@@ -211,7 +214,8 @@ class Match(db.Model):
     round_id = db.Column(db.Integer, nullable=False)
     table = db.Column(db.Integer, nullable=False)
     is_bye = db.Column(db.Boolean, nullable=False, default=False)
-    result = db.Column(db.String(16))  # e.g. "corp", "runner", "tie", "id", "6-0", "2-1", "custom"
+    # "corp", "runner", "tie", "id" (single-sided); "3-0/0-3" (double-sided: both games, app/results.py); "2-1" ...
+    result = db.Column(db.String(16))
     intentional_draw = db.Column(db.Boolean, nullable=False, default=False)
     drawn_games = db.Column(db.Integer, nullable=False, default=0)
 

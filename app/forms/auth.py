@@ -1,6 +1,6 @@
 """Sign-up and log-in forms."""
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, EmailField, PasswordField
+from wtforms import BooleanField, EmailField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
 from . import printable, strip
@@ -36,3 +36,13 @@ class PasswordChangeForm(FlaskForm):
                                            message=f"Use at least {MIN_PASSWORD} characters (at most 200).")])
     confirm = PasswordField("Repeat new password",
                             validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
+
+
+class ProfileForm(FlaskForm):
+    """What the public NRTM export says of the organizer (tournamentOrganiser); the e-mail address stays private."""
+
+    display_name = StringField("Display name", filters=[strip], validators=[Length(max=80), printable],
+                               description="Shown as the organizer of your events in their NRTM export.")
+    nrdb_username = StringField(
+        "NetrunnerDB username", filters=[strip], description="Optional; results sites match it to your account.",
+        validators=[Length(max=40), Regexp(r"^[\w.\-]*$", message="Letters, digits, dots, dashes and _ only.")])

@@ -20,8 +20,8 @@ class PairForm(FlaskForm):
 
 
 class ResultForm(FlaskForm):
-    """A one-tap button (`result` = its key) or, with result=custom, typed numbers for the first seat
-    (Corp / seat 1) and the second."""
+    """A one-tap button (`result` = its key) or, with result=custom, typed numbers: plain swiss, games won by seat 1
+    and seat 2; double-sided, seat 1's points in game 1 (as Corp) and in game 2 (as Runner)."""
 
     result = StringField(validators=[InputRequired(), Length(max=16)])
     first = IntegerField("First", validators=[Optional(), NumberRange(min=0, max=99)])

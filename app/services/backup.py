@@ -23,7 +23,10 @@ from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, Rou
 from .jsonfile import FileError
 
 KIND = "sass-backup"
-VERSION = 1
+# 2: a double-sided result names both games ("3-0/0-3"); version 1 files (totals such as "3-3") still restore,
+# their totals read as results.double_sided reads them.
+VERSION = 2
+READS = (1, 2)
 
 
 def backup(tournament: Tournament) -> dict:
@@ -102,8 +105,9 @@ def read(doc) -> EventPlan:
     doc = j.obj(doc, "the file")
     if doc.get("kind") != KIND:
         raise FileError("this is not a SASS backup file")
-    if doc.get("version") != VERSION:
-        raise FileError(f"this backup has version {str(doc.get('version'))[:10]}; this SASS reads version {VERSION}")
+    if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
+        raise FileError(f"this backup has version {str(doc.get('version'))[:10]}; this SASS reads versions "
+                        f"{READS[0]} to {READS[-1]}")
     t = j.obj(doc.get("tournament"), "tournament")
     fmt = Format(j.choice(t.get("format"), "tournament format", tuple(f.value for f in Format)))
     settings = {
@@ -166,7 +170,8 @@ def _score_factor(value) -> str:
 
 
 def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
-    matches, tables, seen, results = [], set(), set(), {None, result_rules.BYE}
+    matches, tables, seen = [], set(), set()
+    results = {None: None, result_rules.BYE: result_rules.BYE}  # a result as written -> as stored
     for k, m in enumerate(j.array(raw_matches, f"round {number} matches"), 1):
         m = j.obj(m, f"round {number} match {k}")
         table = j.integer(m.get("table"), f"round {number} match {k} table", 1, 100000)
@@ -178,10 +183,9 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
         result = j.text(m.get("result"), f"{where} result", 16, null=True)
         if result not in results:  # each distinct result is checked once, not once per table
             try:
-                result_rules.outcome(fmt, result)
+                results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
             except result_rules.ResultError as e:
                 raise FileError(f"{where} result: {e}") from None
-            results.add(result)
         seats, positions = [], set()
         for s in j.array(m.get("seats"), f"{where} seats"):
             s = j.obj(s, f"{where} seat")
@@ -210,7 +214,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
         except result_rules.ResultError as e:
             raise FileError(f"{where}: {e}") from None
         matches.append(MatchRow(
-            table=table, is_bye=is_bye, result=result,
+            table=table, is_bye=is_bye, result=results[result],
             intentional_draw=j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
             drawn_games=drawn_games, seats=seats,
         ))

@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
 from ..pairing import Format
-from ..results import label
+from ..results import BYE, label, side_scores
 from .rounds import standings
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -99,6 +99,7 @@ def games_csv(t: Tournament) -> str:
     )
     fmt = t.fmt
     plain = fmt is Format.PLAIN
+    double = fmt is Format.DOUBLE_SIDED
     names = {pid: safe_cell(name) for pid, name in
              db.session.execute(sa.select(Player.id, Player.name).where(Player.tournament_id == t.id))}
     labels: dict = {}
@@ -107,6 +108,10 @@ def games_csv(t: Tournament) -> str:
     if plain:
         header[5:5] = ["player 1 games won"]
         header[9:9] = ["player 2 games won"]
+    if double:  # each player's points in the game they played as Corp and as Runner
+        header[5:5] = ["player 1 as corp", "player 1 as runner"]
+        header[10:10] = ["player 2 as corp", "player 2 as runner"]
+    sides: dict = {}
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(header)
@@ -120,6 +125,11 @@ def games_csv(t: Tournament) -> str:
         if plain:
             row[5:5] = [a_games if a_points is not None else ""]
             row[9:9] = [b_games if b_points is not None else ""]
+        if double:
+            if result not in sides:
+                sides[result] = side_scores(result) if result and result != BYE else (("", ""), ("", ""))
+            row[5:5] = sides[result][0]
+            row[10:10] = sides[result][1] if b is not None else ("", "")
         writer.writerow(row)
     return out.getvalue()
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import selectinload
 from .. import results as result_rules
 from ..brackets import LAYOUTS, Bracket, BracketError, PlayedBracket, PlayedGame
 from ..extensions import db
+from ..identities import canonical, faction
 from ..models import Match, Round, Seat, Tournament, User
 from ..pairing import Format
 from . import cut as cut_service
@@ -50,9 +51,11 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     player_rows = []
     for s in standings:
         p = by_id[s.player]
+        corp_id, runner_id = canonical(p.corp_identity) or None, canonical(p.runner_identity) or None
         row = {
             "id": number[p.id], "name": p.name, "rank": s.rank,
-            "corpIdentity": p.corp_identity or None, "runnerIdentity": p.runner_identity or None,
+            "corpIdentity": corp_id, "corpFaction": faction(corp_id, "corp"),
+            "runnerIdentity": runner_id, "runnerFaction": faction(runner_id, "runner"),
             "matchPoints": s.points,
             "strengthOfSchedule": _number(s.tiebreakers[0]) if s.tiebreakers else 0,
             "extendedStrengthOfSchedule": _number(s.tiebreakers[1]) if len(s.tiebreakers) > 1 else 0,
@@ -75,12 +78,19 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "date": tournament.date.isoformat(),
         "cutToTop": len(cut.bracket.seeds) if cut else 0,
         "preliminaryRounds": len(rounds),
+        "tournamentOrganiser": organiser(tournament.owner),
         "players": player_rows,
         "eliminationPlayers": elimination,
         "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in r.matches] for r in rounds] + cut_rounds,
         "uploadedFrom": app_name,
         "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
     }
+
+
+def organiser(user: User) -> dict:
+    """Cobra writes the organizer's NetrunnerDB account (nrdbId, nrdbUsername); SASS knows the display name and the
+    NetrunnerDB username the organizer gave in their account settings, and never writes the e-mail address."""
+    return {"nrdbId": None, "nrdbUsername": user.nrdb_username or None, "name": user.display_name or None}
 
 
 def _swiss_rounds(tournament: Tournament) -> list[Round]:
@@ -94,7 +104,7 @@ def _swiss_rounds(tournament: Tournament) -> list[Round]:
 
 def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
     seats = list(match.seats)
-    players = [_swiss_player(s, match.is_bye, number, fmt) for s in seats]
+    players = [_swiss_player(s, match.is_bye, number, fmt, match.result) for s in seats]
     if len(players) == 1:
         players.append(_swiss_player(None, True, number, fmt))
     return {
@@ -103,7 +113,8 @@ def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
     }
 
 
-def _swiss_player(seat: Optional[Seat], bye: bool, number: dict, fmt: Format) -> dict:
+def _swiss_player(seat: Optional[Seat], bye: bool, number: dict, fmt: Format,
+                  match_result: Optional[str] = None) -> dict:
     points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
     player = {"id": number[seat.player_id] if seat is not None else None}
     if fmt is Format.SINGLE_SIDED:
@@ -113,8 +124,10 @@ def _swiss_player(seat: Optional[Seat], bye: bool, number: dict, fmt: Format) ->
         player["runnerScore"] = points if role == "runner" else None
         player["combinedScore"] = points if seat is not None else 0
     else:
-        # SASS stores a double-sided round's total, not each game's points
-        player.update(corpScore=None, runnerScore=None, combinedScore=points)
+        corp = runner = None
+        if seat is not None and not bye and match_result is not None and fmt is Format.DOUBLE_SIDED:
+            corp, runner = result_rules.side_scores(match_result)[seat.position - 1]
+        player.update(corpScore=corp, runnerScore=runner, combinedScore=points)
     return player
 
 
@@ -173,7 +186,8 @@ def read(doc) -> EventPlan:
         ids.add(pid)
         corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
         runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
-        players.append(PlayerRow(pid, pname, corp_id or "", runner_id or ""))
+        pronouns = j.text(_cut(raw.get("pronouns"), 40), f"player {pname!r} pronouns", 40, null=True)
+        players.append(PlayerRow(pid, pname, corp_id or "", runner_id or "", pronouns=pronouns or ""))
     if all(isinstance(p.key, int) for p in players):
         players.sort(key=lambda p: p.key)
 
@@ -252,7 +266,11 @@ def _old_score(value, where: str):
 
 
 def _cut100(value):
-    return value[:100] if isinstance(value, str) else value
+    return _cut(value, 100)
+
+
+def _cut(value, length: int):
+    return value[:length] if isinstance(value, str) else value
 
 
 def _player_id(value, where: str):
@@ -292,8 +310,12 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
                 raise FileError(f"player {pid} plays twice in round {n}")
             seen.add(pid)
             points = _points(raw, f"{where} {key}", fmt)
+            games = None  # double-sided: (corpScore, runnerScore) when the file gives both
+            if fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None and raw.get("runnerScore") is not None:
+                games = (j.integer(raw["corpScore"], f"{where} {key} corpScore", 0, fmt.scoring.win),
+                         j.integer(raw["runnerScore"], f"{where} {key} runnerScore", 0, fmt.scoring.win))
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
-            sides.append((pid, role, points))
+            sides.append((pid, role, points, games))
         if not sides:
             raise FileError(f"{where} has no players")
         intentional = j.boolean(p.get("intentionalDraw", False), f"{where} intentionalDraw")
@@ -303,12 +325,12 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
 
 def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format) -> MatchRow:
     if len(sides) == 1:
-        pid, _, points = sides[0]
+        pid, _, points, _ = sides[0]
         if points is not None and points > fmt.scoring.bye:
             raise FileError(f"{where}: a bye is worth {fmt.scoring.bye} points, not {points}")
         result = None if points is None else result_rules.BYE
         return MatchRow(table, True, result, False, [SeatRow(pid, 1, None, points)])
-    (a, role_a, pa), (b, role_b, pb) = sides
+    (a, role_a, pa, games_a), (b, role_b, pb, games_b) = sides
     if (pa is None) != (pb is None):
         raise FileError(f"{where} has a score for only one player")
     side_a = side_b = None
@@ -320,7 +342,9 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
         if side_a == side_b:
             raise FileError(f"{where}: both players are {side_a}")
     result = None
-    if pa is not None:
+    if pa is not None and games_a and games_b:
+        result = _double_games_key(where, games_a, games_b, pa, pb)
+    elif pa is not None:
         result = _result_key(where, fmt, side_a, pa, pb, intentional)
     seats = [SeatRow(a, 1, side_a, pa), SeatRow(b, 2, side_b, pb)]
     return MatchRow(table, False, result, intentional, seats)
@@ -331,6 +355,19 @@ def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int
         return _result_for(fmt, side_a, pa, pb, intentional)
     except result_rules.ResultError as e:
         raise FileError(f"{where}: {e}") from None
+
+
+def _double_games_key(where: str, games_a: tuple, games_b: tuple, pa: int, pb: int) -> str:
+    """A double-sided round from both players' corpScore and runnerScore: which side won each game is kept
+    (a 3-3 is not just 3-3); the totals must agree with combinedScore."""
+    try:
+        result = result_rules.double_from_side_scores(*games_a, *games_b)
+    except result_rules.ResultError as e:
+        raise FileError(f"{where}: corpScore and runnerScore {games_a} and {games_b} are not two games: {e}") from None
+    if result.points != (pa, pb):
+        raise FileError(f"{where}: corpScore and runnerScore add up to {result.points[0]}-{result.points[1]}, "
+                        f"but combinedScore says {pa}-{pb}")
+    return result.key
 
 
 @lru_cache(maxsize=256)

@@ -1,4 +1,5 @@
-"""Read a player list from CSV: name, corp identity, runner identity; a header row is optional.
+"""Read a player list from CSV: name, corp identity, runner identity, pronouns (the last three optional); a header
+row is optional.
 
 All or nothing: parse_players returns either rows to insert or the errors of every bad row, never both.
 """
@@ -14,6 +15,8 @@ from ..models import Player
 from ..names import name_key
 
 NAME_MAX = Player.__table__.c.name.type.length
+PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
+COLUMNS = ("name", "corp identity", "runner identity", "pronouns")
 MAX_ROWS = 20_000
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 HEADER_NAMES = {"name", "player", "player name", "players", "nom", "spieler"}
@@ -25,6 +28,7 @@ class Row:
     name: str
     corp_identity: str = ""
     runner_identity: str = ""
+    pronouns: str = ""
 
 
 @dataclass
@@ -77,8 +81,8 @@ def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
         if problems:
             result.errors.append(f"Row {index}: " + "; ".join(problems) + ".")
         else:
-            cells += [""] * (3 - len(cells))
-            result.rows.append(Row(index, *cells[:3]))
+            cells += [""] * (len(COLUMNS) - len(cells))
+            result.rows.append(Row(index, *cells[:len(COLUMNS)]))
     if len(result.rows) + len(result.errors) > MAX_ROWS:
         result.errors.insert(0, f"At most {MAX_ROWS:,} players can be imported at once.")
     if not result.rows and not result.errors:
@@ -90,13 +94,14 @@ def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
 
 def _problems(cells: list[str]) -> list[str]:
     problems = []
-    if len(cells) > 3:
-        problems.append(f"{len(cells)} columns; expected name, corp identity, runner identity")
+    if len(cells) > len(COLUMNS):
+        problems.append(f"{len(cells)} columns; expected {', '.join(COLUMNS)}")
     if not cells[0]:
         problems.append("the name is empty")
-    for label, cell in zip(("name", "corp identity", "runner identity"), cells):
-        if len(cell) > NAME_MAX:
-            problems.append(f"the {label} is longer than {NAME_MAX} characters")
+    for label, cell in zip(COLUMNS, cells):
+        longest = PRONOUNS_MAX if label == "pronouns" else NAME_MAX
+        if len(cell) > longest:
+            problems.append(f"the {label} {'are' if label == 'pronouns' else 'is'} longer than {longest} characters")
         if CONTROL.search(cell):
             problems.append(f"the {label} contains control characters")
     return problems

@@ -12,6 +12,7 @@ import json
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, request, url_for
 
+from .. import results
 from ..extensions import db
 from ..models import Match, Player, Round, Seat
 from ..pairing import Format
@@ -124,6 +125,11 @@ def _pairings(t, number: int):
         if t.fmt is Format.PLAIN:
             seat["games_won"] = games_won
         pairings[-1]["seats"].append(seat)
+    if t.fmt is Format.DOUBLE_SIDED:
+        for row in pairings:
+            if not row["bye"] and row["result"] is not None and len(row["seats"]) == 2:
+                for seat, (corp, runner) in zip(row["seats"], results.side_scores(row["result"])):  # seat order
+                    seat.update(corp_points=corp, runner_points=runner)
     return {"round": number, "pairings": pairings}
 
 

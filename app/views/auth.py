@@ -13,7 +13,7 @@ from flask_login.config import COOKIE_NAME
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db, login_manager
-from ..forms.auth import LoginForm, PasswordChangeForm, SignupForm
+from ..forms.auth import LoginForm, PasswordChangeForm, ProfileForm, SignupForm
 from ..models import User
 from ..services import accounts
 
@@ -114,3 +114,17 @@ def change_password():
             flash("Password changed. Every other device is logged out.", "success")
             return redirect(url_for("tournaments.index"))
     return render_template("auth/password.html", form=form), 422 if form.errors else 200
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@login_required
+def profile():
+    """The organizer's public name and NetrunnerDB username, for the NRTM export of their events."""
+    user = current_user._get_current_object()
+    form = ProfileForm(obj=user)
+    if form.validate_on_submit():
+        user.display_name, user.nrdb_username = form.display_name.data or "", form.nrdb_username.data or ""
+        db.session.commit()
+        flash("Account saved.", "success")
+        return redirect(url_for("auth.profile"))
+    return render_template("auth/profile.html", form=form), 422 if form.errors else 200

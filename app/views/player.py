@@ -49,6 +49,8 @@ def result_text(fmt: Format, key: str, mine: participation.MyTable | None = None
     text = results.label(fmt, key)
     if mine is None or Format(fmt) is Format.SINGLE_SIDED or key == results.BYE:
         return text
+    if Format(fmt) is Format.DOUBLE_SIDED:
+        return results.double_story(key, mine.first_name, mine.second_name)
     return f"{mine.first_name} {text} {mine.second_name}"
 
 

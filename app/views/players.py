@@ -228,7 +228,8 @@ def import_csv(tid: int):
             errors = result.errors
             if not errors:
                 db.session.add_all(Player(tournament_id=tournament.id, name=row.name,
-                                          corp_identity=row.corp_identity, runner_identity=row.runner_identity)
+                                          corp_identity=row.corp_identity, runner_identity=row.runner_identity,
+                                          pronouns=row.pronouns)
                                    for row in result.rows)
                 try:
                     db.session.commit()

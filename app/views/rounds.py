@@ -84,7 +84,8 @@ def show(tid: int, number: int):
         reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
         log=service.result_log(t, rnd.id),
         edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm(),
-        round_clock=timer.round_clock(t, number), report_url=_report_url(tid))
+        round_clock=timer.round_clock(t, number), report_url=_report_url(tid),
+        game_choices=_game_choices)
 
 
 def _report_url(tid: int):
@@ -108,6 +109,14 @@ def _find(t, rnd, query: str):
         flash(f"No table or player matches \"{query[:60]}\" in round {rnd.number}.", "error")
         return redirect(url_for("rounds.show", tid=t.id, number=rnd.number), 303)
     return redirect(url_for("rounds.show", tid=t.id, number=rnd.number, _anchor=f"t{table}"), 303)
+
+
+def _game_choices(corp: str, runner: str, game: int) -> list[tuple[int, str]]:
+    """The custom double-sided entry's choices for one game, valued as seat 1's points (seat 1 is Corp in game 1,
+    Runner in game 2): what results.double_from_seat1 takes."""
+    s = Format.DOUBLE_SIDED.scoring
+    corp_win, runner_win = (s.win, s.loss) if game == 1 else (s.loss, s.win)
+    return [(corp_win, f"{corp} won as Corp"), (s.tie, "Tie"), (runner_win, f"{runner} won as Runner")]
 
 
 @bp.post("/tournaments/<int:tid>/rounds/pair")
@@ -199,8 +208,8 @@ def _outcome(t, form: ResultForm) -> results.Outcome:
     first, second = form.first.data, form.second.data
     if first is None or second is None:
         raise results.ResultError("Enter both numbers of the custom result.")
-    if t.fmt is Format.DOUBLE_SIDED:
-        return results.double_sided(first, second)
+    if t.fmt is Format.DOUBLE_SIDED:  # seat 1's points in game 1 (as Corp) and game 2 (as Runner)
+        return results.double_from_seat1(first, second)
     if t.fmt is Format.PLAIN:
         return results.plain(first, second, form.drawn.data or 0)
     raise results.ResultError("Single-sided results are Corp win, Runner win, Tie or Intentional draw.")

@@ -50,7 +50,8 @@ def test_password_change_logs_out_the_other_device(page, phone, organizer, log_i
     laptop = page
     log_in(laptop, organizer["email"])
     log_in(phone, organizer["email"])
-    phone.get_by_role("link", name="Password").click()
+    phone.get_by_role("link", name="Account").click()
+    phone.get_by_role("link", name="Change password").click()
     phone.get_by_label("Current password").fill(organizer["password"])
     phone.get_by_label("New password", exact=True).fill("a brand new password")
     phone.get_by_label("Repeat new password").fill("a brand new password")

@@ -25,6 +25,7 @@ ROUTES = {
     "static": PUBLIC,
     # accounts
     "auth.login": PUBLIC, "auth.signup": PUBLIC, "auth.logout": ACCOUNT, "auth.change_password": ACCOUNT,
+    "auth.profile": ACCOUNT,
     "tournaments.index": ACCOUNT, "tournaments.new": ACCOUNT, "tournaments.create": ACCOUNT,
     "cut.restore": ACCOUNT, "cut.import_nrtm": ACCOUNT,
     # one event: the dashboard and the round pages let a scorekeeper find the tables to score

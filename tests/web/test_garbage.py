@@ -112,7 +112,7 @@ def test_edit_player_garbage(client, organizer, make_tournament):
 def test_import_garbage(client, organizer, make_tournament):
     t = make_tournament(organizer)
     url = f"/tournaments/{t.id}/players/import"
-    failures = _try_all(client, url, {}, {"text": ["", "\n\n", f"{LONG},a,b", "Ann,a,b\nann,c,d", "a,b,c,d",
+    failures = _try_all(client, url, {}, {"text": ["", "\n\n", f"{LONG},a,b", "Ann,a,b\nann,c,d", "a,b,c,d,e",
                                                    "Ann\x00,a,b", f"Ann,{LONG},b", ",a,b"]})
     for content in (b"\xff\xfe\x00garbage", b"Ann,\xe9,b", LONG.encode() * 50, b"\x00\x01\x02"):
         before = _rows()

@@ -38,7 +38,7 @@ def test_every_page_a_logged_in_organizer_opens_carries_the_headers(app, client,
                                                                     login):
     t = make_tournament(make_user())
     login()
-    for url in ("/tournaments", f"/tournaments/{t.id}", f"/tournaments/{t.id}/edit", "/account/password",
+    for url in ("/tournaments", f"/tournaments/{t.id}", f"/tournaments/{t.id}/edit", "/account/password", "/account",
                 f"/t/{t.slug}"):
         response = client.get(url)
         assert response.status_code == 200, url

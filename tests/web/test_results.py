@@ -64,15 +64,25 @@ def test_double_sided(make_user, make_tournament, login):
     client, t, _ = setup_event(make_user, make_tournament, login, n=4, fmt="double")
     pair(client, t, 1)
     mid, _ = first_game(t)
-    for data, points in [
-        ({"result": "6-0"}, [6, 0]), ({"result": "3-3"}, [3, 3]), ({"result": "0-6"}, [0, 6]),
-        ({"result": "custom", "first": "4", "second": "1"}, [4, 1]),
-        ({"result": "custom", "first": "2", "second": "2"}, [2, 2]),
+    for data, points, key in [
+        ({"result": "3-0/3-0"}, [6, 0], "3-0/3-0"), ({"result": "3-0/0-3"}, [3, 3], "3-0/0-3"),
+        ({"result": "0-3/3-0"}, [3, 3], "0-3/3-0"), ({"result": "0-3/0-3"}, [0, 6], "0-3/0-3"),
+        ({"result": "3-3"}, [3, 3], "3-0/0-3"),  # a bare total: the documented default, the Corps won
+        # custom: seat 1's points in game 1 (as Corp), then in game 2 (as Runner)
+        ({"result": "custom", "first": "3", "second": "1"}, [4, 1], "3-0/1-1"),
+        ({"result": "custom", "first": "1", "second": "1"}, [2, 2], "1-1/1-1"),
+        ({"result": "custom", "first": "0", "second": "3"}, [3, 3], "0-3/3-0"),
     ]:
         assert report(client, t, mid, **data).status_code == 303
         m, seats = seat_points(t, 1, mid)
         assert [pts for _, pts, _ in seats] == points
-        assert m.result == f"{points[0]}-{points[1]}"
+        assert m.result == key
+    page = client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
+    assert "3-3 Runners won" in page and "won as Corp</option>" in page
+    for bad in ({"result": "custom", "first": "2", "second": "1"}, {"result": "custom", "first": "3"},
+                {"result": "3-0/3-3"}, {"result": "4-1/0-0"}):
+        assert report(client, t, mid, **bad).status_code == 400
+    assert seat_points(t, 1, mid)[0].result == "0-3/3-0"  # unchanged
 
 
 def test_plain_swiss(make_user, make_tournament, login):
