@@ -187,7 +187,7 @@ def read(doc) -> EventPlan:
         corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
         runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
         pronouns = j.text(_cut(raw.get("pronouns"), 40), f"player {pname!r} pronouns", 40, null=True)
-        players.append(PlayerRow(pid, pname, corp_id or "", runner_id or "", pronouns=pronouns or ""))
+        players.append(PlayerRow(pid, pname, canonical(corp_id), canonical(runner_id), pronouns=pronouns or ""))
     if all(isinstance(p.key, int) for p in players):
         players.sort(key=lambda p: p.key)
 
