@@ -309,11 +309,11 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
             if pid in seen:
                 raise FileError(f"player {pid} plays twice in round {n}")
             seen.add(pid)
-            points = _points(raw, f"{where} {key}", fmt)
             games = None  # double-sided: (corpScore, runnerScore) when the file gives both
             if fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None and raw.get("runnerScore") is not None:
                 games = (j.integer(raw["corpScore"], f"{where} {key} corpScore", 0, fmt.scoring.win),
                          j.integer(raw["runnerScore"], f"{where} {key} runnerScore", 0, fmt.scoring.win))
+            points = _points(raw, f"{where} {key}", fmt)
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
             sides.append((pid, role, points, games))
         if not sides:

@@ -62,18 +62,17 @@ def test_double_sided_entry_on_laptop_phone_and_players_phones(roster, new_conte
     log_in(laptop, organizer["email"])
     laptop.goto(f"/tournaments/{event.id}/rounds/1")
     # one tap: a 3-3 in which each player won as Runner
-    laptop.locator(f'#m{t1["id"]} button[value="0-3/3-0"]').click()
-    expect(laptop.locator(f'#m{t1["id"]} [data-result]')).to_have_text("3-3 Runners won")
-    expect(laptop.locator(f'#m{t1["id"]} button[value="0-3/3-0"]')).to_have_class("chosen")
+    laptop.locator(f'[data-match="{t1["id"]}"] button[value="0-3/3-0"]').click()
+    expect(laptop.locator(f'[data-match="{t1["id"]}"] [data-result]')).to_have_text("3-3 Runners won")
+    expect(laptop.locator(f'[data-match="{t1["id"]}"] button[value="0-3/3-0"]')).to_have_class("chosen")
     # game by game: seat 1 won as Corp, then a tied game
     a, b = (s["name"] for s in t2["seats"])
-    laptop.locator(f'#m{t2["id"]} details.custom summary').click()
-    laptop.locator(f'#m{t2["id"]} select[name=first]').select_option(label=f"{a} won as Corp")
-    laptop.locator(f'#m{t2["id"]} select[name=second]').select_option(label="Tie")
+    laptop.locator(f'[data-match="{t2["id"]}"] details.custom summary').click()
+    laptop.locator(f'[data-match="{t2["id"]}"] select[name=first]').select_option(label=f"{a} won as Corp")
+    laptop.locator(f'[data-match="{t2["id"]}"] select[name=second]').select_option(label="Tie")
     laptop.screenshot(path=str(SHOTS / "double_round_custom_1280.png"), full_page=True)
-    laptop.locator(f'#m{t2["id"]} .custom-result').get_by_role("button", name="Save").click()
-    expect(laptop.locator(f'#m{t2["id"]} [data-result]')).to_have_text("4-1 (Corp win, then tie)")
-    expect(laptop.locator(f'#m{t2["id"]} .players')).to_contain_text(f"{a} (4)")
+    laptop.locator(f'[data-match="{t2["id"]}"] .custom-result').get_by_role("button", name="Save").click()
+    expect(laptop.locator(f'[data-match="{t2["id"]}"] [data-result]')).to_have_text("4-1 (Corp win, then tie)")
     laptop.screenshot(path=str(SHOTS / "double_round_1280.png"), full_page=True)
 
     # the TO's phone: the same one-tap buttons fit a 360 px screen
@@ -81,8 +80,8 @@ def test_double_sided_entry_on_laptop_phone_and_players_phones(roster, new_conte
     log_in(to_phone, organizer["email"])
     to_phone.goto(f"/tournaments/{event.id}/rounds/1")
     _no_sideways_scroll(to_phone)
-    to_phone.locator(f'#m{t3["id"]} button[value="3-0/3-0"]').tap()
-    expect(to_phone.locator(f'#m{t3["id"]} [data-result]')).to_have_text("6-0")
+    to_phone.locator(f'[data-match="{t3["id"]}"] button[value="3-0/3-0"]').tap()
+    expect(to_phone.locator(f'[data-match="{t3["id"]}"] [data-result]')).to_have_text("6-0")
     _no_sideways_scroll(to_phone)
     to_phone.screenshot(path=str(SHOTS / "double_round_360.png"), full_page=True)
 
@@ -102,7 +101,7 @@ def test_double_sided_entry_on_laptop_phone_and_players_phones(roster, new_conte
     expect(p2.locator(".me-result")).to_contain_text(story)
     _no_sideways_scroll(p2)
     p2.screenshot(path=str(SHOTS / "double_player_confirmed_360.png"), full_page=True)
-    expect(laptop.locator(f'#m{t4["id"]} [data-result]')).to_have_text("3-3 Corps won", timeout=LIVE)
+    expect(laptop.locator(f'[data-match="{t4["id"]}"] [data-result]')).to_have_text("3-3 Corps won", timeout=LIVE)
 
     # the public NRTM file has each game's points per player
     data = laptop.request.get(f"/t/{event.slug}.json").json()
