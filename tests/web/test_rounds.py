@@ -47,10 +47,12 @@ def matches(t, number):
     return [(m, sorted(m.seats, key=lambda s: s.position)) for m in rnd.matches]
 
 
-def report_all(client, t, number, result="corp"):
+def report_all(client, t, number, result="corp", past=False):
+    """Every table of round `number` gets `result`; `past`: the TO chose "Edit results" (a later round exists)."""
     for m, _ in matches(t, number):
         if not m.is_bye:
-            r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": result})
+            data = {"result": result, "past": "1"} if past else {"result": result}
+            r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data=data)
             assert r.status_code == 303, r.get_data(as_text=True)[:300]
 
 
