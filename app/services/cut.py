@@ -122,14 +122,13 @@ def unreported_swiss_tables(tournament: Tournament) -> int:
 
 @dataclass
 class CutPlan:
-    """What the TO sees before cutting: the recommended size, the swiss still to play, who would make it."""
+    """What the TO sees before cutting: the recommended size and the swiss still to play (the form lists who would make it)."""
 
     field: int  # players in the event, dropped ones included
     recommended: int  # app.brackets.recommended_cut; 0: no cut
     planned_rounds: Optional[int]
     rounds_played: int  # swiss rounds with every result in
     size: int  # the size previewed
-    preview: list  # names of the top `size` eligible players, seed 1 first
 
     @property
     def early(self) -> bool:
@@ -171,9 +170,8 @@ def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
     rows = swiss_standings(tournament)
     recommended = recommended_cut(len(rows))
     size = size or recommended or DEFAULT_SIZE
-    eligible = [s.name for s in rows if not s.dropped]
     played = sum(1 for r in round_summaries(tournament) if r.matches and not r.unreported)
-    return CutPlan(len(rows), recommended, tournament.planned_rounds, played, size, eligible[:size])
+    return CutPlan(len(rows), recommended, tournament.planned_rounds, played, size)
 
 
 def create(tournament: Tournament, size: int, kind: str, excluded: Iterable[int] = ()) -> Cut:
