@@ -88,14 +88,39 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=get_metadata(),
-            **conf_args
-        )
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            _sqlite_foreign_keys(connection, on=False)
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                **conf_args
+            )
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    _sqlite_check_foreign_keys(connection)
+        finally:
+            if sqlite:
+                _sqlite_foreign_keys(connection, on=True)
+
+
+def _sqlite_foreign_keys(connection, on):
+    """Batch mode rebuilds a SQLite table (copy, drop the old one, rename): with foreign keys on (the app turns
+    them on for every connection), dropping the old table deletes, through ON DELETE CASCADE, every row that
+    refers to it (a rebuilt tournaments table took all players, rounds and results with it). The pragma is a
+    no-op inside a transaction, so it is set outside the migrations' one."""
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    connection.commit()
+
+
+def _sqlite_check_foreign_keys(connection):
+    """With the checks off, a migration could leave a row pointing nowhere: refuse to finish if one does."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise RuntimeError(f"migration left rows whose foreign keys point nowhere: {broken[:10]}")
 
 
 if context.is_offline_mode():

@@ -33,10 +33,10 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 CHECKOUT = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:6]
 
 
-def _postgres_url() -> str:
+def _postgres_url(suffix: str = "") -> str:
     """A database of this worker's own beside TEST_DATABASE_URL's, made empty."""
     base = database_url(os.environ["TEST_DATABASE_URL"])
-    name = re.sub(r"\W", "_", f"{sa.engine.make_url(base).database}_{CHECKOUT}_{WORKER}")
+    name = re.sub(r"\W", "_", f"{sa.engine.make_url(base).database}_{CHECKOUT}_{WORKER}{suffix}")
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
@@ -56,6 +56,17 @@ def database_uri(request, tmp_path_factory):
         upgrade()
         db.engine.dispose()
     return uri
+
+
+@pytest.fixture(params=BACKENDS)
+def unmigrated_app(request, tmp_path):
+    """An app on a database of its own with no tables yet, for tests that walk the migrations themselves."""
+    uri = f"sqlite:///{tmp_path / 'm.db'}" if request.param == "sqlite" else _postgres_url("_migrations")
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri})
+    with app.app_context():
+        yield app
+        db.session.remove()
+        db.engine.dispose()
 
 
 def _empty_tables() -> None:

@@ -6,11 +6,9 @@ import csv
 import io
 import json
 
-import pytest
 import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
-from app import create_app
 from app.extensions import db
 from app.models import Player, Tournament
 from app.services import backup as backup_service
@@ -104,16 +102,7 @@ def test_backups_keep_both_games_and_old_backups_still_restore(client, make_user
     assert _restore(client, bad).status_code == 400
 
 
-@pytest.fixture
-def fresh_sqlite(tmp_path):
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'm.db'}"})
-    with app.app_context():
-        yield app
-        db.session.remove()
-        db.engine.dispose()
-
-
-def test_migration_converts_stored_totals_and_back(fresh_sqlite):
+def test_migration_converts_stored_totals_and_back(unmigrated_app):
     upgrade(revision="5e1f7a3c9b20")
     run = lambda sql, **kw: db.session.execute(sa.text(sql), kw)  # noqa: E731
     run("INSERT INTO users (id, email, password_hash, is_admin, session_token, created_at) "
