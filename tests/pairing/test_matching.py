@@ -64,28 +64,41 @@ def test_fast_solver_proves_its_lower_bound_on_a_big_field():
     assert not any(frozenset(p) in banned for p in res.pairs)
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(7, 40), st.integers(1, 6), st.integers(0, 60), st.integers(0, 10**6))
-def test_fast_equals_the_reference_on_random_class_problems(half, classes, met_count, seed):
-    rnd = random.Random(seed)
+def _class_problem(rnd, half, classes, met_count, class_cost, met_costs):
+    """Solver arguments for 2 * `half` nodes in random classes: `class_cost(c, d)` drawn once per pair of
+    classes, and `met_count` random repeat meetings, each with a cost drawn from `met_costs`."""
     nodes = list(range(2 * half))
     cls = {v: rnd.randrange(classes) for v in nodes}
     table = {}
     for c in range(classes):
         for d in range(c, classes):
-            table[c, d] = table[d, c] = None if rnd.random() < 0.1 and c != d else rnd.randint(0, 30)
-    extra = {}
-    met = []
+            table[c, d] = table[d, c] = class_cost(c, d)
+    extra, met = {}, []
     for _ in range(met_count):
         a, b = rnd.sample(nodes, 2)
         met.append((a, b))
-        extra[frozenset((a, b))] = rnd.choice([None, 0, 1, 7])
-    args = (nodes, cls, lambda c, d: table[c, d], lambda a, b: extra[frozenset((a, b))], met)
+        extra[frozenset((a, b))] = rnd.choice(met_costs)
+    return nodes, cls, lambda c, d: table[c, d], lambda a, b: extra[frozenset((a, b))], met
+
+
+def _reference_or_refusal(args, seed):
+    """The networkx reference's result, or None after checking that the fast solver refuses too."""
     try:
-        ref = solve(*args, solver="networkx", rng=random.Random(seed))
+        return solve(*args, solver="networkx", rng=random.Random(seed))
     except NoPerfectMatching:
         with pytest.raises(NoPerfectMatching):
             solve(*args, solver="fast")
+        return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(7, 40), st.integers(1, 6), st.integers(0, 60), st.integers(0, 10**6))
+def test_fast_equals_the_reference_on_random_class_problems(half, classes, met_count, seed):
+    rnd = random.Random(seed)
+    args = _class_problem(rnd, half, classes, met_count,
+                          lambda c, d: None if rnd.random() < 0.1 and c != d else rnd.randint(0, 30), [None, 0, 1, 7])
+    ref = _reference_or_refusal(args, seed)
+    if ref is None:
         return
     fast = solve(*args, solver="fast", rng=random.Random(seed))
     assert fast.total_cost == ref.total_cost and fast.certified
@@ -103,21 +116,10 @@ def test_fast_is_exact_and_certified_at_any_cost_size(half, classes, met_count, 
     import app.pairing.fast as fast_module
 
     rnd = random.Random(seed)
-    nodes = list(range(2 * half))
-    cls = {v: rnd.randrange(classes) for v in nodes}
-    table = {}
-    for c in range(classes):
-        for d in range(c, classes):
-            table[c, d] = table[d, c] = rnd.randint(0, 3) * 2**bits + rnd.randint(0, 30)
-    extra, met = {}, []
-    for _ in range(met_count):
-        a, b = rnd.sample(nodes, 2)
-        met.append((a, b))
-        extra[frozenset((a, b))] = rnd.choice([None, 0, 1, 2**bits])
-    args = (nodes, cls, lambda c, d: table[c, d], lambda a, b: extra[frozenset((a, b))], met)
-    try:
-        ref = solve(*args, solver="networkx", rng=random.Random(seed))
-    except NoPerfectMatching:
+    args = _class_problem(rnd, half, classes, met_count,
+                          lambda c, d: rnd.randint(0, 3) * 2**bits + rnd.randint(0, 30), [None, 0, 1, 2**bits])
+    ref = _reference_or_refusal(args, seed)
+    if ref is None:
         return
     limit, fast_module.FULL_GRAPH_LIMIT = fast_module.FULL_GRAPH_LIMIT, 0
     try:

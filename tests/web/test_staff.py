@@ -26,6 +26,14 @@ def _event(make_user, make_tournament):
     return t, game
 
 
+def _member(app, make_user, login, t, name, role):
+    """`name`@example.com on `t`'s staff as `role`, and a client signed in as them."""
+    user = make_user(f"{name}@example.com", f"{name} password")
+    db.session.add(Staff(tournament_id=t.id, user_id=user.id, role=role))
+    db.session.commit()
+    return user, login(f"{name}@example.com", f"{name} password", c=app.test_client())
+
+
 def _staff(t):
     return {s.user.email: s.role for s in db.session.scalars(sa.select(Staff).filter_by(tournament_id=t.id))}
 
@@ -61,20 +69,15 @@ def test_unknown_or_owner_email_is_a_form_error(app, make_user, make_tournament,
 
 def test_staff_see_the_event_in_my_tournaments_with_their_role(app, make_user, make_tournament, login):
     t, _ = _event(make_user, make_tournament)
-    sam = make_user("sam@example.com", "sam password")
     other = make_tournament(make_user("zoe@example.com"), name="Zoe's Cup")
-    db.session.add(Staff(tournament_id=t.id, user_id=sam.id, role="scorekeeper"))
-    db.session.commit()
-    page = login("sam@example.com", "sam password", c=app.test_client()).get("/tournaments").get_data(as_text=True)
+    _, sam = _member(app, make_user, login, t, "sam", "scorekeeper")
+    page = sam.get("/tournaments").get_data(as_text=True)
     assert "Store Champs" in page and "scorekeeper" in page and other.name not in page
 
 
 def test_scorekeeper_scores_and_nothing_more(app, make_user, make_tournament, login):
     t, game = _event(make_user, make_tournament)
-    sam = make_user("sam@example.com", "sam password")
-    db.session.add(Staff(tournament_id=t.id, user_id=sam.id, role="scorekeeper"))
-    db.session.commit()
-    c = login("sam@example.com", "sam password", c=app.test_client())
+    _, c = _member(app, make_user, login, t, "sam", "scorekeeper")
     page = c.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
     assert "Corp win" in page and "Publish" not in page and "Undo round" not in page and "Pair round" not in page
     dash = c.get(f"/tournaments/{t.id}").get_data(as_text=True)
@@ -89,11 +92,8 @@ def test_scorekeeper_scores_and_nothing_more(app, make_user, make_tournament, lo
 
 def test_organizer_runs_the_event_but_cannot_delete_it_or_manage_staff(app, make_user, make_tournament, login):
     t, _ = _event(make_user, make_tournament)
-    olga = make_user("olga@example.com", "olga password")
     make_user("sam@example.com", "sam password")
-    db.session.add(Staff(tournament_id=t.id, user_id=olga.id, role="organizer"))
-    db.session.commit()
-    c = login("olga@example.com", "olga password", c=app.test_client())
+    _, c = _member(app, make_user, login, t, "olga", "organizer")
     assert c.post(f"/tournaments/{t.id}/players", data={"name": "Cat"}).status_code == 302
     assert "Cat" in [p.name for p in t.players]
     assert c.get(f"/tournaments/{t.id}/staff").status_code == 403
@@ -106,11 +106,8 @@ def test_organizer_runs_the_event_but_cannot_delete_it_or_manage_staff(app, make
 
 def test_removal_takes_effect_on_the_next_request(app, make_user, make_tournament, login):
     t, game = _event(make_user, make_tournament)
-    sam = make_user("sam@example.com", "sam password")
-    db.session.add(Staff(tournament_id=t.id, user_id=sam.id, role="scorekeeper"))
-    db.session.commit()
+    sam, scorer = _member(app, make_user, login, t, "sam", "scorekeeper")
     owner = login("owner@example.com", "owner password", c=app.test_client())
-    scorer = login("sam@example.com", "sam password", c=app.test_client())
     assert scorer.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
     member = db.session.scalar(sa.select(Staff).filter_by(user_id=sam.id))
     assert owner.post(f"/tournaments/{t.id}/staff/{member.id}/delete").status_code == 303
