@@ -12,7 +12,6 @@ import json
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -24,6 +23,7 @@ if str(ROOT) not in sys.path:
 
 from app.pairing import Format, pair_round  # noqa: E402
 from app.pairing.playout import field, play_rounds  # noqa: E402
+from bench.workers import worker_rows  # noqa: E402
 
 SIZES = (50, 400, 2_000, 20_000, 100_000)
 QUICK_SIZES = (50, 400)
@@ -66,15 +66,6 @@ def worker(fmt: Format, n: int) -> None:
             games = play_rounds(fmt, ents, 1, seed=rnd, games=games)
 
 
-def run(fmt: Format, n: int) -> list[dict]:
-    cmd = [sys.executable, "-m", "bench.bench_engine", "--worker", fmt.value, str(n)]
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if out.returncode:
-        print(f"<!-- {fmt.value} {n}: failed: {out.stderr.strip().splitlines()[-1:]} -->", flush=True)
-        return []
-    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-
-
 def table_row(r: dict) -> str:
     ref = ratio = same = ""
     if "networkx" in r:
@@ -108,7 +99,7 @@ def main(argv=None) -> int:
             print("| plain | - | - | plain.py not written yet: skipped | | | | | | |")
             continue
         for n in sizes:
-            rows = run(fmt, n)
+            rows = worker_rows("bench.bench_engine", fmt.value, n)
             failures += not rows
             for r in rows:
                 print(table_row(r), flush=True)

@@ -25,7 +25,6 @@ import os
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,6 +35,7 @@ if str(ROOT) not in sys.path:
 
 from app.pairing import Entrant, Format, Game, pair_round  # noqa: E402
 from app.pairing.plain import prepare  # noqa: E402
+from bench.workers import worker_rows  # noqa: E402
 
 HISTORIES = {
     # name: (players, rounds measured, kind)
@@ -163,14 +163,6 @@ def worker(name: str) -> None:
         event.play()
 
 
-def run(name: str) -> list[dict]:
-    cmd = [sys.executable, "-m", "bench.bench_plain", "--worker", name]
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if out.returncode:
-        print(f"<!-- {name}: failed: {out.stderr.strip().splitlines()[-1:]} -->", flush=True)
-    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the small histories only")
@@ -193,7 +185,7 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     failures, ratios = 0, []
     for name in names:
-        rows = run(name)
+        rows = worker_rows("bench.bench_plain", name)
         failures += not rows
         for r in rows:
             ratios.append(r["ours"] / r["theirs"])

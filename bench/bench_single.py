@@ -24,7 +24,6 @@ import os
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,6 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app.pairing import Entrant, Format, Game, Side, pair_round  # noqa: E402
+from bench.workers import worker_rows  # noqa: E402
 
 SCENARIOS = ("base", "late", "drops", "fixed", "lopsided", "all", "bias16")
 SIZES = (20_000, 100_000)
@@ -144,15 +144,6 @@ def worker(fmt: Format, scenario: str, n: int, rounds: int) -> None:
     print(json.dumps(out), flush=True)
 
 
-def run(fmt: Format, scenario: str, n: int, rounds: int) -> dict | None:
-    cmd = [sys.executable, "-m", "bench.bench_single", "--worker", fmt.value, scenario, str(n), str(rounds)]
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if out.returncode:
-        print(f"<!-- {fmt.value} {scenario} {n}: failed: {out.stderr.strip().splitlines()[-1:]} -->", flush=True)
-        return None
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2,000 players only")
@@ -179,10 +170,11 @@ def main(argv=None) -> int:
             if scenario == "bias16" and fmt is not Format.SINGLE_SIDED:
                 continue
             for n in sizes:
-                r = run(fmt, scenario, n, ROUNDS if n < BIG else BIG_ROUNDS)
-                if r is None:
+                rows = worker_rows("bench.bench_single", fmt.value, scenario, n, ROUNDS if n < BIG else BIG_ROUNDS)
+                if not rows:
                     failures += 1
                     continue
+                r = rows[-1]
                 ok = sum(r["certified"])
                 failures += ok < len(r["certified"])
                 rounds = f"{r['rounds'][0]}" if len(r["rounds"]) == 1 else f"{r['rounds'][0]}-{r['rounds'][-1]}"
