@@ -11,15 +11,16 @@ MIN_PASSWORD = 8
 _email = [DataRequired(), Length(max=254), printable,
           Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address.")]
 
+_new_password = [DataRequired(), Length(min=MIN_PASSWORD, max=200,
+                                        message=f"Use at least {MIN_PASSWORD} characters (at most 200).")]
+_repeat_password = [DataRequired(), EqualTo("password", message="The passwords differ.")]
+
 
 class SignupForm(FlaskForm):
     email = EmailField("Email", filters=[strip], validators=_email)
-    password = PasswordField(
-        "Password", description=f"At least {MIN_PASSWORD} characters.",
-        validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200,
-                                           message=f"Use at least {MIN_PASSWORD} characters (at most 200).")])
-    confirm = PasswordField("Repeat password",
-                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
+    password = PasswordField("Password", description=f"At least {MIN_PASSWORD} characters.",
+                             validators=_new_password)
+    confirm = PasswordField("Repeat password", validators=_repeat_password)
 
 
 class LoginForm(FlaskForm):
@@ -32,10 +33,8 @@ class PasswordChangeForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired(), Length(max=200)])
     password = PasswordField(
         "New password", description=f"At least {MIN_PASSWORD} characters. Every other device is logged out.",
-        validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200,
-                                           message=f"Use at least {MIN_PASSWORD} characters (at most 200).")])
-    confirm = PasswordField("Repeat new password",
-                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
+        validators=_new_password)
+    confirm = PasswordField("Repeat new password", validators=_repeat_password)
 
 
 class ProfileForm(FlaskForm):
