@@ -95,27 +95,25 @@ def _test_app(database_uri, **config):
     return app
 
 
-@pytest.fixture
-def app(database_uri):
-    """An app with CSRF checks off, for request tests; `csrf_app` keeps them on."""
-    app = _test_app(database_uri, WTF_CSRF_ENABLED=False)
+def _one_test(app):
+    """`app`'s context for one test, leaving the tables empty for the next."""
     with app.app_context():
         yield app
         db.session.rollback()
         _empty_tables()
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(database_uri):
+    """An app with CSRF checks off, for request tests; `csrf_app` keeps them on."""
+    yield from _one_test(_test_app(database_uri, WTF_CSRF_ENABLED=False))
 
 
 @pytest.fixture
 def csrf_app(database_uri):
-    app = _test_app(database_uri)
-    with app.app_context():
-        yield app
-        db.session.rollback()
-        _empty_tables()
-        db.session.remove()
-        db.engine.dispose()
+    yield from _one_test(_test_app(database_uri))
 
 
 @pytest.fixture

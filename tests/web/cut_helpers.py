@@ -1,4 +1,5 @@
-"""Events built straight from the models for the cut, NRTM, backup and API tests (no pairing engine needed)."""
+"""Events built straight from the models for the cut, NRTM, backup and API tests (no pairing engine needed),
+and `paired_event` (the engine's round 1) for the player-link tests."""
 from __future__ import annotations
 
 import random
@@ -7,6 +8,7 @@ from app import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
+from app.services import rounds as rounds_service
 
 
 def add_players(t: Tournament, names) -> list[Player]:
@@ -15,6 +17,18 @@ def add_players(t: Tournament, names) -> list[Player]:
     db.session.add_all(players)
     db.session.commit()
     return players
+
+
+def paired_event(owner, name: str, player_names, **fields) -> Tournament:
+    """A single-sided event whose round 1 the engine paired and the TO published."""
+    t = Tournament(owner=owner, name=name, format="single", **fields)
+    db.session.add(t)
+    db.session.flush()
+    db.session.add_all(Player(tournament_id=t.id, name=n) for n in player_names)
+    db.session.commit()
+    rounds_service.pair_next_round(t, 1)
+    rounds_service.publish_round(t, 1)
+    return t
 
 
 def add_round(t: Tournament, number: int, tables, published: bool = True) -> Round:

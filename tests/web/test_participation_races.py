@@ -18,9 +18,10 @@ import sqlalchemy as sa
 
 from app import create_app, results
 from app.extensions import db
-from app.models import Match, Player, ResultChange, ResultClaim, Seat, Tournament
+from app.models import Match, Player, ResultChange, ResultClaim, Seat
 from app.services import player_links
 from app.services import rounds as service
+from cut_helpers import paired_event
 from served import served as served_app
 
 PASSWORD = "correct horse"
@@ -61,14 +62,7 @@ def to_opener(base):
 def event(make_user, n_players: int, single_report=False):
     """A single-sided event with round 1 paired and published."""
     owner = make_user("to@example.com", PASSWORD)
-    t = Tournament(owner=owner, name="Race Open", format="single", single_report=single_report)
-    db.session.add(t)
-    db.session.flush()
-    db.session.add_all(Player(tournament_id=t.id, name=f"Player {i:03d}") for i in range(n_players))
-    db.session.commit()
-    service.pair_next_round(t, 1)
-    service.publish_round(t, 1)
-    return t
+    return paired_event(owner, "Race Open", [f"Player {i:03d}" for i in range(n_players)], single_report=single_report)
 
 
 def tables(t):

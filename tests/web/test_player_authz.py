@@ -10,23 +10,17 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Player, ResultClaim, Tournament
+from app.models import Player, ResultClaim
 from app.services import player_links
 from app.services import rounds as service
+from cut_helpers import paired_event
 from test_authz import _snapshot
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 def _event(owner, name, n=6):
-    t = Tournament(owner=owner, name=name, format="single")
-    db.session.add(t)
-    db.session.flush()
-    db.session.add_all(Player(tournament_id=t.id, name=f"{name} player {i}") for i in range(n))
-    db.session.commit()
-    service.pair_next_round(t, 1)
-    service.publish_round(t, 1)
-    return t
+    return paired_event(owner, name, [f"{name} player {i}" for i in range(n)])
 
 
 def _seat_of(t, player_id):
