@@ -117,7 +117,8 @@ def _sqlite_foreign_keys(connection, on):
 
 
 def _sqlite_check_foreign_keys(connection):
-    """With the checks off, a migration could leave a row pointing nowhere: refuse to finish if one does."""
+    """With the checks off, a migration could leave a row pointing nowhere: fail, naming the rows, if one does (each
+    step has committed by then; SQLite's DDL is not transactional)."""
     broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
     if broken:
         raise RuntimeError(f"migration left rows whose foreign keys point nowhere: {broken[:10]}")
