@@ -1,7 +1,8 @@
 """A complete backup of one event as JSON, and a restore that recreates it as a new event.
 
-The file names players by their number within the event (1..n), never by database id, so a restore cannot
-reach into anyone's existing data: it checks the whole file first (read), then writes a new tournament in one
+The file names players by their number within the event (1..n), never by database id, and names no account
+(the result log keeps only the kind of account that changed a result), so a restore cannot reach into anyone's
+existing data: it checks the whole file first (read), then writes a new tournament in one
 transaction of bulk inserts (event_writer).
 """
 from __future__ import annotations
@@ -22,8 +23,8 @@ from . import event_writer
 from . import jsonfile as j
 from . import participation
 from .event_writer import ChangeRow, ClaimRow, CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
-from .rounds import RoundError, check_log
 from .jsonfile import FileError
+from .rounds import RoundError, check_log
 
 KIND = "sass-backup"
 # 2: a double-sided result names both games ("3-0/0-3"); version 1 files (totals such as "3-3") still restore,

@@ -102,7 +102,7 @@ def test_a_mid_round_backup_restores_the_claims_and_the_log(app, mid_round):
                  f"Reported by {tables[WAITING][1].name}: Corp win, waiting for {tables[WAITING][2].name}",
                  f"by {tables[AGREED][1].name} (player)", "History (2)"):
         assert text in old and text in new, text
-    assert "an organizer account (deleted, or of the event before a restore)" in new
+    assert "an organizer account (deleted, or from before a restore)" in new
     live = client.get(f"/tournaments/{copy_t.id}/rounds/2/reports.json").get_json()
     assert live["counts"] == client.get(f"/tournaments/{t.id}/rounds/2/reports.json").get_json()["counts"] == {
         "confirmed": 2, "waiting": 1, "disputed": 1, "unreported": 1}
