@@ -150,6 +150,11 @@ def check_claim(fmt, key: str) -> None:
         raise results.ResultError("Choose one of the result buttons.")
 
 
+def agreed(claimed: list) -> bool:
+    """Both players claim the same result: it stands."""
+    return len(claimed) == 2 and claimed[0] == claimed[1]
+
+
 def check_claims(result: Optional[str], is_bye: bool, seated: set, claims: list,
                  written_by: Optional[int]) -> None:
     """One table's claims (Claim) as `report` can leave them, beside the match's result, its seated players and
@@ -164,7 +169,7 @@ def check_claims(result: Optional[str], is_bye: bool, seated: set, claims: list,
         raise RoundError("a claim is by a player who is not at this table")
     if len(set(players)) != len(players):
         raise RoundError("a player claims twice")
-    if result is None and len(claims) == 2 and claims[0].result == claims[1].result:
+    if result is None and agreed([c.result for c in claims]):
         raise RoundError("both players claim the same result, which would have made it the result")
     if written_by is not None:
         mine = next((c for c in claims if c.player_id == written_by), None)
@@ -202,8 +207,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
             mine.result = key
         db.session.flush()
         claims = db.session.scalars(sa.select(ResultClaim.result).where(ResultClaim.match_id == match.id)).all()
-        agreed = len(claims) == 2 and claims[0] == claims[1]
-        if agreed or t.single_report:
+        if agreed(claims) or t.single_report:
             rounds.write_result(t, locked, outcome, Actor("player", player_id=player.id))
             state = CONFIRMED
         else:
