@@ -18,7 +18,7 @@ from app.services import participation
 from bench.bench_uploads import make_backup
 from test_backup import _restore, _snapshot
 from test_participation import link, player_report, published_round, table
-from test_rounds import pair, report_all, setup_event
+from test_rounds import report_all, setup_event
 from test_uploads import _statements
 
 WAITING, DISPUTED, AGREED, OVERRIDDEN, OPEN = range(5)  # round 2's tables, by index
