@@ -1,11 +1,13 @@
 """A complete backup of one event as JSON, and a restore that recreates it as a new event.
 
-The file names players by their number within the event (1..n), never by database id, so a restore cannot
-reach into anyone's existing data: it checks the whole file first (read), then writes a new tournament in one
+The file names players by their number within the event (1..n), never by database id, and names no account
+(the result log keeps only the kind of account that changed a result), so a restore cannot reach into anyone's
+existing data: it checks the whole file first (read), then writes a new tournament in one
 transaction of bulk inserts (event_writer).
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from fractions import Fraction
 
 import sqlalchemy as sa
@@ -14,19 +16,30 @@ from sqlalchemy.orm import selectinload
 from .. import results as result_rules
 from ..brackets import KINDS, Bracket, BracketError, PlayedBracket
 from ..extensions import db
-from ..models import CutEntry, CutResult, Match, Round, Tournament, User
+from ..models import CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Tournament, User
 from ..pairing import Format
 from ..standings import TIEBREAKERS
 from . import event_writer
 from . import jsonfile as j
-from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from . import participation
+from .event_writer import ChangeRow, ClaimRow, CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
+from .rounds import RoundError, check_log
 
 KIND = "sass-backup"
 # 2: a double-sided result names both games ("3-0/0-3"); version 1 files (totals such as "3-3") still restore,
 # their totals read as results.double_sided reads them.
-VERSION = 2
-READS = (1, 2)
+# 3: each match carries the players' claims (self-reports) and its result log, and the settings single_report;
+# in versions 1 and 2 they are absent: no claims, an empty log, one report does not suffice.
+VERSION = 3
+READS = (1, 2, 3)
+ACTORS = ("organizer", "staff", "player")
+
+
+def _time(moment: datetime) -> str:
+    """UTC with its offset; SQLite hands back the stored UTC time without one."""
+    moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return moment.isoformat(timespec="microseconds")
 
 
 def backup(tournament: Tournament) -> dict:
@@ -40,6 +53,16 @@ def backup(tournament: Tournament) -> dict:
                                  .order_by(CutEntry.seed)).all()
     results = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
                                  .order_by(CutResult.game)).all()
+    claims, changes = {}, {}
+    for c in db.session.scalars(sa.select(ResultClaim).filter_by(tournament_id=tournament.id)
+                                .order_by(ResultClaim.id)):
+        claims.setdefault(c.match_id, []).append({"player": number[c.player_id], "result": c.result,
+                                                  "at": _time(c.created_at)})
+    for c in db.session.scalars(sa.select(ResultChange).filter_by(tournament_id=tournament.id)
+                                .order_by(ResultChange.id)):
+        changes.setdefault(c.match_id, []).append({"actor": c.actor, "player": number.get(c.player_id),
+                                                   "old": c.old_result, "new": c.new_result,
+                                                   "at": _time(c.created_at)})
     t = tournament
     return {
         "kind": KIND,
@@ -47,7 +70,7 @@ def backup(tournament: Tournament) -> dict:
         "tournament": {
             "name": t.name, "date": t.date.isoformat(), "format": t.format, "score_factor": t.score_factor,
             "planned_rounds": t.planned_rounds, "tiebreakers": t.tiebreakers, "power_pairing": t.power_pairing,
-            "seed": t.seed, "slug": t.slug,
+            "seed": t.seed, "slug": t.slug, "single_report": t.single_report,
         },
         "players": [
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
@@ -61,7 +84,8 @@ def backup(tournament: Tournament) -> dict:
                  "drawn_games": m.drawn_games, "seats": [
                      {"player": number[s.player_id], "position": s.position, "side": s.side, "points": s.points,
                       "games_won": s.games_won}
-                     for s in m.seats]}
+                     for s in m.seats],
+                 "claims": claims.get(m.id, []), "changes": changes.get(m.id, [])}
                 for m in r.matches]}
             for r in rounds
         ],
@@ -119,6 +143,8 @@ def read(doc) -> EventPlan:
         "tiebreakers": j.choice(t.get("tiebreakers"), "tiebreakers", tuple(TIEBREAKERS), null=True),
         "power_pairing": j.boolean(t.get("power_pairing"), "power_pairing"),
         "seed": j.text(t.get("seed"), "seed", 32, empty=False),
+        "single_report": j.boolean(t.get("single_report", False) if doc["version"] < 3 else t.get("single_report"),
+                                   "single_report"),
     }
 
     players, names = [], NameClash()
@@ -149,7 +175,7 @@ def read(doc) -> EventPlan:
             raise FileError(f"round {number} appears twice")
         numbers.add(number)
         rounds.append(RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
-                               _check_matches(raw.get("matches"), number, ids, fmt)))
+                               _check_matches(raw.get("matches"), number, ids, fmt, doc["version"])))
 
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
     cut = _check_cut(doc.get("cut"), ids)
@@ -169,9 +195,18 @@ def _score_factor(value) -> str:
     return text
 
 
-def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
+def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int) -> list:
     matches, tables, seen = [], set(), set()
     results = {None: None, result_rules.BYE: result_rules.BYE}  # a result as written -> as stored
+
+    def stored(result, where):
+        if result not in results:  # each distinct result is checked once, not once per table
+            try:
+                results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
+            except result_rules.ResultError as e:
+                raise FileError(f"{where}: {e}") from None
+        return results[result]
+
     for k, m in enumerate(j.array(raw_matches, f"round {number} matches"), 1):
         m = j.obj(m, f"round {number} match {k}")
         table = j.integer(m.get("table"), f"round {number} match {k} table", 1, 100000)
@@ -180,12 +215,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
             raise FileError(f"round {number} has table {table} twice")
         tables.add(table)
         is_bye = j.boolean(m.get("is_bye"), f"{where} is_bye")
-        result = j.text(m.get("result"), f"{where} result", 16, null=True)
-        if result not in results:  # each distinct result is checked once, not once per table
-            try:
-                results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
-            except result_rules.ResultError as e:
-                raise FileError(f"{where} result: {e}") from None
+        result = stored(j.text(m.get("result"), f"{where} result", 16, null=True), f"{where} result")
         seats, positions = [], set()
         for s in j.array(m.get("seats"), f"{where} seats"):
             s = j.obj(s, f"{where} seat")
@@ -213,12 +243,49 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format) -> list:
                                                             for s in seats], drawn_games)
         except result_rules.ResultError as e:
             raise FileError(f"{where}: {e}") from None
+        claims, changes = _check_reports(m, where, result, is_bye, {s.player for s in seats}, fmt, version, stored)
         matches.append(MatchRow(
-            table=table, is_bye=is_bye, result=results[result],
+            table=table, is_bye=is_bye, result=result,
             intentional_draw=j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
-            drawn_games=drawn_games, seats=seats,
+            drawn_games=drawn_games, seats=seats, claims=claims, changes=changes,
         ))
     return matches
+
+
+def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: Format, version: int, stored):
+    """A match's claims and result log (version 3), checked by the rules that make them (participation.report,
+    rounds.write_result)."""
+    if version < 3:
+        return [], []
+    claims = []
+    for k, c in enumerate(j.array(m.get("claims"), f"{where} claims"), 1):
+        c = j.obj(c, f"{where} claim {k}")
+        key = j.text(c.get("result"), f"{where} claim {k} result", 16)
+        try:
+            participation.check_claim(fmt, key)
+        except result_rules.ResultError as e:
+            raise FileError(f"{where} claim {k} result {key!r}: {e}") from None
+        claims.append(ClaimRow(j.integer(c.get("player"), f"{where} claim {k} player"), key,
+                               j.iso_time(c.get("at"), f"{where} claim {k} at")))
+    changes = []
+    for k, c in enumerate(j.array(m.get("changes"), f"{where} changes"), 1):
+        c = j.obj(c, f"{where} change {k}")
+        changes.append(ChangeRow(
+            actor=j.choice(c.get("actor"), f"{where} change {k} actor", ACTORS),
+            player=j.integer(c.get("player"), f"{where} change {k} player", null=True),
+            old=stored(j.text(c.get("old"), f"{where} change {k} old", 16, null=True), f"{where} change {k} old"),
+            new=stored(j.text(c.get("new"), f"{where} change {k} new", 16), f"{where} change {k} new"),
+            at=j.iso_time(c.get("at"), f"{where} change {k} at"),
+        ))
+    last = changes[-1] if changes else None
+    try:
+        check_log(result, is_bye, seated, [(c.actor, c.player, c.old, c.new) for c in changes])
+        participation.check_claims(result, is_bye, seated, [participation.Claim(c.player, "", c.result)
+                                                            for c in claims],
+                                   last.player if last and last.actor == "player" else None)
+    except RoundError as e:
+        raise FileError(f"{where}: {e}") from None
+    return claims, changes
 
 
 def _check_cut(raw, ids: set):

@@ -10,13 +10,15 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Hashable, Optional
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
-from ..models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament, User, utcnow
+from ..models import (CutEntry, CutResult, Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament,
+                      User, utcnow)
 from ..names import name_key
 from .jsonfile import FileError
 from .upload_slots import Busy
@@ -46,6 +48,27 @@ class SeatRow:
 
 
 @dataclass
+class ClaimRow:
+    """A player's report for their own table (ResultClaim)."""
+
+    player: Hashable
+    result: str
+    at: datetime
+
+
+@dataclass
+class ChangeRow:
+    """One entry of a match's result log (ResultChange). An account's change keeps its kind but not the account:
+    accounts belong to a site, and a file never names one."""
+
+    actor: str  # "organizer", "staff" or "player"
+    player: Optional[Hashable]
+    old: Optional[str]
+    new: str
+    at: datetime
+
+
+@dataclass
 class MatchRow:
     table: int
     is_bye: bool
@@ -53,6 +76,8 @@ class MatchRow:
     intentional_draw: bool
     seats: list  # of SeatRow
     drawn_games: int = 0
+    claims: list = field(default_factory=list)  # of ClaimRow, in the order they were made
+    changes: list = field(default_factory=list)  # of ChangeRow, oldest first
 
 
 @dataclass
@@ -155,6 +180,14 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "player_id": player_id[s.player], "position": s.position, "side": s.side, "points": s.points,
          "games_won": s.games_won}
         for r in plan.rounds for m in r.matches for s in m.seats])
+    _insert_all(ResultClaim, [
+        {"tournament_id": tid, "match_id": match_id[round_id[r.number], m.table], "player_id": player_id[c.player],
+         "result": c.result, "created_at": c.at}
+        for r in plan.rounds for m in r.matches for c in m.claims])
+    _insert_all(ResultChange, [
+        {"tournament_id": tid, "match_id": match_id[round_id[r.number], m.table], "actor": c.actor, "user_id": None,
+         "player_id": player_id.get(c.player), "old_result": c.old, "new_result": c.new, "created_at": c.at}
+        for r in plan.rounds for m in r.matches for c in m.changes])
 
     _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i}
                            for i, p in enumerate(plan.seeds, 1)])

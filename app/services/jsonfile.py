@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
+from datetime import date, datetime, timezone
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -76,6 +76,20 @@ def iso_date(value, where: str) -> date:
         return date.fromisoformat(value[:10])
     except ValueError:
         raise FileError(f"{where} should be a date like 2026-05-30, not {value[:20]!r}") from None
+
+
+def iso_time(value, where: str) -> datetime:
+    """A moment with its offset (2026-05-30T14:05:00+00:00), as UTC."""
+    example = "a time like 2026-05-30T14:05:00+00:00"
+    if not isinstance(value, str) or len(value) > 40:
+        raise FileError(f"{where} should be {example}")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise FileError(f"{where} should be {example}, not {value!r}") from None
+    if moment.tzinfo is None:
+        raise FileError(f"{where} should say its offset from UTC, like {example}")
+    return moment.astimezone(timezone.utc)
 
 
 def choice(value, where: str, options: tuple, null: bool = False):

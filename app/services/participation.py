@@ -142,6 +142,41 @@ def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
         first_name=seats[0].name, second_name=seats[-1].name)
 
 
+# ---------------------------------------------------------------- the rules of claims
+
+def check_claim(fmt, key: str) -> None:
+    """A player claims one of the TO's buttons, and only them."""
+    if key not in dict(results.buttons(fmt)):
+        raise results.ResultError("Choose one of the result buttons.")
+
+
+def agreed(claimed: list) -> bool:
+    """Both players claim the same result: it stands."""
+    return len(claimed) == 2 and claimed[0] == claimed[1]
+
+
+def check_claims(result: Optional[str], is_bye: bool, seated: set, claims: list,
+                 written_by: Optional[int]) -> None:
+    """One table's claims (Claim) as `report` can leave them, beside the match's result, its seated players and
+    the player whose report wrote that result (None: the TO's, or changed by the TO since). A bye takes no claims;
+    a claim is a seated player's, one each; two claims that agree make the result, so they never wait; a result
+    a player's report wrote is what that player claimed. Once a result stands the claims stay as they were (the
+    TO's result wins over any of them). RoundError says what is wrong."""
+    if is_bye and claims:
+        raise RoundError("a bye has no result to report")
+    players = [c.player_id for c in claims]
+    if any(p not in seated for p in players):
+        raise RoundError("a claim is by a player who is not at this table")
+    if len(set(players)) != len(players):
+        raise RoundError("a player claims twice")
+    if result is None and agreed([c.result for c in claims]):
+        raise RoundError("both players claim the same result, which would have made it the result")
+    if written_by is not None:
+        mine = next((c for c in claims if c.player_id == written_by), None)
+        if mine is None or mine.result != result:
+            raise RoundError("the result came from a player's report, but that player's claim says otherwise")
+
+
 # ---------------------------------------------------------------- acting
 
 def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
@@ -149,8 +184,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
 
     One claim per player and table, changeable until the result stands. Agreement (or a single report when
     the event allows it) writes the result through rounds.write_result. Refusals write nothing."""
-    if key not in dict(results.buttons(t.fmt)):  # the TO's buttons, and only them
-        raise results.ResultError("Choose one of the result buttons.")
+    check_claim(t.fmt, key)
     outcome = results.outcome(t.fmt, key)
     locked = rounds.lock_match(t, match_id)
     try:
@@ -173,8 +207,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
             mine.result = key
         db.session.flush()
         claims = db.session.scalars(sa.select(ResultClaim.result).where(ResultClaim.match_id == match.id)).all()
-        agreed = len(claims) == 2 and claims[0] == claims[1]
-        if agreed or t.single_report:
+        if agreed(claims) or t.single_report:
             rounds.write_result(t, locked, outcome, Actor("player", player_id=player.id))
             state = CONFIRMED
         else:

@@ -377,6 +377,28 @@ def result_log(t: Tournament, round_id: int) -> dict[int, list[ResultChange]]:
     return log
 
 
+def check_log(result: Optional[str], is_bye: bool, seated: set, changes: list) -> None:
+    """One match's result log as write_result leaves it: changes are (actor kind, player id or None, old, new),
+    oldest first. A bye has none; each is a real change and starts where the previous one ended (the first may
+    start from a result entered before the log existed); the last ends at the match's result; a player changes
+    only their own table's result; an account's change names no player. RoundError says what is wrong."""
+    if is_bye and changes:
+        raise RoundError("a bye has no result to change")
+    previous = None
+    for i, (kind, player, old, new) in enumerate(changes):
+        if old == new:
+            raise RoundError("a change leaves the result as it was")
+        if BYE in (old, new):
+            raise RoundError("a change gives or takes a bye, which is not a result anyone reports")
+        if i and old != previous:
+            raise RoundError("a change does not start from the result the previous one left")
+        if player is not None and (kind != "player" or player not in seated):
+            raise RoundError("a change is by a player who is not at this table")
+        previous = new
+    if changes and previous != result:
+        raise RoundError("the last change does not end at the match's result")
+
+
 # ---------------------------------------------------------------- manual edits
 
 EDIT_ACTIONS = {
