@@ -249,10 +249,38 @@ def test_fixes_are_found_and_clean():
     tables = [(1, [1, 3]), (2, [2]), (3, [4])]
     (w,) = check.with_fixes(tables, check.round(tables))
     assert w.kind == "byes" and w.fix == service.Fix("Pair Ben with Dan", "join", 2, 4)
-    # A dropped player and a player left out have no automatic fix.
-    check = service.RoundCheck(Format.PLAIN, 1, people[:3] + [Entrant(7, "Gil", dropped=True)], [])
+    # A dropped player paired: out, and the opponent plays the lone bye player, else takes the bye.
+    gil = Entrant(7, "Gil", dropped=True)
+    check = service.RoundCheck(Format.PLAIN, 1, people[:4] + [gil], [])
+    tables = [(1, [1, 7]), (2, [2, 3]), (3, [4])]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.kind == "dropped" and w.fix == service.Fix("Take Gil out; Ann plays Dan (table 3)", "remove", 7, 4)
+    assert check.round([(1, [1, 4]), (2, [2, 3])]) == []
+    check = service.RoundCheck(Format.PLAIN, 1, people[:3] + [gil], [])
     tables = [(1, [1, 7]), (2, [2, 3])]
-    assert [w.fix for w in check.with_fixes(tables, check.round(tables))] == [None]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.fix == service.Fix("Take Gil out; Ann gets the bye", "remove", 7)
+    # ... but never into a rematch, nor a second bye beside another: then it is the TO's call.
+    check = service.RoundCheck(Format.PLAIN, 2, people[:4] + [gil], [Game(1, 1, 4, 3, 0), Game(1, 2, 3, 3, 0)])
+    tables = [(1, [1, 7]), (2, [2, 3]), (3, [4])]
+    assert [w.fix for w in check.with_fixes(tables, check.round(tables))
+            if w.kind == "dropped"] == [None]
+    # A dropped player with the bye just leaves.
+    tables = [(1, [1, 2]), (2, [3, 4]), (3, [7])]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.fix == service.Fix("Take Gil out of this round", "remove", 7)
+    # A player left out: paired with the lone bye player when clean, else given a bye when clean.
+    check = service.RoundCheck(Format.SINGLE_SIDED, 1, people[:4], [])
+    (w,) = check.with_fixes([(1, [1, 2]), (2, [3])], check.round([(1, [1, 2]), (2, [3])]))
+    assert w.kind == "missing" and w.fix == service.Fix("Pair Dan with Cat (table 2)", "add", 4, 3)
+    assert check.round([(1, [1, 2]), (2, [3, 4])]) == []
+    check = service.RoundCheck(Format.PLAIN, 2, people[:5], [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0),
+                                                             Game(1, 5, None, 3)])
+    (w,) = check.with_fixes([(1, [1, 3]), (2, [2, 4])], check.round([(1, [1, 3]), (2, [2, 4])]))
+    assert w.fix is None  # Eve had her bye in round 1
+    check = service.RoundCheck(Format.PLAIN, 2, people[:5], games[:2])
+    (w,) = check.with_fixes([(1, [1, 3]), (2, [2, 4])], check.round([(1, [1, 3]), (2, [2, 4])]))
+    assert w.fix == service.Fix("Add Eve with a bye", "add", 5)
 
 
 def test_page_queries_do_not_grow_with_the_tables(app, make_user, make_tournament, login):
@@ -285,3 +313,64 @@ def test_players_are_named_per_round_and_only_theirs(make_user, make_tournament,
     db.session.commit()
     r = client.get(f"/tournaments/{t.id}/rounds/1?find=latecomer")
     assert r.headers["Location"].endswith("/rounds/1")
+
+
+def test_dropped_and_missing_fixes_post_and_refuse_when_stale(make_user, make_tournament, login):
+    """The fixes for a dropped player paired and a player left out: one POST each leaves a clean round; posted
+    again (the round moved on) they are refused with a message and change nothing."""
+    client, t, players = setup_event(make_user, make_tournament, login, n=5, fmt="plain")
+    pair(client, t, 1)
+    holder, = [seats[0].player_id for m, seats in matches(t, 1) if m.is_bye]
+    d, o = next([s.player_id for s in seats] for m, seats in matches(t, 1) if not m.is_bye)
+    db.session.get(Player, d).dropped = True
+    db.session.commit()
+
+    def fix_of(kind):
+        (w,) = [w for w in service.pairing_warnings(t, service.load_round(t, 1)) if w.kind == kind]
+        assert w.fix, w
+        return {"action": w.fix.action, "first": w.fix.first, "second": w.fix.second or ""}
+
+    def post(data):
+        r = client.post(f"/tournaments/{t.id}/rounds/1/edit", data=data)
+        assert r.status_code == 303
+        return client.get(r.headers["Location"]).get_data(as_text=True)
+
+    fix = fix_of("dropped")
+    assert fix == {"action": "remove", "first": d, "second": holder}
+    page = post(fix)
+    assert "Pairings changed." in page
+    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    seated = {s.player_id: m for m, seats in matches(t, 1) for s in seats}
+    assert d not in seated and seated[o] is seated[holder]
+    assert count_seats(t) == 4
+    # Posted again, the fix finds the player gone: a message, nothing changed.
+    page = post(fix)
+    assert "Choose players who are in this round." in page and count_seats(t) == 4
+
+    late = Player(tournament_id=t.id, name="Zed")
+    db.session.add(late)
+    db.session.commit()
+    page = page_of(client, t, 1)
+    assert "Not paired this round: Zed." in page and "Add Zed with a bye" in page
+    fix = fix_of("missing")
+    assert fix == {"action": "add", "first": late.id, "second": ""}
+    post(fix)
+    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert "is in this round already" in post(fix) and count_seats(t) == 5
+
+    later = Player(tournament_id=t.id, name="Yan")
+    db.session.add(later)
+    db.session.commit()
+    fix = fix_of("missing")
+    assert fix == {"action": "add", "first": later.id, "second": late.id}
+    post(fix)
+    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert count_seats(t) == 6 and not [m for m, _ in matches(t, 1) if m.is_bye]
+
+    # Once a result is in, no edit goes through.
+    db.session.get(Player, later.id).dropped = True
+    db.session.commit()
+    fix = fix_of("dropped")
+    report_all(client, t, 1, "2-0")
+    assert "before any result is in" in post(fix)
+    assert later.id in {s.player_id for _, seats in matches(t, 1) for s in seats}
