@@ -70,7 +70,8 @@ def test_json_answer_and_redirect_to_the_table(make_user, make_tournament, login
     m, _ = matches(t, 1)[2]
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "tie"}, headers=JSON)
     assert r.status_code == 200
-    assert r.get_json() == {"id": m.id, "table": m.table, "round": 1, "result": "tie", "label": "Tie",
+    assert set(r.get_json().pop("fragments")) == {f"t{m.table}", "unreported-line", "round-actions", "pairing-tools"}
+    assert r.get_json() | {"fragments": None} == {"fragments": None, "id": m.id, "table": m.table, "round": 1, "result": "tie", "label": "Tie",
                             "state": "confirmed", "message": f"Saved: table {m.table}, Tie."}
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "nonsense"}, headers=JSON)
     assert r.status_code == 400 and "Unknown result" in r.get_json()["error"]
@@ -79,6 +80,39 @@ def test_json_answer_and_redirect_to_the_table(make_user, make_tournament, login
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/rounds/1#t{m.table}")
     assert f"Saved: table {m.table}, Corp win." in client.get(r.headers["Location"]).get_data(as_text=True)
+
+
+def no_csrf(html: str) -> str:
+    return re.sub(r'name="csrf_token" value="[^"]*"', "", html)
+
+
+def test_saved_result_answers_with_the_parts_of_the_page_it_changed(make_user, make_tournament, login):
+    """The page's script swaps these in after a background save: each is what a reload would show."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=6)
+    pair(client, t, 1)
+    assert 'id="edit-pairings"' in page_of(client, t, 1)
+    tables = [m for m, _ in matches(t, 1)]
+    for i, m in enumerate(tables, 1):
+        r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"}, headers=JSON)
+        parts = r.get_json()["fragments"]
+        page = no_csrf(page_of(client, t, 1))
+        for html in parts.values():
+            assert no_csrf(html).strip() in page
+        assert 'data-result>Corp win</span>' in parts[f"t{m.table}"] and "History (1)" in parts[f"t{m.table}"]
+        assert 'aria-pressed="true">Corp win</button>' in parts[f"t{m.table}"]
+        # The first result closes the hand edits; the last one offers the next round.
+        assert "edit-pairings" not in parts["pairing-tools"]
+        if i < len(tables):
+            assert f"{len(tables) - i} of {len(tables)} results to report." in parts["unreported-line"]
+            assert "Pair round 2" not in parts["round-actions"]
+        else:
+            assert "All results are in." in parts["unreported-line"] and "Pair round 2" in parts["round-actions"]
+    # Editing a past round's result: the row keeps its buttons marked as a past edit.
+    pair(client, t, 2)
+    r = client.post(f"/tournaments/{t.id}/matches/{tables[0].id}/result", data={"result": "runner", "past": "1"},
+                    headers=JSON)
+    row_html = r.get_json()["fragments"][f"t{tables[0].table}"]
+    assert 'name="past" value="1"' in row_html and "History (2)" in row_html
 
 
 def test_find_a_table_or_a_name(make_user, make_tournament, login):
@@ -137,7 +171,7 @@ def test_undo_is_in_the_danger_zone_only_on_the_latest_round(make_user, make_tou
     client, t, _ = setup_event(make_user, make_tournament, login, n=8)
     pair(client, t, 1)
     page = page_of(client, t, 1)
-    actions = page[page.index('<div class="actions">'):page.index("</div>", page.index('<div class="actions">'))]
+    actions = page[page.index('<div class="actions" id="round-actions">'):page.index("</div>", page.index('<div class="actions" id="round-actions">'))]
     assert "Undo" not in actions and "Standings" in actions
     zone = page[page.index('id="danger-zone"'):]
     assert "Undo round 1" in zone and 'data-confirm="Delete round 1' in zone
