@@ -112,6 +112,44 @@ def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss, size)
         db.session.remove()
 
 
+def test_saved_result_updates_the_page_without_a_reload(to_page, organizer, seed_swiss, size):
+    """The row's history, the progress line, the next round's button and the closed hand edits come with the
+    save's answer, as a reload would show them."""
+    event = seed_swiss(organizer["id"], field(8), rounds=0, name=f"Live parts {size}")
+    event.pair(1)
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/1")
+    page.evaluate("window.marker = 'no reload'")
+    expect(page.locator("#edit-pairings")).to_have_count(1)
+    row = page.locator("#t2")
+    expect(row.locator(".result-log")).to_have_count(0)
+    row.get_by_role("button", name="Corp win", exact=True).click()
+    expect(page.locator("#toast")).to_have_text("Saved \u2713 table 2: Corp win")
+    expect(row.locator(".result-log summary")).to_have_text("History (1)")
+    expect(row).not_to_have_class(re.compile(r"\bwaiting\b"))
+    expect(page.locator("#unreported-line")).to_have_text("3 of 4 results to report.")
+    expect(page.locator("#edit-pairings")).to_have_count(0)  # no hand edits once a result is in
+    expect(page.locator("#round-actions")).not_to_contain_text("Pair round 2")
+    # Focus stays on the tapped button, now in the new row.
+    assert page.evaluate("document.activeElement.closest('li.match').id + ' ' + document.activeElement.textContent") \
+        == "t2 Corp win"
+    row.locator(".result-log summary").click()
+    expect(row.locator(".result-log")).to_contain_text("no result \u2192 Corp win")
+    no_sideways_scroll(page)
+    shot(page, f"round_parts_saved_{size}")
+    row.get_by_role("button", name="Tie", exact=True).click()
+    expect(row.locator(".result-log summary")).to_have_text("History (2)")
+    expect(row.locator("[data-result]")).to_have_text("Tie")
+    for table in (1, 3, 4):
+        page.locator(f"#t{table}").get_by_role("button", name="Runner win", exact=True).click()
+        expect(page.locator(f"#t{table} .result-log summary")).to_have_text("History (1)")
+    expect(page.locator("#unreported-line")).to_have_text("All results are in.")
+    expect(page.locator("#round-actions").get_by_role("button", name="Pair round 2")).to_be_visible()
+    assert page.evaluate("window.marker") == "no reload"
+    no_sideways_scroll(page)
+    shot(page, f"round_parts_all_in_{size}", full=True)
+
+
 def test_saved_without_javascript_goes_back_to_the_table(new_context, organizer, log_in, seed_swiss, size):
     event = seed_swiss(organizer["id"], field(40), rounds=0, name=f"No JS {size}")
     event.pair(1)
