@@ -320,3 +320,38 @@ def test_past_round_read_only_until_edit(to_page, organizer, seed_swiss, size):
     page.get_by_role("link", name="Done editing").click()
     expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
     expect(page.locator(f"#t{table} [data-result]")).to_have_text(new)
+
+
+def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_server, unique, size):
+    """A player dropped after the pairing and one registered late: each warning's button repairs it."""
+    with live_server.app_context():
+        t = Tournament(owner_id=organizer["id"], name=f"Late changes {size} {unique}", format="single",
+                       planned_rounds=3)
+        db.session.add(t)
+        db.session.commit()
+        db.session.add_all(Player(tournament_id=t.id, name=n) for n, _, _ in field(7))
+        db.session.commit()
+        service.pair_next_round(t, 1)
+        paired = next(m for m in service.load_round(t, 1).matches if not m.is_bye)
+        gone = db.session.get(Player, paired.seats[0].player_id)
+        gone.dropped = True
+        db.session.add(Player(tournament_id=t.id, name="Late Comer"))
+        db.session.commit()
+        tid, gone_name, table = t.id, gone.name, paired.table
+        db.session.remove()
+    page = to_page
+    page.goto(f"/tournaments/{tid}/rounds/1")
+    row = page.locator(f"#t{table}")
+    expect(row).to_contain_text(f"{gone_name} has dropped.")
+    expect(page.locator("#pairing-check")).to_contain_text("Not paired this round: Late Comer.")
+    no_sideways_scroll(page)
+    shot(page, f"round_fixes_{size}", full=True)
+    row.get_by_role("button", name=re.compile(f"^Take {gone_name} out")).click()
+    expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
+    expect(page.locator("li.match.broken")).to_have_count(0)
+    page.locator("#pairing-check").get_by_role("button", name=re.compile("Late Comer")).click()
+    expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
+    expect(page.locator("#pairing-check")).to_have_count(0)
+    expect(page.locator("ol.matches")).to_contain_text("Late Comer")
+    expect(page.locator("ol.matches")).not_to_contain_text(gone_name)
+    shot(page, f"round_fixed_{size}", full=True)
