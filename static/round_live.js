@@ -1,6 +1,7 @@
 /* The TO's round page: results and players' reports appear without a reload (an ETag'd poll every 4 s),
    "Unreported only" hides the tables that are done, "Go to" finds a table or a player, and a result tap is
-   saved in the background with a "Saved" note (the forms still post and redirect where this script is off). */
+   saved in the background with a "Saved" note and the parts of the page it changed swapped in as the server
+   rendered them (the forms still post and redirect where this script is off). */
 (function () {
   "use strict";
   var root = document.getElementById("round-live");

@@ -712,8 +712,10 @@ class RoundCheck:
 
     def _lone(self, seats: dict[int, list[int]], *skip: int) -> list[tuple[int, int]]:
         """(table, player) of each bye nobody asked for: a player a dropped or missing one can be paired with."""
-        return [(table, ps[0]) for table, ps in seats.items() if len(ps) == 1 and ps[0] not in skip
-                and not (ps[0] in self.by_id and (self.by_id[ps[0]].asks_bye(self.number) or self.by_id[ps[0]].dropped))]
+        def free(p: int) -> bool:
+            e = self.by_id.get(p)
+            return p not in skip and not (e and (e.asks_bye(self.number) or e.dropped))
+        return [(table, ps[0]) for table, ps in seats.items() if len(ps) == 1 and free(ps[0])]
 
     def _byes_ok(self, seats: dict[int, list[int]], p: int, *gone: int) -> bool:
         """Whether p can take a bye without a second bye nobody asked for in the round."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flask import Blueprint, current_app, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from .. import results
@@ -186,12 +186,13 @@ def undo(tid: int, number: int):
 @login_required
 def report(tid: int, mid: int):
     """A result from the round page. A plain form post redirects back to the table with a flash; the page's
-    script asks for JSON (Accept) and gets the saved table back, or the refusal with a 4xx."""
+    script asks for JSON (Accept) and gets the saved table back with the parts of the page it changed
+    (_fragments), or the refusal with a 4xx."""
     t = managed_tournament(tid, SCORE)
     form = ResultForm()
     if not form.validate():
         return _refuse(400, _form_errors(form))
-    fmt = t.fmt  # read before the commit expires the tournament row (no query after the write)
+    fmt = t.fmt  # read before the commit expires the tournament row (the redirect runs no query after the write)
     try:
         outcome = _outcome(t, form)
         number, table = service.report_result(t, mid, outcome, service.Actor.account(current_user, t),
