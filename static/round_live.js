@@ -1,6 +1,7 @@
 /* The TO's round page: results and players' reports appear without a reload (an ETag'd poll every 4 s),
    "Unreported only" hides the tables that are done, "Go to" finds a table or a player, and a result tap is
-   saved in the background with a "Saved" note (the forms still post and redirect where this script is off). */
+   saved in the background with a "Saved" note and the parts of the page it changed swapped in as the server
+   rendered them (the forms still post and redirect where this script is off). */
 (function () {
   "use strict";
   var root = document.getElementById("round-live");
@@ -104,6 +105,27 @@
     });
   };
 
+  /* The parts of the page a saved result changed (its row with the history, the progress line, the actions,
+     the pairing tools), rendered by the server as a reload would show them, swapped in by id. Focus stays on
+     the tapped button's counterpart in the new row. */
+  var swap = function (fragments, form, button) {
+    var focused = button && form.contains(document.activeElement) && root.contains(form) ? button.value : null;
+    Object.keys(fragments).forEach(function (id) {
+      var old = document.getElementById(id);
+      if (!old) { return; }
+      var holder = document.createElement("template");
+      holder.innerHTML = fragments[id].trim();
+      var fresh = holder.content.firstElementChild;
+      if (!fresh) { old.remove(); return; }
+      if (old === found) { fresh.classList.add("found"); found = fresh; }
+      old.replaceWith(fresh);
+      if (focused !== null && old.contains(form)) {
+        var again = fresh.querySelector('form.result-buttons button[value="' + focused + '"]');
+        if (again) { again.focus({ preventScroll: true }); }
+      }
+    });
+  };
+
   var poll;  /* set below */
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -130,9 +152,10 @@
           return;
         }
         var m = answer.body;
-        applyTable({ id: m.id, result: m.result, label: m.label, state: m.state, note: "" });
         var custom = form.closest("details.custom");
         if (custom) { custom.open = false; form.reset(); }
+        swap(m.fragments || {}, form, button);
+        applyTable({ id: m.id, result: m.result, label: m.label, state: m.state, note: "" });
         say("Saved \u2713 table " + m.table + ": " + m.label);
         poll(true);
       })

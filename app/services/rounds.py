@@ -406,6 +406,8 @@ EDIT_ACTIONS = {
     "sides": "Swap sides at a player's table",
     "bye": "Give a player the bye",
     "join": "Pair two players who have byes",
+    "remove": "Take a player out of this round",
+    "add": "Add a player left out of this round",
 }
 
 
@@ -426,8 +428,13 @@ def edit_pairings(t: Tournament, number: int, action: str, first: int,
         raise RoundError("Pairings can only be edited before any result is in.")
     tables = {m.id: [s.player_id for s in m.seats] for m in rnd.matches}
     where = {p: mid for mid, players in tables.items() for p in players}
-    if first not in where or (action in ("swap", "join") and second not in where):
+    if action == "add":
+        _check_addable(t, first, where)
+    elif first not in where or (action in ("swap", "join") and second not in where):
         raise RoundError("Choose players who are in this round.")
+    if action in ("remove", "add") and second is not None and (
+            second not in where or len(tables[where[second]]) != 1 or second == first):
+        raise RoundError("The other player must be one who has a bye in this round.")
     new_bye: list[int] = []
     a = first
     if action == "swap":
@@ -466,10 +473,38 @@ def edit_pairings(t: Tournament, number: int, action: str, first: int,
         tables[ma].append(b)
         del tables[mb]
         changed = {ma, mb}
+    elif action == "remove":  # a leaves; a's opponent keeps the table with a bye, or with `second` in a's seat
+        ma = where[a]
+        if second is not None:  # the player with a bye takes a's seat
+            tables[ma][tables[ma].index(a)] = second
+            del tables[where[second]]
+            changed = {ma, where[second]}
+        else:
+            tables[ma].remove(a)
+            if not tables[ma]:
+                del tables[ma]
+            changed = {ma}
+    elif action == "add":
+        if second is not None:  # a takes the empty seat beside the player with a bye
+            tables[where[second]].append(a)
+            changed = {where[second]}
+        else:
+            new_bye = [a]
+            changed = set()
     else:
         raise RoundError("Unknown edit.")
     _rewrite(t, rnd, tables, changed, new_bye)
     return pairing_warnings(t, load_round(t, number))
+
+
+def _check_addable(t: Tournament, player_id: int, where: dict[int, int]) -> None:
+    player = db.session.get(Player, player_id)
+    if player is None or player.tournament_id != t.id:
+        raise RoundError("Choose a player of this tournament.")
+    if player.dropped:
+        raise RoundError(f"{player.name} has dropped; reinstate them before adding them to a round.")
+    if player_id in where:
+        raise RoundError(f"{player.name} is in this round already.")
 
 
 def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int], new_bye: list[int]) -> None:
@@ -661,8 +696,12 @@ class RoundCheck:
                     if self._clean((ta, [a, b])):
                         return Fix(f"Pair {name(a)} with {name(b)}", "join", a, b)
             return None
-        if w.table is None or w.kind == "dropped":
-            return None  # a player left out or dropped is the TO's call, not a swap
+        if w.kind == "dropped":
+            return self._take_out(seats, w.table, w.players[0])
+        if w.kind == "missing":
+            return self._add(seats, w.players[0])
+        if w.table is None:
+            return None
         table = w.table
         players = seats[table]
         if len(players) == 1:
@@ -691,6 +730,42 @@ class RoundCheck:
                 if self._clean((table, mine), (other, yours)):
                     return Fix(f"Swap {name(players[i])} with {name(theirs[j])} (table {other})", "swap",
                                players[i], theirs[j])
+        return None
+
+    def _lone(self, seats: dict[int, list[int]], *skip: int) -> list[tuple[int, int]]:
+        """(table, player) of each bye nobody asked for: a player a dropped or missing one can be paired with."""
+        def free(p: int) -> bool:
+            e = self.by_id.get(p)
+            return p not in skip and not (e and (e.asks_bye(self.number) or e.dropped))
+        return [(table, ps[0]) for table, ps in seats.items() if len(ps) == 1 and free(ps[0])]
+
+    def _byes_ok(self, seats: dict[int, list[int]], p: int, *gone: int) -> bool:
+        """Whether p can take a bye without a second bye nobody asked for in the round."""
+        return self._clean((0, [p])) and (
+            (p in self.by_id and self.by_id[p].asks_bye(self.number)) or not self._lone(seats, *gone))
+
+    def _take_out(self, seats: dict[int, list[int]], table: int, d: int) -> Optional[Fix]:
+        """A dropped player leaves the round; the opponent, if any, plays a lone bye player in their seat when that
+        is clean, else takes the bye when that is clean."""
+        players = seats[table]
+        if len(players) == 1:
+            return Fix(f"Take {self.name(d)} out of this round", "remove", d)
+        (o,) = [p for p in players if p != d]
+        for other, z in self._lone(seats, d):
+            if self._clean((table, [z if p == d else p for p in players])):
+                return Fix(f"Take {self.name(d)} out; {self.name(o)} plays {self.name(z)} (table {other})",
+                           "remove", d, z)
+        if self._byes_ok(seats, o, d):
+            return Fix(f"Take {self.name(d)} out; {self.name(o)} gets the bye", "remove", d)
+        return None
+
+    def _add(self, seats: dict[int, list[int]], m: int) -> Optional[Fix]:
+        """A player left out joins the round: beside a lone bye player when that is clean, else with a bye."""
+        for table, z in self._lone(seats):
+            if self._clean((table, [z, m])):
+                return Fix(f"Pair {self.name(m)} with {self.name(z)} (table {table})", "add", m, z)
+        if self._byes_ok(seats, m):
+            return Fix(f"Add {self.name(m)} with a bye", "add", m)
         return None
 
 

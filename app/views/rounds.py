@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from .. import results
@@ -13,7 +13,7 @@ from ..pairing import Format
 from ..services import export, participation
 from ..services import rounds as service
 from ..services import timer
-from .access import ORGANIZE, SCORE, managed_tournament
+from .access import ORGANIZE, SCORE, managed_tournament, may
 
 bp = Blueprint("rounds", __name__)
 
@@ -62,21 +62,29 @@ def show(tid: int, number: int):
         abort(404)
     if "find" in request.args:
         return _find(t, rnd, request.args.get("find", ""))
+    return render_template("rounds/show.html", **_page(t, rnd, request.args.get("edit")))
+
+
+def _page(t, rnd, mode) -> dict:
+    """The round page's context; `mode` is ?edit= (results: a past round's results open for changes)."""
     reports = participation.round_reports(t, rnd)
     summaries = service.round_summaries(t)
     latest = summaries[-1].number
+    number = rnd.number
     editable = number == latest and not any(m.result and not m.is_bye for m in rnd.matches)
     past = number < latest
-    mode = request.args.get("edit")
     buttons = results.buttons(t.fmt)
     warnings = service.pairing_warnings(t, rnd) if editable and not rnd.published else []
     flagged: dict[int, list] = {}
     for w in warnings:
         if w.table is not None:
             flagged.setdefault(w.table, []).append(w)
-    return render_template(
-        "rounds/show.html", t=t, rnd=rnd, summaries=summaries, latest=latest, editable=editable,
-        past=past, editing_results=past and mode == "results", editing_pairings=editable and mode == "pairings",
+    editing_results = past and mode == "results"
+    score = may(current_user, t, SCORE)
+    return dict(
+        t=t, rnd=rnd, summaries=summaries, latest=latest, editable=editable,
+        organize=may(current_user, t, ORGANIZE), score=score, entry=score and (not past or editing_results),
+        past=past, editing_results=editing_results, editing_pairings=editable and mode == "pairings",
         unreported=sum(1 for m in rnd.matches if m.result is None),
         warnings=warnings, flagged=flagged, round_warnings=[w for w in warnings if w.table is None],
         before=service.points_before(t, number),
@@ -84,8 +92,22 @@ def show(tid: int, number: int):
         reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
         log=service.result_log(t, rnd.id),
         edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm(),
-        round_clock=timer.round_clock(t, number), report_url=_report_url(tid),
+        round_clock=timer.round_clock(t, number), report_url=_report_url(t.id),
         game_choices=_game_choices)
+
+
+def _fragments(t, number: int, mid: int, past_edit: bool) -> dict[str, str]:
+    """After a saved result, the parts of the page it changes (templates/rounds/_parts.html), by element id,
+    rendered as the page renders them, for the page's script to swap in."""
+    rnd = service.load_round(t, number)
+    context = _page(t, rnd, "results" if past_edit else None)
+    current_app.update_template_context(context)
+    parts = current_app.jinja_env.get_template("rounds/_parts.html").make_module(context)
+    m = next(m for m in rnd.matches if m.id == mid)
+    return {f"t{m.table}": str(parts.match_row(m, context["csrf_token"]())),
+            "unreported-line": str(parts.progress_line()),
+            "round-actions": str(parts.round_actions()),
+            "pairing-tools": str(parts.pairing_tools())}
 
 
 def _report_url(tid: int):
@@ -164,12 +186,13 @@ def undo(tid: int, number: int):
 @login_required
 def report(tid: int, mid: int):
     """A result from the round page. A plain form post redirects back to the table with a flash; the page's
-    script asks for JSON (Accept) and gets the saved table back, or the refusal with a 4xx."""
+    script asks for JSON (Accept) and gets the saved table back with the parts of the page it changed
+    (_fragments), or the refusal with a 4xx."""
     t = managed_tournament(tid, SCORE)
     form = ResultForm()
     if not form.validate():
         return _refuse(400, _form_errors(form))
-    fmt = t.fmt  # read before the commit expires the tournament row (no query after the write)
+    fmt = t.fmt  # read before the commit expires the tournament row (the redirect runs no query after the write)
     try:
         outcome = _outcome(t, form)
         number, table = service.report_result(t, mid, outcome, service.Actor.account(current_user, t),
@@ -186,7 +209,9 @@ def report(tid: int, mid: int):
     label = results.label(fmt, outcome.key)
     saved = f"Saved: table {table}, {label}."
     if _wants_json():
-        return jsonify(id=mid, table=table, round=number, result=outcome.key, label=label, state=participation.CONFIRMED, message=saved)
+        return jsonify(id=mid, table=table, round=number, result=outcome.key, label=label,
+                       state=participation.CONFIRMED, message=saved,
+                       fragments=_fragments(t, number, mid, form.past.data == "1"))
     flash(saved, "success")
     args = {"edit": "results"} if form.past.data == "1" else {}
     return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"t{table}", **args), 303)

@@ -112,6 +112,44 @@ def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss, size)
         db.session.remove()
 
 
+def test_saved_result_updates_the_page_without_a_reload(to_page, organizer, seed_swiss, size):
+    """The row's history, the progress line, the next round's button and the closed hand edits come with the
+    save's answer, as a reload would show them."""
+    event = seed_swiss(organizer["id"], field(8), rounds=0, name=f"Live parts {size}")
+    event.pair(1)
+    page = to_page
+    page.goto(f"/tournaments/{event.id}/rounds/1")
+    page.evaluate("window.marker = 'no reload'")
+    expect(page.locator("#edit-pairings")).to_have_count(1)
+    row = page.locator("#t2")
+    expect(row.locator(".result-log")).to_have_count(0)
+    row.get_by_role("button", name="Corp win", exact=True).click()
+    expect(page.locator("#toast")).to_have_text("Saved \u2713 table 2: Corp win")
+    expect(row.locator(".result-log summary")).to_have_text("History (1)")
+    expect(row).not_to_have_class(re.compile(r"\bwaiting\b"))
+    expect(page.locator("#unreported-line")).to_have_text("3 of 4 results to report.")
+    expect(page.locator("#edit-pairings")).to_have_count(0)  # no hand edits once a result is in
+    expect(page.locator("#round-actions")).not_to_contain_text("Pair round 2")
+    # Focus stays on the tapped button, now in the new row.
+    assert page.evaluate("document.activeElement.closest('li.match').id + ' ' + document.activeElement.textContent") \
+        == "t2 Corp win"
+    row.locator(".result-log summary").click()
+    expect(row.locator(".result-log")).to_contain_text("no result \u2192 Corp win")
+    no_sideways_scroll(page)
+    shot(page, f"round_parts_saved_{size}")
+    row.get_by_role("button", name="Tie", exact=True).click()
+    expect(row.locator(".result-log summary")).to_have_text("History (2)")
+    expect(row.locator("[data-result]")).to_have_text("Tie")
+    for table in (1, 3, 4):
+        page.locator(f"#t{table}").get_by_role("button", name="Runner win", exact=True).click()
+        expect(page.locator(f"#t{table} .result-log summary")).to_have_text("History (1)")
+    expect(page.locator("#unreported-line")).to_have_text("All results are in.")
+    expect(page.locator("#round-actions").get_by_role("button", name="Pair round 2")).to_be_visible()
+    assert page.evaluate("window.marker") == "no reload"
+    no_sideways_scroll(page)
+    shot(page, f"round_parts_all_in_{size}", full=True)
+
+
 def test_saved_without_javascript_goes_back_to_the_table(new_context, organizer, log_in, seed_swiss, size):
     event = seed_swiss(organizer["id"], field(40), rounds=0, name=f"No JS {size}")
     event.pair(1)
@@ -282,3 +320,38 @@ def test_past_round_read_only_until_edit(to_page, organizer, seed_swiss, size):
     page.get_by_role("link", name="Done editing").click()
     expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
     expect(page.locator(f"#t{table} [data-result]")).to_have_text(new)
+
+
+def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_server, unique, size):
+    """A player dropped after the pairing and one registered late: each warning's button repairs it."""
+    with live_server.app_context():
+        t = Tournament(owner_id=organizer["id"], name=f"Late changes {size} {unique}", format="single",
+                       planned_rounds=3)
+        db.session.add(t)
+        db.session.commit()
+        db.session.add_all(Player(tournament_id=t.id, name=n) for n, _, _ in field(7))
+        db.session.commit()
+        service.pair_next_round(t, 1)
+        paired = next(m for m in service.load_round(t, 1).matches if not m.is_bye)
+        gone = db.session.get(Player, paired.seats[0].player_id)
+        gone.dropped = True
+        db.session.add(Player(tournament_id=t.id, name="Late Comer"))
+        db.session.commit()
+        tid, gone_name, table = t.id, gone.name, paired.table
+        db.session.remove()
+    page = to_page
+    page.goto(f"/tournaments/{tid}/rounds/1")
+    row = page.locator(f"#t{table}")
+    expect(row).to_contain_text(f"{gone_name} has dropped.")
+    expect(page.locator("#pairing-check")).to_contain_text("Not paired this round: Late Comer.")
+    no_sideways_scroll(page)
+    shot(page, f"round_fixes_{size}", full=True)
+    row.get_by_role("button", name=re.compile(f"^Take {gone_name} out")).click()
+    expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
+    expect(page.locator("li.match.broken")).to_have_count(0)
+    page.locator("#pairing-check").get_by_role("button", name=re.compile("Late Comer")).click()
+    expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
+    expect(page.locator("#pairing-check")).to_have_count(0)
+    expect(page.locator("ol.matches")).to_contain_text("Late Comer")
+    expect(page.locator("ol.matches")).not_to_contain_text(gone_name)
+    shot(page, f"round_fixed_{size}", full=True)

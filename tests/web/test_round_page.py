@@ -70,8 +70,10 @@ def test_json_answer_and_redirect_to_the_table(make_user, make_tournament, login
     m, _ = matches(t, 1)[2]
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "tie"}, headers=JSON)
     assert r.status_code == 200
-    assert r.get_json() == {"id": m.id, "table": m.table, "round": 1, "result": "tie", "label": "Tie",
-                            "state": "confirmed", "message": f"Saved: table {m.table}, Tie."}
+    answer = r.get_json()
+    assert set(answer.pop("fragments")) == {f"t{m.table}", "unreported-line", "round-actions", "pairing-tools"}
+    assert answer == {"id": m.id, "table": m.table, "round": 1, "result": "tie", "label": "Tie",
+                      "state": "confirmed", "message": f"Saved: table {m.table}, Tie."}
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "nonsense"}, headers=JSON)
     assert r.status_code == 400 and "Unknown result" in r.get_json()["error"]
     db.session.expire_all()
@@ -79,6 +81,39 @@ def test_json_answer_and_redirect_to_the_table(make_user, make_tournament, login
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/rounds/1#t{m.table}")
     assert f"Saved: table {m.table}, Corp win." in client.get(r.headers["Location"]).get_data(as_text=True)
+
+
+def no_csrf(html: str) -> str:
+    return re.sub(r'name="csrf_token" value="[^"]*"', "", html)
+
+
+def test_saved_result_answers_with_the_parts_of_the_page_it_changed(make_user, make_tournament, login):
+    """The page's script swaps these in after a background save: each is what a reload would show."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=6)
+    pair(client, t, 1)
+    assert 'id="edit-pairings"' in page_of(client, t, 1)
+    tables = [m for m, _ in matches(t, 1)]
+    for i, m in enumerate(tables, 1):
+        r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"}, headers=JSON)
+        parts = r.get_json()["fragments"]
+        page = no_csrf(page_of(client, t, 1))
+        for html in parts.values():
+            assert no_csrf(html).strip() in page
+        assert 'data-result>Corp win</span>' in parts[f"t{m.table}"] and "History (1)" in parts[f"t{m.table}"]
+        assert 'aria-pressed="true">Corp win</button>' in parts[f"t{m.table}"]
+        # The first result closes the hand edits; the last one offers the next round.
+        assert "edit-pairings" not in parts["pairing-tools"]
+        if i < len(tables):
+            assert f"{len(tables) - i} of {len(tables)} results to report." in parts["unreported-line"]
+            assert "Pair round 2" not in parts["round-actions"]
+        else:
+            assert "All results are in." in parts["unreported-line"] and "Pair round 2" in parts["round-actions"]
+    # Editing a past round's result: the row keeps its buttons marked as a past edit.
+    pair(client, t, 2)
+    r = client.post(f"/tournaments/{t.id}/matches/{tables[0].id}/result", data={"result": "runner", "past": "1"},
+                    headers=JSON)
+    row_html = r.get_json()["fragments"][f"t{tables[0].table}"]
+    assert 'name="past" value="1"' in row_html and "History (2)" in row_html
 
 
 def test_find_a_table_or_a_name(make_user, make_tournament, login):
@@ -137,7 +172,8 @@ def test_undo_is_in_the_danger_zone_only_on_the_latest_round(make_user, make_tou
     client, t, _ = setup_event(make_user, make_tournament, login, n=8)
     pair(client, t, 1)
     page = page_of(client, t, 1)
-    actions = page[page.index('<div class="actions">'):page.index("</div>", page.index('<div class="actions">'))]
+    start = page.index('<div class="actions" id="round-actions">')
+    actions = page[start:page.index("</div>", start)]
     assert "Undo" not in actions and "Standings" in actions
     zone = page[page.index('id="danger-zone"'):]
     assert "Undo round 1" in zone and 'data-confirm="Delete round 1' in zone
@@ -249,10 +285,38 @@ def test_fixes_are_found_and_clean():
     tables = [(1, [1, 3]), (2, [2]), (3, [4])]
     (w,) = check.with_fixes(tables, check.round(tables))
     assert w.kind == "byes" and w.fix == service.Fix("Pair Ben with Dan", "join", 2, 4)
-    # A dropped player and a player left out have no automatic fix.
-    check = service.RoundCheck(Format.PLAIN, 1, people[:3] + [Entrant(7, "Gil", dropped=True)], [])
+    # A dropped player paired: out, and the opponent plays the lone bye player, else takes the bye.
+    gil = Entrant(7, "Gil", dropped=True)
+    check = service.RoundCheck(Format.PLAIN, 1, people[:4] + [gil], [])
+    tables = [(1, [1, 7]), (2, [2, 3]), (3, [4])]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.kind == "dropped" and w.fix == service.Fix("Take Gil out; Ann plays Dan (table 3)", "remove", 7, 4)
+    assert check.round([(1, [1, 4]), (2, [2, 3])]) == []
+    check = service.RoundCheck(Format.PLAIN, 1, people[:3] + [gil], [])
     tables = [(1, [1, 7]), (2, [2, 3])]
-    assert [w.fix for w in check.with_fixes(tables, check.round(tables))] == [None]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.fix == service.Fix("Take Gil out; Ann gets the bye", "remove", 7)
+    # ... but never into a rematch, nor a second bye beside another: then it is the TO's call.
+    check = service.RoundCheck(Format.PLAIN, 2, people[:4] + [gil], [Game(1, 1, 4, 3, 0), Game(1, 2, 3, 3, 0)])
+    tables = [(1, [1, 7]), (2, [2, 3]), (3, [4])]
+    assert [w.fix for w in check.with_fixes(tables, check.round(tables))
+            if w.kind == "dropped"] == [None]
+    # A dropped player with the bye just leaves.
+    tables = [(1, [1, 2]), (2, [3, 4]), (3, [7])]
+    (w,) = check.with_fixes(tables, check.round(tables))
+    assert w.fix == service.Fix("Take Gil out of this round", "remove", 7)
+    # A player left out: paired with the lone bye player when clean, else given a bye when clean.
+    check = service.RoundCheck(Format.SINGLE_SIDED, 1, people[:4], [])
+    (w,) = check.with_fixes([(1, [1, 2]), (2, [3])], check.round([(1, [1, 2]), (2, [3])]))
+    assert w.kind == "missing" and w.fix == service.Fix("Pair Dan with Cat (table 2)", "add", 4, 3)
+    assert check.round([(1, [1, 2]), (2, [3, 4])]) == []
+    check = service.RoundCheck(Format.PLAIN, 2, people[:5], [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0),
+                                                             Game(1, 5, None, 3)])
+    (w,) = check.with_fixes([(1, [1, 3]), (2, [2, 4])], check.round([(1, [1, 3]), (2, [2, 4])]))
+    assert w.fix is None  # Eve had her bye in round 1
+    check = service.RoundCheck(Format.PLAIN, 2, people[:5], games[:2])
+    (w,) = check.with_fixes([(1, [1, 3]), (2, [2, 4])], check.round([(1, [1, 3]), (2, [2, 4])]))
+    assert w.fix == service.Fix("Add Eve with a bye", "add", 5)
 
 
 def test_page_queries_do_not_grow_with_the_tables(app, make_user, make_tournament, login):
@@ -285,3 +349,64 @@ def test_players_are_named_per_round_and_only_theirs(make_user, make_tournament,
     db.session.commit()
     r = client.get(f"/tournaments/{t.id}/rounds/1?find=latecomer")
     assert r.headers["Location"].endswith("/rounds/1")
+
+
+def test_dropped_and_missing_fixes_post_and_refuse_when_stale(make_user, make_tournament, login):
+    """The fixes for a dropped player paired and a player left out: one POST each leaves a clean round; posted
+    again (the round moved on) they are refused with a message and change nothing."""
+    client, t, players = setup_event(make_user, make_tournament, login, n=5, fmt="plain")
+    pair(client, t, 1)
+    holder, = [seats[0].player_id for m, seats in matches(t, 1) if m.is_bye]
+    d, o = next([s.player_id for s in seats] for m, seats in matches(t, 1) if not m.is_bye)
+    db.session.get(Player, d).dropped = True
+    db.session.commit()
+
+    def fix_of(kind):
+        (w,) = [w for w in service.pairing_warnings(t, service.load_round(t, 1)) if w.kind == kind]
+        assert w.fix, w
+        return {"action": w.fix.action, "first": w.fix.first, "second": w.fix.second or ""}
+
+    def post(data):
+        r = client.post(f"/tournaments/{t.id}/rounds/1/edit", data=data)
+        assert r.status_code == 303
+        return client.get(r.headers["Location"]).get_data(as_text=True)
+
+    fix = fix_of("dropped")
+    assert fix == {"action": "remove", "first": d, "second": holder}
+    page = post(fix)
+    assert "Pairings changed." in page
+    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    seated = {s.player_id: m for m, seats in matches(t, 1) for s in seats}
+    assert d not in seated and seated[o] is seated[holder]
+    assert count_seats(t) == 4
+    # Posted again, the fix finds the player gone: a message, nothing changed.
+    page = post(fix)
+    assert "Choose players who are in this round." in page and count_seats(t) == 4
+
+    late = Player(tournament_id=t.id, name="Zed")
+    db.session.add(late)
+    db.session.commit()
+    page = page_of(client, t, 1)
+    assert "Not paired this round: Zed." in page and "Add Zed with a bye" in page
+    fix = fix_of("missing")
+    assert fix == {"action": "add", "first": late.id, "second": ""}
+    post(fix)
+    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert "is in this round already" in post(fix) and count_seats(t) == 5
+
+    later = Player(tournament_id=t.id, name="Yan")
+    db.session.add(later)
+    db.session.commit()
+    fix = fix_of("missing")
+    assert fix == {"action": "add", "first": later.id, "second": late.id}
+    post(fix)
+    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert count_seats(t) == 6 and not [m for m, _ in matches(t, 1) if m.is_bye]
+
+    # Once a result is in, no edit goes through.
+    db.session.get(Player, later.id).dropped = True
+    db.session.commit()
+    fix = fix_of("dropped")
+    report_all(client, t, 1, "2-0")
+    assert "before any result is in" in post(fix)
+    assert later.id in {s.player_id for _, seats in matches(t, 1) for s in seats}

@@ -364,6 +364,19 @@ def test_edit_with_another_tournaments_player(event, make_user, make_tournament,
     assert "in this round" in client.get(r.headers["Location"]).get_data(as_text=True)
     assert table_of(t, 1) == before
     assert edit(client, t, 9, "swap", a.player_id, stranger.id).status_code == 404
+    # Adding to the round: never another event's player, a dropped one, or one seated already.
+    gone = Player(tournament_id=t.id, name="Gone", dropped=True)
+    db.session.add(gone)
+    db.session.commit()
+    for first, second, message in ((stranger.id, None, "a player of this tournament"),
+                                   (gone.id, None, "has dropped"), (a.player_id, None, "in this round already"),
+                                   (gone.id, a.player_id, "has dropped")):
+        r = edit(client, t, 1, "add", first, second)
+        assert message in client.get(r.headers["Location"]).get_data(as_text=True), message
+        assert table_of(t, 1) == before
+    r = edit(client, t, 1, "remove", a.player_id, stranger.id)
+    assert "one who has a bye" in client.get(r.headers["Location"]).get_data(as_text=True)
+    assert table_of(t, 1) == before
 
 
 def test_csrf_is_required(csrf_app, make_user, make_tournament):
