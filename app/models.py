@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 from datetime import date, datetime, timezone
 from fractions import Fraction
+from typing import Optional
 
 from flask_login import UserMixin
 import sqlalchemy as sa
@@ -25,6 +26,14 @@ MAX_INT = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns:
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def as_utc(value: Optional[datetime]) -> Optional[datetime]:
+    """A stored time as aware UTC, whatever the driver returned (SQLite gives naive datetimes back; only UTC is
+    ever stored)."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 def new_session_token() -> str:

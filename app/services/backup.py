@@ -7,7 +7,7 @@ transaction of bulk inserts (event_writer).
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from fractions import Fraction
 
 import sqlalchemy as sa
@@ -16,7 +16,7 @@ from sqlalchemy.orm import selectinload
 from .. import results as result_rules
 from ..brackets import KINDS, Bracket, BracketError, PlayedBracket
 from ..extensions import db
-from ..models import CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Tournament, User
+from ..models import CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Tournament, User, as_utc
 from ..pairing import Format
 from ..standings import TIEBREAKERS
 from . import event_writer
@@ -37,9 +37,7 @@ ACTORS = ("organizer", "staff", "player")
 
 
 def _time(moment: datetime) -> str:
-    """UTC with its offset; SQLite hands back the stored UTC time without one."""
-    moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-    return moment.isoformat(timespec="microseconds")
+    return as_utc(moment).isoformat(timespec="microseconds")
 
 
 def backup(tournament: Tournament) -> dict:

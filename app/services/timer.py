@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from .. import clock
 from ..extensions import db
-from ..models import Round, Tournament, utcnow
+from ..models import Round, Tournament, as_utc, utcnow
 
 
 class TimerError(Exception):
@@ -24,16 +24,9 @@ class NotFound(TimerError):
     """No such round in this tournament."""
 
 
-def _utc(value: Optional[datetime]) -> Optional[datetime]:
-    """Aware UTC, whatever the driver returned (SQLite gives naive datetimes back; we only ever store UTC)."""
-    if value is None:
-        return None
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
-
-
 def clock_from_row(state, ends_at, remaining_ms) -> clock.Clock:
     """A clock from the three timer columns of a round row."""
-    return clock.Clock(state, _utc(ends_at), remaining_ms)
+    return clock.Clock(state, as_utc(ends_at), remaining_ms)
 
 
 _COLUMNS = (Round.timer_state, Round.timer_ends_at, Round.timer_remaining_ms)

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Round, Tournament
+from app.models import Round, Tournament, as_utc
 from app.services import timer as service
 from test_rounds import pair, report_all, setup_event
 
@@ -34,7 +34,7 @@ def row(t, number=1):
     db.session.expire_all()
     r = db.session.execute(sa.select(Round.timer_state, Round.timer_ends_at, Round.timer_remaining_ms)
                            .filter_by(tournament_id=t.id, number=number)).one()
-    return r[0], service._utc(r[1]), r[2]
+    return r[0], as_utc(r[1]), r[2]
 
 
 def flashed(client) -> list[str]:
