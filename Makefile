@@ -40,7 +40,7 @@ bench-participation: $(VENV)/.installed
 	$(PY) -m bench.bench_participation
 
 simulate: $(VENV)/.installed
-	$(PY) -m app.pairing.simulate
+	$(PY) -m app.core.pairing.simulate
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -68,7 +68,7 @@ class Config:
     # second, bench/bench_uploads.py) and at most UPLOAD_SLOTS run at once, so 10 s is ample even on a loaded
     # machine, and short of gunicorn's 30 s worker timeout: a stuck request answers "busy", not a killed worker.
     SQLITE_BUSY_TIMEOUT_MS = 10_000
-    # Public pages built once per tournament version, shared by every worker (app/services/page_cache.py);
+    # Public pages built once per tournament version, shared by every worker (app/web/page_cache.py);
     # empty: instance/page-cache.
     PAGE_CACHE_DIR = os.environ.get("PAGE_CACHE_DIR", "")
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day

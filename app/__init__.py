@@ -27,11 +27,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
 
     from . import models  # noqa: F401  (models must be imported for migrations)
-    from .errors import register_error_handlers
-    from .headers import register_security_headers
-    from .throttle import init_throttle
+    from .web.errors import register_error_handlers
+    from .web.headers import register_security_headers
+    from .web.throttle import init_throttle
     from .cli import register_cli
-    from .views import register_blueprints
+    from .web.views import register_blueprints
 
     register_error_handlers(app)
     register_security_headers(app)

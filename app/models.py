@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
-from .names import name_key
-from .pairing import DEFAULT_SCORE_FACTOR, Format
+from .core.names import name_key
+from .core.pairing import DEFAULT_SCORE_FACTOR, Format
 
 
 MAX_INT = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns: a larger one cannot exist
@@ -131,7 +131,7 @@ class Tournament(db.Model):
 
 
 class Staff(db.Model):
-    """Another organizer's account working on one event, as "organizer" or "scorekeeper" (app/views/access.py)."""
+    """Another organizer's account working on one event, as "organizer" or "scorekeeper" (app/web/access.py)."""
 
     __tablename__ = "staff"
     id = db.Column(db.Integer, primary_key=True)
@@ -154,7 +154,7 @@ class Player(db.Model):
     id = db.Column(db.Integer, primary_key=True)
     tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
     name = db.Column(db.String(100), nullable=False)
-    # name_key (app/names.py) is kept by the validator below; its unique constraint refuses "ana" beside "Ána"
+    # name_key (app/core/names.py) is kept by the validator below; its unique constraint refuses "ana" beside "Ána"
     # even when two requests race. Bulk inserts must fill it themselves.
     name_key = db.Column(db.String(200), nullable=False)
     corp_identity = db.Column(db.String(100), nullable=False, default="")
@@ -190,7 +190,7 @@ class Round(db.Model):
     number = db.Column(db.Integer, nullable=False)
     published = db.Column(db.Boolean, nullable=False, default=False)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
-    # The round clock (app/clock.py): NULL until started; the end time while running, the time left while paused.
+    # The round clock (app/core/clock.py): NULL until started; the end time while running, the time left while paused.
     timer_state = db.Column(db.String(8))
     timer_ends_at = db.Column(db.DateTime(timezone=True))
     timer_remaining_ms = db.Column(db.Integer)
@@ -223,7 +223,7 @@ class Match(db.Model):
     round_id = db.Column(db.Integer, nullable=False)
     table = db.Column(db.Integer, nullable=False)
     is_bye = db.Column(db.Boolean, nullable=False, default=False)
-    # "corp", "runner", "tie", "id" (single-sided); "3-0/0-3" (double-sided: both games, app/results.py); "2-1" ...
+    # "corp", "runner", "tie", "id" (single-sided); "3-0/0-3" (double-sided: both games, app/core/results.py); "2-1" ...
     result = db.Column(db.String(16))
     intentional_draw = db.Column(db.Boolean, nullable=False, default=False)
     drawn_games = db.Column(db.Integer, nullable=False, default=0)
@@ -342,7 +342,7 @@ class CutEntry(db.Model):
 class CutResult(db.Model):
     """A cut game's recorded side choice and/or winner; the bracket is rebuilt from the seeds and these.
 
-    A cut kept exactly as played (an imported one no layout describes, app.brackets.PlayedBracket) names each
+    A cut kept exactly as played (an imported one no layout describes, app.core.brackets.PlayedBracket) names each
     game's players and cut round here; then every game has a row, its winner NULL until played."""
 
     __tablename__ = "cut_results"

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.pairing import Format, pair_round  # noqa: E402
-from app.pairing.playout import field, play_rounds  # noqa: E402
+from app.core.pairing import Format, pair_round  # noqa: E402
+from app.core.pairing.playout import field, play_rounds  # noqa: E402
 from bench.workers import worker_rows  # noqa: E402
 
 SIZES = (50, 400, 2_000, 20_000, 100_000)

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.pairing import Entrant, Format, Game, pair_round  # noqa: E402
-from app.pairing.plain import prepare  # noqa: E402
+from app.core.pairing import Entrant, Format, Game, pair_round  # noqa: E402
+from app.core.pairing.plain import prepare  # noqa: E402
 from bench.workers import worker_rows  # noqa: E402
 
 HISTORIES = {

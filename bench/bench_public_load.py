@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Match, Player, Round, Tournament  # noqa: E402
-from app.results import outcome  # noqa: E402
+from app.core.results import outcome  # noqa: E402
 from bench.bench_status_load import serve, wait_until_up, workers_cpu  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url, seed  # noqa: E402
 

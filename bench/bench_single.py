@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.pairing import Entrant, Format, Game, Side, pair_round  # noqa: E402
+from app.core.pairing import Entrant, Format, Game, Side, pair_round  # noqa: E402
 from bench.workers import worker_rows  # noqa: E402
 
 SCENARIOS = ("base", "late", "drops", "fixed", "lopsided", "all", "bias16")

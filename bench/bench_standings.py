@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.pairing import Entrant, Format, Game, History, Side  # noqa: E402
-from app.standings import TIEBREAKERS, compute_standings  # noqa: E402
+from app.core.pairing import Entrant, Format, Game, History, Side  # noqa: E402
+from app.core.standings import TIEBREAKERS, compute_standings  # noqa: E402
 
 SIZES = (2_000, 20_000, 100_000)
 ROUNDS = 10

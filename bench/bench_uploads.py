@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.pairing import Format  # noqa: E402
-from app.results import outcome  # noqa: E402
+from app.core.pairing import Format  # noqa: E402
+from app.core.results import outcome  # noqa: E402
 from bench.bench_web import PG_ADMIN_URL, drop_postgres, postgres_url  # noqa: E402
 
 PG_BENCH_DB = "sass_bench_uploads"

@@ -34,10 +34,10 @@ from flask_migrate import upgrade  # noqa: E402
 
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
-from app.names import name_key  # noqa: E402
+from app.core.names import name_key  # noqa: E402
 from app.models import Match, Player, Round, Seat, Tournament, User  # noqa: E402
-from app.names import name_key  # noqa: E402
-from app.results import outcome  # noqa: E402
+from app.core.names import name_key  # noqa: E402
+from app.core.results import outcome  # noqa: E402
 from app.services import rounds as service  # noqa: E402
 
 PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
@@ -330,7 +330,7 @@ def main(argv=None) -> int:
     header = (f"Web benchmark: {args.players} players, {args.rounds} rounds single-sided, median of {args.runs} "
               f"requests (Flask test client), {os.cpu_count()} cores, python {sys.version.split()[0]}, load average "
               f"{os.getloadavg()[0]:.1f} at the start.\n"
-              "Seeded with the real pairing engine (app.pairing.pair_round via the rounds service) and random "
+              "Seeded with the real pairing engine (app.core.pairing.pair_round via the rounds service) and random "
               "results; PostgreSQL gets ANALYZE after seeding.")
     print(header + "\n", flush=True)
     all_rows, notes, failures = [], [], []

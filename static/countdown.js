@@ -9,7 +9,7 @@
   var first = Number(boxes[0].getAttribute("data-server-now"));
   var offset = first ? first - Date.now() : 0;   /* until the first poll measures it properly */
 
-  /* 64:59, 9:05, and 1:45:00 from 100 minutes up (app/views/timer.py: clock_text) */
+  /* 64:59, 9:05, and 1:45:00 from 100 minutes up (app/web/views/timer.py: clock_text) */
   var text = function (seconds) {
     var two = function (n) { return (n < 10 ? "0" : "") + n; };
     if (seconds < 6000) { return Math.floor(seconds / 60) + ":" + two(seconds % 60); }

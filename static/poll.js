@@ -1,10 +1,10 @@
-/* Public pages: filter a list by name as you type (case and accents ignored, as app/names.py does on the server),
+/* Public pages: filter a list by name as you type (case and accents ignored, as app/core/names.py does on the server),
    and poll the event's status: reload when the organizer publishes a round, and hand the round timer and this
    device's clock offset to static/countdown.js (a "sass:status" event). */
 (function () {
   "use strict";
 
-  /* A name as people type it: no case, no accents, single spaces (app/names.py: name_key). */
+  /* A name as people type it: no case, no accents, single spaces (app/core/names.py: name_key). */
   var fold = function (text) {
     return text.normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
       .toLowerCase().replace(/\u00df/g, "ss").replace(/\s+/g, " ").trim();

@@ -16,7 +16,7 @@
 
   /* ---------------------------------------------------------------- go to a table or a player */
 
-  /* A name as people type it (app/names.py: name_key), as static/poll.js folds it. */
+  /* A name as people type it (app/core/names.py: name_key), as static/poll.js folds it. */
   var fold = function (text) {
     return text.normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
       .toLowerCase().replace(/\u00df/g, "ss").replace(/\s+/g, " ").trim();

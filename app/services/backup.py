@@ -13,12 +13,12 @@ from fractions import Fraction
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
-from .. import results as result_rules
-from ..brackets import KINDS, Bracket, BracketError, PlayedBracket
+from ..core import results as result_rules
+from ..core.brackets import KINDS, Bracket, BracketError, PlayedBracket
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Tournament, User, as_utc
-from ..pairing import Format
-from ..standings import TIEBREAKERS
+from ..core.pairing import Format
+from ..core.standings import TIEBREAKERS
 from . import event_writer
 from . import jsonfile as j
 from . import participation

@@ -1,4 +1,4 @@
-"""The top cut in the database: seeds (CutEntry) and results (CutResult) in, a Bracket from app.brackets out.
+"""The top cut in the database: seeds (CutEntry) and results (CutResult) in, a Bracket from app.core.brackets out.
 
 The bracket itself is never stored: it is rebuilt from the seeds and the reported results on every request, so
 the pure core stays the one place that knows how a bracket advances. A CutResult row with a Corp and no winner
@@ -13,11 +13,11 @@ from typing import Iterable, Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..brackets import (SIZES, Bracket, BracketError, CutGame, PlayedBracket, PlayedGame, cut_sides, recommended_cut,
-                        seed_cut)
+from ..core.brackets import (SIZES, Bracket, BracketError, CutGame, PlayedBracket, PlayedGame, cut_sides,
+                            recommended_cut, seed_cut)
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
-from ..pairing import Format
+from ..core.pairing import Format
 from .locks import lock_tournament
 from .state import standings
 
@@ -125,7 +125,7 @@ class CutPlan:
     """What the TO sees before cutting: the recommended size and the swiss still to play (the form lists who would make it)."""
 
     field: int  # players in the event, dropped ones included
-    recommended: int  # app.brackets.recommended_cut; 0: no cut
+    recommended: int  # app.core.brackets.recommended_cut; 0: no cut
     planned_rounds: Optional[int]
     rounds_played: int  # swiss rounds with every result in
     size: int  # the size previewed

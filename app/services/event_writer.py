@@ -17,9 +17,9 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament,
-                      User, utcnow)
-from ..names import name_key
+from ..models import (CutEntry, CutResult, Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, User,
+                     utcnow)
+from ..core.names import name_key
 from .jsonfile import FileError
 from .upload_slots import Busy
 

@@ -12,8 +12,8 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
-from ..pairing import Format
-from ..results import BYE, label, side_scores
+from ..core.pairing import Format
+from ..core.results import BYE, label, side_scores
 from .rounds import standings
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

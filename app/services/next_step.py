@@ -10,10 +10,10 @@ from typing import Optional
 
 import sqlalchemy as sa
 
-from ..brackets import recommended_cut
+from ..core.brackets import recommended_cut
 from ..extensions import db
 from ..models import Player, Tournament
-from ..standings import recommended_rounds
+from ..core.standings import recommended_rounds
 from . import cut as cut_service
 from .players import field_and_byes
 from .rounds import round_summaries
@@ -31,7 +31,7 @@ class Facts:
     unreported: int  # tables of the latest round without a result
     planned_rounds: Optional[int]
     cut: Optional[str]  # None, "running" or "complete"
-    cut_recommended: int  # app.brackets.recommended_cut of the field (as the cut page counts it); 0: no cut
+    cut_recommended: int  # app.core.brackets.recommended_cut of the field (as the cut page counts it); 0: no cut
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Step:
     label: str  # the main button's text
     why: str  # one line under it
     round: int = 0  # the round it is about (pair, publish, results)
-    capability: str = "organize"  # who may do it: app.views.access SCORE or ORGANIZE
+    capability: str = "organize"  # who may do it: app.web.access SCORE or ORGANIZE
 
 
 def swiss_rounds(facts: Facts) -> int:

@@ -14,12 +14,12 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
-from .. import results as result_rules
-from ..brackets import LAYOUTS, Bracket, BracketError, PlayedBracket, PlayedGame
+from ..core import results as result_rules
+from ..core.brackets import LAYOUTS, Bracket, BracketError, PlayedBracket, PlayedGame
 from ..extensions import db
-from ..identities import canonical, faction
+from ..core.identities import canonical, faction
 from ..models import Match, Round, Seat, Tournament, User
-from ..pairing import Format
+from ..core.pairing import Format
 from . import cut as cut_service
 from . import event_writer
 from . import jsonfile as j

@@ -12,7 +12,7 @@ from typing import Optional
 
 import sqlalchemy as sa
 
-from .. import results
+from ..core import results
 from ..extensions import db
 from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
 from . import rounds

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..models import Player
-from ..names import name_key
+from ..core.names import name_key
 
 NAME_MAX = Player.__table__.c.name.type.length
 PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
@@ -51,7 +51,7 @@ def decode(data: bytes) -> str:
 
 def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
     """Rows to add, or every row's problem: empty or too long fields, names repeated in the file or already
-    entered (compared by app.names.name_key: case, accents and spacing ignored)."""
+    entered (compared by app.core.names.name_key: case, accents and spacing ignored)."""
     if "\x00" in text:
         raise UnreadableFile("The file contains NUL bytes; it is not a text CSV file.")
     taken = {name_key(name) for name in existing}

@@ -1,4 +1,4 @@
-"""The one rule for player names in an event: unique under app.names.name_key (case, accents and spacing
+"""The one rule for player names in an event: unique under app.core.names.name_key (case, accents and spacing
 ignored). The database enforces it (Player.name_key is unique per tournament); these helpers let every path
 that adds or renames players (add form, late entry, edit, CSV import) say so in the same words, whether the
 clash was seen before writing or lost in a race with a simultaneous request.
@@ -12,8 +12,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Player, Round, Tournament
-from ..names import name_key
-from ..pairing.byes import unrequested_first_round_byes
+from ..core.names import name_key
+from ..core.pairing.byes import unrequested_first_round_byes
 
 NAME_CONSTRAINT = "uq_players_tournament_id_name_key"
 

@@ -12,8 +12,8 @@ from markupsafe import Markup
 
 from ..extensions import db
 from ..models import Player, Tournament
-from ..names import name_key
-from ..pairing import Format
+from ..core.names import name_key
+from ..core.pairing import Format
 from . import player_links
 from .rounds import RoundView
 

@@ -14,11 +14,11 @@ from sqlalchemy.orm import aliased, joinedload
 
 from ..extensions import db
 from ..models import Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, touch, utcnow
-from ..pairing import Entrant, Format, Game, History, Side
-from ..pairing.costs import uneven
-from ..pairing.double_sided import DoubleSidedRules
-from ..pairing.single_sided import SingleSidedRules
-from ..results import BYE, Outcome
+from ..core.pairing import Entrant, Format, Game, History, Side
+from ..core.pairing.costs import uneven
+from ..core.pairing.double_sided import DoubleSidedRules
+from ..core.pairing.single_sided import SingleSidedRules
+from ..core.results import BYE, Outcome
 from . import state
 from .locks import lock_tournament
 
@@ -181,7 +181,7 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
     (tournament, number) constraint) raises AlreadyPaired and writes nothing. The tournament lock is held from
     the first read, so the player list paired is the one committed, not one a removal is changing.
     """
-    from ..pairing import PairingError, pair_round
+    from ..core.pairing import PairingError, pair_round
 
     t = lock_tournament(t)
     if t.cut_kind:
@@ -773,15 +773,15 @@ class RoundCheck:
 
 @dataclass
 class StandingsTable:
-    tiebreakers: tuple[str, ...]  # column names, from app.standings.TIEBREAKERS
-    rows: list  # of app.standings.Standing
+    tiebreakers: tuple[str, ...]  # column names, from app.core.standings.TIEBREAKERS
+    rows: list  # of app.core.standings.Standing
     identities: dict  # player id -> (corp identity, runner identity)
     single_sided: bool
 
 
 def standings(t: Tournament, published_only: bool = False) -> StandingsTable:
     """Live standings from the engine; public pages count published rounds only."""
-    from ..standings import TIEBREAKERS, default_tiebreakers
+    from ..core.standings import TIEBREAKERS, default_tiebreakers
 
     system = t.tiebreakers or default_tiebreakers(t.fmt)
     rows = state.standings(t, published_only=published_only)

@@ -1,4 +1,4 @@
-"""An event's staff: accounts the owner lets in as organizer or scorekeeper (rights in app/views/access.py)."""
+"""An event's staff: accounts the owner lets in as organizer or scorekeeper (rights in app/web/access.py)."""
 from __future__ import annotations
 
 import sqlalchemy as sa

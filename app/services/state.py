@@ -9,8 +9,8 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
-from ..pairing import Entrant, Game, Side
-from ..pairing.history import gc_paused
+from ..core.pairing import Entrant, Game, Side
+from ..core.pairing.history import gc_paused
 
 
 def entrants(tournament: Tournament) -> list[Entrant]:
@@ -61,7 +61,7 @@ def standings(tournament: Tournament, published_only: bool = False) -> list:
     """Swiss standings from the engine, cached per tournament version: phones polling a 2,000-player event
     cost a lookup, and any change to the event (which bumps the version) recomputes them. Public pages, the API
     and the NRTM file ask for `published_only`."""
-    from ..standings import compute_standings
+    from ..core.standings import compute_standings
 
     key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers)
     with _cache_lock:

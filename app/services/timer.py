@@ -1,4 +1,4 @@
-"""Round timers in the database: the clock of app/clock.py, kept on the round's row.
+"""Round timers in the database: the clock of app/core/clock.py, kept on the round's row.
 
 Only the current round (the latest, once published) has a working timer. Each action is one conditional
 UPDATE that names the state it was computed from, so when two devices press at once one wins and the other is
@@ -11,7 +11,7 @@ from typing import Optional
 
 import sqlalchemy as sa
 
-from .. import clock
+from ..core import clock
 from ..extensions import db
 from ..models import Round, Tournament, as_utc, utcnow
 

@@ -17,7 +17,7 @@ branch_labels = None
 depends_on = None
 
 
-def _key(name):  # a copy of app.names.name_key as it was when this migration was written
+def _key(name):  # a copy of app.core.names.name_key as it was when this migration was written
     decomposed = unicodedata.normalize("NFKD", name)
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
 

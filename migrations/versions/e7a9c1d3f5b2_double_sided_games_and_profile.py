@@ -1,7 +1,7 @@
 """double-sided results keep both games; the account's display name and NetrunnerDB username
 
 A double-sided result used to be the round's total ("6-0", "3-3", "4-1"); it is now both games, seat 1's game as
-Corp first: "3-0/0-3" (see app/results.py). A total that does not say which side won (3-3, 4-1, 1-4) is converted
+Corp first: "3-0/0-3" (see app/core/results.py). A total that does not say which side won (3-3, 4-1, 1-4) is converted
 by the documented default: the Corp players won (3-3 -> "3-0/0-3", each player won as Corp; 4-1 -> "3-0/1-1", a
 Corp win then a tie; 1-4 -> "1-1/0-3"). Points, and so standings, do not change. Downgrade writes totals back.
 

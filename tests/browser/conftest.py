@@ -20,7 +20,8 @@ from flask import Flask, got_request_exception
 from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
-from app import create_app, results
+from app import create_app
+from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament, User
 from app.services import rounds as service
@@ -95,7 +96,7 @@ def browser():
 
 class PageWatch:
     """Server errors, 5xx answers, JavaScript errors and Content-Security-Policy refusals (an inline script or
-    style the policy in app/headers.py blocked) seen by one browser context."""
+    style the policy in app/web/headers.py blocked) seen by one browser context."""
 
     def __init__(self, live: LiveServer):
         self.live = live

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from playwright.sync_api import expect
 
-from app import results
+from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
 from app.services import participation

@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from playwright.sync_api import expect
 
-from app.pairing import Format
+from app.core.pairing import Format
 
 SCORING = Format.SINGLE_SIDED.scoring
 LABELS = {"corp": "Corp win", "runner": "Runner win", "tie": "Tie", "id": "Intentional draw"}

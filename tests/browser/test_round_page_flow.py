@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import expect
 
-from app import results
+from app.core import results
 from app.extensions import db
 from app.models import Player, Round, Tournament
 from app.services import rounds as service

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Staff, User
-from app.views.access import ORGANIZE, OWN, SCORE
+from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
 ACCOUNT = "account"  # any logged-in user, acting on their own account or creating their own events

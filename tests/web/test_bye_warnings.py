@@ -6,8 +6,8 @@ import pytest
 
 from app.extensions import db
 from app.models import Player
-from app.pairing import Entrant, Format
-from app.pairing.byes import unrequested_first_round_byes
+from app.core.pairing import Entrant, Format
+from app.core.pairing.byes import unrequested_first_round_byes
 from app.services import rounds as service
 from app.services.players import bye_note
 

@@ -1,4 +1,4 @@
-"""The cut pages draw the bracket from app/bracket_layout.py: each game in a grid cell whose classes place it
+"""The cut pages draw the bracket from app/core/bracket_layout.py: each game in a grid cell whose classes place it
 (no inline styles), the upper bracket, lower bracket and grand final in that order, the same on the public page."""
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.headers import CONTENT_SECURITY_POLICY
+from app.web.headers import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 EXPECTED = {
@@ -64,7 +64,7 @@ FORBIDDEN = [
 
 
 def test_templates_need_no_inline_script_or_style():
-    """The CSP (app/headers.py) blocks these in the browser; this finds them before a browser does."""
+    """The CSP (app/web/headers.py) blocks these in the browser; this finds them before a browser does."""
     problems = []
     for path in sorted((ROOT / "templates").rglob("*.html")):
         text = path.read_text(encoding="utf-8")

@@ -10,15 +10,15 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from app import results
+from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
-from app.names import name_key
-from app.pairing import Format
+from app.core.names import name_key
+from app.core.pairing import Format
 from app.services import backup as backup_service
 from app.services import players as roster
 from app.services import rounds as rounds_service
-from app.views import players as players_view
+from app.web.views import players as players_view
 from test_backup import _restore, _rich_event, _snapshot
 from test_rounds import matches, pair, report_all, setup_event
 

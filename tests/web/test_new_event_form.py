@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app.forms.tournaments import default_score_factor
+from app.web.forms.tournaments import default_score_factor
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import sqlalchemy as sa
 
-from app import create_app, results
+from app import create_app
+from app.core import results
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Seat
 from app.services import player_links

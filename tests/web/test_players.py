@@ -7,7 +7,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.identities import identities
+from app.core.identities import identities
 from app.models import Player, Round
 from app.services import state
 from app.services.player_import import MAX_ROWS, UnreadableFile, decode, parse_players

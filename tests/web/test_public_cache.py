@@ -1,4 +1,4 @@
-"""Public pages and API answers built once per tournament version (app/services/page_cache.py): every change
+"""Public pages and API answers built once per tournament version (app/web/page_cache.py): every change
 shows on the next request, personal parts never leak between devices, ETag/304, gzip, shared across workers."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import zlib
 import pytest
 
 from app.extensions import db
-from app.services import page_cache, player_links
+from app.web import page_cache
+from app.services import player_links
 from test_public import live  # noqa: F401  (fixture)
 from test_rounds import matches, report_all
 
@@ -208,7 +209,7 @@ def test_workers_share_the_bytes(live, app, monkeypatch):
     to, anon, t, _ = live
     first = text(anon.get(f"/t/{t.slug}/standings"))
     page_cache.clear_memory()  # another worker: nothing in its memory
-    import app.views.public as public
+    import app.web.views.public as public
 
     def refuse(*args, **kwargs):
         raise AssertionError("built again")
@@ -236,7 +237,7 @@ def test_tiebreakers_round_as_decimal_did():
     from decimal import ROUND_HALF_UP, Decimal
     from fractions import Fraction
 
-    from app.views.rounds import _fixed
+    from app.web.views.rounds import _fixed
 
     for n in range(-2001, 2002, 7):
         for d in (1, 2, 3, 7, 8, 64, 2000, 4096):

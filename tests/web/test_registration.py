@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 from served import served
 
-from app import results
+from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
 from app.services import rounds as rounds_service

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
-from app.pairing import Entrant, Format, Game, Side
+from app.core.pairing import Entrant, Format, Game, Side
 from app.services import rounds as service
 from test_rounds import edit, matches, pair, report_all, setup_event
 

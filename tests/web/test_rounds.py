@@ -7,7 +7,7 @@ from flask import current_app, g
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
-from app.pairing import Entrant, Format, Game, Side
+from app.core.pairing import Entrant, Format, Game, Side
 from app.services import rounds as service
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 from app.extensions import db
 from app.services import state
-from app.standings import TIEBREAKERS, compute_standings
-from app.views.rounds import tiebreak
+from app.core.standings import TIEBREAKERS, compute_standings
+from app.web.views.rounds import tiebreak
 from test_rounds import matches, pair, report_all, setup_event
 
 

@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.forms.tournaments import default_score_factor, parse_score_factor
+from app.web.forms.tournaments import default_score_factor, parse_score_factor
 from app.models import Match, Player, Round, Seat, Tournament
 
 VALID = {"name": "Store Championship", "date": "2026-03-14", "format": "single", "score_factor": "2",

@@ -23,7 +23,7 @@ from sqlalchemy import event as sa_event
 from app import create_app
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
-from app.names import name_key
+from app.core.names import name_key
 from app.services import backup as backup_service
 from app.services.upload_slots import upload_slot
 from bench.bench_uploads import Browser, dumps, make_backup, make_nrtm

@@ -1,0 +1,37 @@
+"""Error pages: every failure a user can cause answers with a 4xx page, never a 500 traceback."""
+from flask import Flask, abort, jsonify, render_template, request
+from flask_limiter import RateLimitExceeded
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ..services.locks import TournamentGone
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.before_request
+    def refuse_nul_in_path():
+        """No page has a NUL in its address, and PostgreSQL refuses one in a query (a 500 if it got there)."""
+        if "\x00" in request.path:
+            abort(404)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(e):
+        return _render(400, "The form expired or was not sent from this site. Reload the page and try again.")
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(e: RateLimitExceeded):
+        return _render(429, f"Too many attempts (at most {e.description}). Wait, then try again.")
+
+    @app.errorhandler(TournamentGone)
+    def tournament_gone(e):
+        return _render(404, str(e))
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        return _render(e.code or 500, e.description or e.name)
+
+
+def _render(code: int, message: str):
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        return jsonify(error=message), code
+    return render_template("error.html", code=code, message=message), code

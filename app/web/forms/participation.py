@@ -1,0 +1,19 @@
+"""Forms of the player's page and the TO's player-link page (Flask-WTF: players' POSTs carry CSRF too)."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange
+
+from ...models import MAX_INT
+
+
+class PlayerReportForm(FlaskForm):
+    """A result button on the player's page: the table it was shown for, and the button's key."""
+
+    match = IntegerField("Table", validators=[InputRequired(), NumberRange(min=1, max=MAX_INT)])
+    result = StringField("Result", validators=[InputRequired(), Length(max=16)])
+
+
+class ConfirmForm(FlaskForm):
+    """A one-button form (drop, new link): only the CSRF token."""

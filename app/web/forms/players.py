@@ -1,0 +1,38 @@
+"""Player forms: one player, and a CSV list."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import BooleanField, IntegerField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from ...models import Player
+from . import printable, strip
+
+NAME_MAX = Player.__table__.c.name.type.length
+MAX_TABLE = 100_000
+
+
+PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
+
+
+class EntryForm(FlaskForm):
+    """What a player tells about themselves: the TO's form and self-registration share it."""
+    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=NAME_MAX), printable])
+    corp_identity = StringField("Corp identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
+    runner_identity = StringField("Runner identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
+    pronouns = StringField("Pronouns (optional)", filters=[strip], validators=[Length(max=PRONOUNS_MAX), printable],
+                           description="Shown beside the name, e.g. she/her, they/them.")
+
+
+class PlayerForm(EntryForm):
+    first_round_bye = BooleanField("Bye in round 1", description="For example a prize from a qualifier.")
+    fixed_table = IntegerField("Fixed table", validators=[Optional(), NumberRange(min=1, max=MAX_TABLE)],
+                               description="Always seat this player at this table (accessibility). Leave empty "
+                                           "for none.")
+
+
+class ImportForm(FlaskForm):
+    file = FileField("CSV file")
+    text = TextAreaField("…or paste the list", description="One player a line: name, corp identity, runner "
+                                                            "identity. A header row is optional.")

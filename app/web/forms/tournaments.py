@@ -1,0 +1,105 @@
+"""The tournament settings form."""
+from __future__ import annotations
+
+from datetime import date
+from fractions import Fraction
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+
+from ...core.clock import MAX_MINUTES
+from ...core.pairing import DEFAULT_SCORE_FACTOR, Format
+from . import printable, strip
+
+MAX_SCORE_FACTOR = 100
+MAX_ROUNDS = 50
+MAX_PLAYERS = 100_000
+
+
+def default_score_factor() -> str:
+    """The engine's recommendation, as the exact string Tournament.score_factor stores."""
+    return str(Fraction(DEFAULT_SCORE_FACTOR))
+
+
+def parse_score_factor(text: str | None) -> Fraction:
+    """'2', '2.5' or '5/2' -> an exact positive Fraction; ValueError with a readable message otherwise."""
+    text = (text or "").strip()
+    if not text or len(text) > 16:
+        raise ValueError("Enter a number such as 2, 2.5 or 5/2.")
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError("Enter a number such as 2, 2.5 or 5/2.") from None
+    if not 0 < value <= MAX_SCORE_FACTOR:
+        raise ValueError(f"The score factor must be above 0 and at most {MAX_SCORE_FACTOR}.")
+    if len(str(value)) > 16:
+        raise ValueError("Use a simpler number, such as 2 or 5/2.")
+    return value
+
+
+class TournamentForm(FlaskForm):
+    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
+    date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
+    format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
+                         default=Format.SINGLE_SIDED.value)
+    score_factor = StringField(
+        "Score factor (single-sided)", default=default_score_factor,
+        description="Higher keeps equal scores together, lower balances Corp and Runner sides more. "
+                    "The default suits most events.")
+    planned_rounds = IntegerField("Planned swiss rounds", validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS)])
+    round_minutes = IntegerField(
+        "Round length (minutes)", default=65,
+        description="What the round timer starts from; the TO can still add or remove minutes during a round.",
+        validators=[Optional(), NumberRange(min=1, max=MAX_MINUTES, message=f"From 1 to {MAX_MINUTES} minutes.")])
+    tiebreakers = SelectField("Tiebreakers (plain swiss)", default="magic", validate_choice=False, choices=[
+        SelectChoice("magic", "Magic (OMW%, GW%, OGW%)"),
+        SelectChoice("wow", "WoW TCG (opponents' W-L, their opponents', loss rounds²)"),
+    ])
+    power_pairing = BooleanField("Power pairing (plain swiss): pair strictly top-down within score groups")
+    single_report = BooleanField("One player's report is enough (no confirmation by the opponent)",
+                                 description="For small stores. Otherwise a result reported by a player stands "
+                                             "once the opponent confirms it.")
+    registration_open = BooleanField("Open registration: players register themselves on the event's public page")
+    registration_cap = IntegerField("Player cap", validators=[Optional(), NumberRange(min=1, max=MAX_PLAYERS)],
+                                    description="Registration closes when this many players are active. Leave "
+                                                "empty for no cap.")
+    late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
+                                     "the next pairing)")
+
+    def validate_score_factor(self, field) -> None:
+        """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
+        try:
+            field.parsed = parse_score_factor(field.data)
+        except ValueError as e:
+            if self.format.data == Format.SINGLE_SIDED.value:
+                raise ValidationError(str(e)) from None
+            field.parsed = Fraction(default_score_factor())
+
+    def validate_tiebreakers(self, field) -> None:
+        """Checked only where it matters: the other formats use their own tiebreakers."""
+        if self.format.data == Format.PLAIN.value and field.data not in {c.value for c in field.choices}:
+            raise ValidationError("Choose one of the tiebreaker systems.")
+
+    def apply(self, tournament) -> None:
+        """Copy the validated settings onto a Tournament (format changes are checked by the view)."""
+        tournament.name = self.name.data
+        tournament.date = self.date.data
+        tournament.format = self.format.data
+        tournament.score_factor = str(self.score_factor.parsed)
+        tournament.planned_rounds = self.planned_rounds.data
+        if self.round_minutes.data is not None:  # left empty: the length stays as it was
+            tournament.round_minutes = self.round_minutes.data
+        plain = self.format.data == Format.PLAIN.value
+        tournament.tiebreakers = self.tiebreakers.data if plain else None
+        tournament.power_pairing = bool(self.power_pairing.data) if plain else False
+        tournament.single_report = bool(self.single_report.data)
+        tournament.registration_open = bool(self.registration_open.data)
+        tournament.registration_cap = self.registration_cap.data
+        tournament.late_registration = bool(self.late_registration.data)
+
+
+class DeleteTournamentForm(FlaskForm):
+    confirm = BooleanField("Yes, delete this tournament with all its players, rounds and results",
+                           validators=[DataRequired(message="Tick the box to confirm.")])

@@ -1,0 +1,22 @@
+"""Blueprints: thin routes that parse a request, call the core or a service, and render."""
+from flask import Flask, abort
+
+from ...models import MAX_INT
+
+
+def register_blueprints(app: Flask) -> None:
+    from .. import access
+    from . import api, auth, cut, player, players, printouts, public, registration, rounds, staff, timer, tournaments
+
+    for module in (auth, tournaments, players, rounds, public, cut, api, player, timer, printouts, staff,
+                   registration):
+        app.register_blueprint(module.bp)
+    app.url_value_preprocessor(reject_impossible_ids)
+    app.context_processor(access.template_helpers)
+
+
+def reject_impossible_ids(endpoint, values) -> None:
+    """404 for a number in a URL that no row can have, before any query (SQLite's driver raises on integers
+    beyond 64 bits, which would be a 500)."""
+    if any(isinstance(v, int) and v > MAX_INT for v in (values or {}).values()):
+        abort(404)

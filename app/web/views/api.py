@@ -1,0 +1,191 @@
+"""Read-only JSON API for stream overlays, chat bots and phones (docs/api.md).
+
+Public data only (names, identities, pairings, results; never e-mail addresses), by the tournament's public slug.
+Every answer carries an ETag; a client that sends it back in If-None-Match gets an empty 304 while nothing
+changed, so hundreds of phones polling cost little bandwidth. CORS is open: any site may read.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import sqlalchemy as sa
+from flask import Blueprint, abort, current_app, request, url_for
+
+from ...core import results
+from ...extensions import db
+from ...models import Match, Player, Round, Seat
+from ...core.pairing import Format
+from ...services import cut as cut_service
+from .. import page_cache
+from ...services import participation, registration
+from ...services import state
+from ...services import timer
+from ..access import public_tournament
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_AGE = 10  # seconds a client may reuse an answer without asking again
+
+
+@bp.after_request
+def open_cors(response):
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    response.headers.setdefault("Cache-Control", "no-store")  # errors are not cached
+    return response
+
+
+def _json(data):
+    """The JSON answer with an ETag from its bytes; 304 when the client already has it."""
+    body = _body(data)
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:32])
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}, must-revalidate"
+    response.vary.add("Accept-Encoding")
+    return response.make_conditional(request)
+
+
+def _body(data) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _number(value) -> float:
+    """Tiebreakers are exact Fractions inside SASS; JSON readers get a float."""
+    return round(float(value), 6)
+
+
+def _published_rounds(t) -> list[Round]:
+    return db.session.scalars(sa.select(Round).filter_by(tournament_id=t.id, published=True)
+                              .order_by(Round.number)).all()
+
+
+@bp.get("/tournaments/<slug>")
+def tournament(slug: str):
+    t = public_tournament(slug)
+    players = db.session.scalar(sa.select(sa.func.count(Player.id)).filter_by(tournament_id=t.id))
+    rounds = _published_rounds(t)
+    return _json({
+        "name": t.name, "slug": t.slug, "date": t.date.isoformat(), "format": t.format,
+        "format_label": t.fmt.label, "planned_rounds": t.planned_rounds, "players": players,
+        "published_rounds": [r.number for r in rounds], "cut": t.cut_kind,
+        "timer": timer.as_api(timer.current(t)[1]),
+        "registration": registration.status(t).label,
+        "links": {
+            "rounds": url_for("api.rounds", slug=t.slug, _external=True),
+            "standings": url_for("api.standings", slug=t.slug, _external=True),
+            "bracket": url_for("api.bracket", slug=t.slug, _external=True),
+            "nrtm": url_for("cut.nrtm", slug=t.slug, _external=True),
+        },
+    })
+
+
+@bp.get("/tournaments/<slug>/rounds")
+def rounds(slug: str):
+    t = public_tournament(slug)
+    rows = db.session.execute(
+        sa.select(Round.number, sa.func.count(Match.id), sa.func.count(Match.result))
+        .join(Match, Match.round_id == Round.id, isouter=True)
+        .where(Round.tournament_id == t.id, Round.published.is_(True))
+        .group_by(Round.number).order_by(Round.number)).all()
+    return _json({"rounds": [
+        {"number": n, "tables": tables, "reported": reported, "complete": tables == reported,
+         "url": url_for("api.pairings", slug=t.slug, number=n, _external=True)}
+        for n, tables, reported in rows
+    ]})
+
+
+@bp.get("/tournaments/<slug>/rounds/<int:number>")
+def pairings(slug: str, number: int):
+    t = public_tournament(slug)
+    page = page_cache.get(t, f"api-round-{number}", lambda: _document(_pairings(t, number)))
+    if page is None:
+        abort(404, f"round {number} is not published")
+    return _cached(page)
+
+
+def _pairings(t, number: int):
+    """A round's tables as plain rows: one query for the round, one for its seats with their names."""
+    round_id = db.session.scalar(sa.select(Round.id).filter_by(tournament_id=t.id, number=number, published=True))
+    if round_id is None:
+        return None
+    single = t.fmt is Format.SINGLE_SIDED
+    reports = participation.api_states(t, round_id)
+    pairings = []
+    for mid, table, bye, result, draw, player, name, position, side, points, games_won in db.session.execute(
+            sa.select(Match.id, Match.table, Match.is_bye, Match.result, Match.intentional_draw, Seat.player_id,
+                      Player.name, Seat.position, Seat.side, Seat.points, Seat.games_won)
+            .join(Seat, Seat.match_id == Match.id).join(Player, Player.id == Seat.player_id)
+            .where(Match.round_id == round_id).order_by(Match.table, Seat.position)):
+        if not pairings or pairings[-1]["table"] != table:
+            pairings.append({"table": table, "bye": bye, "result": result, "intentional_draw": draw,
+                             "report": reports.get(mid), "seats": []})
+        seat = {"player": player, "name": name, "points": points}
+        if single and not bye:
+            seat["side"] = side or ("corp" if position == 1 else "runner")
+        if t.fmt is Format.PLAIN:
+            seat["games_won"] = games_won
+        pairings[-1]["seats"].append(seat)
+    if t.fmt is Format.DOUBLE_SIDED:
+        for row in pairings:
+            if not row["bye"] and row["result"] is not None and len(row["seats"]) == 2:
+                for seat, (corp, runner) in zip(row["seats"], results.side_scores(row["result"])):  # seat order
+                    seat.update(corp_points=corp, runner_points=runner)
+    return {"round": number, "pairings": pairings}
+
+
+@bp.get("/tournaments/<slug>/standings")
+def standings(slug: str):
+    t = public_tournament(slug)
+    return _cached(page_cache.get(t, "api-standings", lambda: _document(_standings(t))))
+
+
+def _standings(t):
+    from ...core.standings import TIEBREAKERS, default_tiebreakers
+
+    system = t.tiebreakers or default_tiebreakers(t.fmt)
+    rows = []
+    for s in state.standings(t, published_only=True):  # as the public page shows
+        row = {"rank": s.rank, "player": s.player, "name": s.name, "points": s.points, "wins": s.wins,
+               "losses": s.losses, "ties": s.ties, "byes": s.byes, "dropped": s.dropped,
+               "tiebreakers": {name: _number(v) for name, v in zip(TIEBREAKERS[system], s.tiebreakers)}}
+        if t.fmt is Format.SINGLE_SIDED:
+            row.update(corp=s.corp, runner=s.runner, side_balance=s.side_bias, side_label=s.side_label)
+        rows.append(row)
+    return {"tiebreakers": list(TIEBREAKERS[system]), "standings": rows}
+
+
+def _document(data):
+    """The shared bytes of a big answer (services/page_cache.py): built once per tournament version."""
+    if data is None:
+        return None
+    return _body(data), {"plain": True, "mimetype": "application/json"}
+
+
+def _cached(page):
+    return page_cache.respond(page, cache_control=f"public, max-age={MAX_AGE}, must-revalidate")
+
+
+@bp.get("/tournaments/<slug>/bracket")
+def bracket(slug: str):
+    t = public_tournament(slug)
+    cut = cut_service.load(t)
+    if cut is None:
+        return _json({"kind": None, "size": 0, "games": [], "standings": []})
+    games = []
+    for g in cut.bracket.games:
+        sides = cut.sides(g) if g.ready else None
+        games.append({
+            "game": g.id, "round": g.round, "section": g.section,
+            "players": [
+                {"player": p, "name": cut.name(p) if p is not None else None, "seed": seed,
+                 "from": slot.label,
+                 "side": None if not sides else ("corp" if p == sides[0] else "runner")}
+                for p, seed, slot in zip(g.players, (g.seed1, g.seed2), g.slots)
+            ],
+            "winner": g.winner,
+        })
+    return _json({
+        "kind": t.cut_kind, "size": len(cut.bracket.seeds), "complete": cut.bracket.is_complete(),
+        "champion": cut.bracket.champion(), "games": games,
+        "standings": cut.final_standings(),
+    })

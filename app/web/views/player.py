@@ -1,0 +1,154 @@
+"""Players act through their secret link: their own page, report / confirm / dispute their table, drop.
+The TO shows, prints and replaces links, and watches reports arrive on the round page.
+
+A player route is authorized by the token in its URL alone (app/services/player_links.py): it grants that
+player's own actions in that event and nothing else.
+"""
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import login_required
+from markupsafe import Markup
+
+from ...core import results
+from ...extensions import db
+from ..forms.participation import ConfirmForm, PlayerReportForm
+from ...models import Player, Tournament
+from ...core.pairing import Format
+from ...services import participation, player_links
+from ...services import rounds as rounds_service
+from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
+
+bp = Blueprint("player", __name__)
+
+BAD_LINK = ("This player link does not work: it is mistyped, or the organizer has replaced it with a new one. "
+            "Ask the organizer for your link.")
+
+
+def _player(slug: str, token: str) -> tuple[Tournament, Player]:
+    t = public_tournament(slug)
+    player = player_links.player_for(t, token)
+    if player is None:
+        abort(404, BAD_LINK)
+    return t, player
+
+
+@bp.app_template_global()
+def you_in(t: Tournament):
+    """For the public pages' banner (templates/public/_you.html): this device's player and their table."""
+    player = player_links.current_player(t)
+    if player is None:
+        return None
+    return {"player": player, "table": participation.my_table(t, player),
+            "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
+
+
+def result_text(fmt: Format, key: str, mine: participation.MyTable | None = None) -> str:
+    """A result as a player reads it: single-sided keys as they are; numbers with the names they belong to."""
+    text = results.label(fmt, key)
+    if mine is None or Format(fmt) is Format.SINGLE_SIDED or key == results.BYE:
+        return text
+    if Format(fmt) is Format.DOUBLE_SIDED:
+        return results.double_story(key, mine.first_name, mine.second_name)
+    return f"{mine.first_name} {text} {mine.second_name}"
+
+
+@bp.get("/t/<slug>/p/<token>")
+def link(slug: str, token: str):
+    t, player = _player(slug, token)
+    player_links.remember(t, player)
+    mine = participation.my_table(t, player)
+    return render_template("player/me.html", t=t, player=player, mine=mine, token=token,
+                           buttons=results.buttons(t.fmt), text=lambda key: result_text(t.fmt, key, mine),
+                           form=PlayerReportForm(), confirm_form=ConfirmForm())
+
+
+@bp.post("/t/<slug>/p/<token>/report")
+def report(slug: str, token: str):
+    t, player = _player(slug, token)
+    form = PlayerReportForm()
+    back = redirect(url_for("player.link", slug=slug, token=token), 303)
+    if not form.validate():
+        flash("That report was incomplete. Tap a result button again.", "error")
+        return back
+    try:
+        state = participation.report(t, player, form.match.data, form.result.data)
+    except rounds_service.NotFound:
+        flash("That table is not part of this event.", "error")
+        return back
+    except (results.ResultError, rounds_service.RoundError) as e:
+        flash(str(e), "error")
+        return back
+    flash({participation.CONFIRMED: "Thanks, the result is in.",
+           participation.WAITING: "Reported. Your opponent confirms it on their phone.",
+           participation.DISPUTED: "Your opponent reported something else. The organizer will settle it."}[state],
+          "success" if state != participation.DISPUTED else "warning")
+    return back
+
+
+@bp.post("/t/<slug>/p/<token>/drop")
+def drop(slug: str, token: str):
+    t, player = _player(slug, token)
+    if not ConfirmForm().validate():
+        abort(400, "The form expired. Reload the page and try again.")
+    if participation.drop(t, player):
+        flash("You have dropped. You will not be paired in later rounds; your results stay.", "success")
+    else:
+        flash("You had dropped already; nothing changed. Only the organizer can bring you back in.", "error")
+    return redirect(url_for("player.link", slug=slug, token=token), 303)
+
+
+# ---------------------------------------------------------------- the TO's side
+
+def _managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Player]:
+    t = managed_tournament(tid, capability)
+    player = db.session.get(Player, pid)
+    if player is None or player.tournament_id != t.id:
+        abort(404)
+    return t, player
+
+
+@bp.get("/tournaments/<int:tid>/players/<int:pid>/link")
+@login_required
+def show_link(tid: int, pid: int):
+    t, player = _managed_player(tid, pid, ORGANIZE)
+    url = player_links.url(player, t)
+    qr = Markup(segno.make(url, error="m").svg_inline(scale=6, omitsize=True, title=f"Player link of {player.name}"))
+    return render_template("player/link.html", t=t, player=player, url=url, qr=qr, form=ConfirmForm())
+
+
+@bp.post("/tournaments/<int:tid>/players/<int:pid>/link/reissue")
+@login_required
+def reissue(tid: int, pid: int):
+    t, player = _managed_player(tid, pid, ORGANIZE)
+    if not ConfirmForm().validate():
+        abort(400, "The form expired. Reload the page and try again.")
+    player_links.reissue(player)
+    db.session.commit()
+    flash(f"{player.name} has a new link; the old one no longer works.", "success")
+    return redirect(url_for("player.show_link", tid=tid, pid=pid), 303)
+
+
+@bp.get("/tournaments/<int:tid>/rounds/<int:number>/reports.json")
+@login_required
+def round_reports(tid: int, number: int):
+    """What the TO's round page polls: per table the result and the report exchange, and the counts.
+    ETag'd on the tournament's version, so an unchanged round costs one small query and a 304."""
+    t = managed_tournament(tid, SCORE)
+    etag = f"r{number}v{t.version}"
+    if etag in request.if_none_match:
+        return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+    rnd = rounds_service.load_round(t, number)
+    if rnd is None:
+        abort(404, f"There is no round {number}.")
+    reports = participation.round_reports(t, rnd)
+    tables = [{"id": m.id, "table": m.table, "result": m.result, "label": results.label(t.fmt, m.result),
+               "state": reports[m.id].state, "note": participation.describe(t.fmt, reports[m.id], m.seats),
+               "points": [s.points for s in m.seats]}
+              for m in rnd.matches]
+    response = jsonify(round=number, counts=participation.counts(rnd, reports), tables=tables)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+

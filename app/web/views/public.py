@@ -1,0 +1,206 @@
+"""Pages for players, no login: an event's home, pairings, past rounds, standings, and a tiny status feed.
+
+Only published rounds are shown; standings count the published rounds only.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import sqlalchemy as sa
+from types import SimpleNamespace
+
+from flask import Blueprint, abort, current_app, render_template, request, session, url_for
+from flask_login import AnonymousUserMixin, current_user
+from markupsafe import escape
+
+from ...extensions import db
+from ...models import Round, Tournament, utcnow
+from ...core.names import name_key
+from ..forms.players import EntryForm
+from ...core.identities import identities
+from ...services import cut as cut_service
+from .. import page_cache
+from ...services import player_links
+from ...services import registration as registration_service
+from ...services import rounds as service
+from ...services import timer
+from ...services.status import poll
+from ..access import public_tournament
+from .player import you_in
+from .registration import sided
+
+bp = Blueprint("public", __name__)
+bp.add_app_template_filter(name_key, "name_key")
+
+RECENT_EVENTS = 10
+
+
+@bp.get("/")
+def landing():
+    recent = db.session.scalars(
+        sa.select(Tournament)
+        .where(sa.exists().where(Round.tournament_id == Tournament.id, Round.published))
+        .order_by(Tournament.date.desc(), Tournament.id.desc()).limit(RECENT_EVENTS)).all()
+    return render_template("public/landing.html", recent=recent)
+
+
+@bp.get("/t/<slug>")
+def home(slug: str):
+    return home_page(public_tournament(slug))
+
+
+def home_page(t: Tournament, form=None, status: int = 200):
+    """The event's home; while registration is open, with the form to register (or this device's entry)."""
+    registration = registration_service.status(t)
+    me = player_links.current_player(t)
+    if form is None and registration.open and me is None:
+        form = EntryForm()
+    return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True),
+                           registration=registration, me=me, form=form, sided=sided(t),
+                           identities=identities(), cut=cut_state(t)), status
+
+
+def cut_state(t: Tournament):
+    """What the home page says once the swiss is over: the cut's size and round being played, or the champion."""
+    cut = cut_service.load(t)
+    if cut is None:
+        return None
+    champion = cut.bracket.champion()
+    playing = [g.round for g in cut.bracket.ready_games()]
+    return {"size": len(cut.bracket.seeds), "champion": cut.name(champion) if champion is not None else None,
+            "round": min(playing) if playing else None}
+
+
+_LATEST = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
+           .order_by(Round.number.desc()).limit(1).correlate(Tournament).scalar_subquery())
+
+
+@bp.get("/t/<slug>/pairings")
+def pairings(slug: str):
+    """What every phone in the hall loads when a round goes up: one query (the event and its round's clock)
+    and the shared page."""
+    row = db.session.execute(
+        sa.select(Tournament, Round.number, Round.timer_state, Round.timer_ends_at, Round.timer_remaining_ms)
+        .outerjoin(Round, Round.id == _LATEST).where(Tournament.slug == slug)).first()
+    if row is None:
+        abort(404)
+    t, number, *clock = row
+    page = page_cache.get(t, "pairings", lambda: _build_round(t, service.latest_published(t), current=True))
+    return _respond(t, page, (number, timer.clock_from_row(*clock)) if number else None)
+
+
+@bp.get("/t/<slug>/rounds/<int:number>")
+def round(slug: str, number: int):  # noqa: A001 - the endpoint is public.round
+    t = public_tournament(slug)
+    page = page_cache.get(t, f"round-{number}", lambda: _build_round(t, number, current=False))
+    if page is None:
+        abort(404)
+    return _respond(t, page)
+
+
+@bp.get("/t/<slug>/standings")
+def standings(slug: str):
+    t = public_tournament(slug)
+    return _respond(t, page_cache.get(t, "standings", lambda: _build_standings(t)))
+
+
+def _you(t: Tournament, player, meta: dict):
+    """The "You" line's facts from the current round's page, without asking the database again; None where
+    the page has no round (participation.my_table then says it)."""
+    if "seats" not in meta:
+        return None
+    seat = meta["seats"].get(str(player.id))
+    table = None if seat is None else SimpleNamespace(
+        round_number=meta["clock"], table=seat[0], is_bye=seat[1], side=seat[2], opponent=seat[3])
+    return {"player": player, "table": table,
+            "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
+
+
+# The pages every phone loads are built once per tournament version for everyone (services/page_cache.py):
+# built as nobody in particular, with slots where a request puts its own part.
+def _shared_context() -> dict:
+    return {"slot": page_cache.slot, "you_in": lambda _t: None, "current_user": AnonymousUserMixin(), "query": ""}
+
+
+def _build_round(t: Tournament, number: int, current: bool):
+    rnd = service.load_round(t, number, published_only=True) if number else None
+    if rnd is None and not current:
+        return None
+    text = render_template("public/pairings.html", t=t, rnd=rnd, current=current, clock=None,
+                           summaries=service.round_summaries(t, published_only=True),
+                           status=service.status(t) if current else None, **_shared_context())
+    rows = {s.player_id: i for i, m in enumerate(rnd.matches) for s in m.seats} if rnd else {}
+    meta = {"rows": rows, "clock": rnd.number if rnd is not None and current else None}
+    if current and rnd is not None:  # each player's "You" line, as participation.my_table would say it
+        meta["seats"] = {s.player_id: [m.table, m.is_bye, s.side, next((o.name for o in m.seats if o is not s), None)]
+                         for m in rnd.matches for s in m.seats}
+    return text, meta
+
+
+def _build_standings(t: Tournament):
+    latest = service.latest_published(t)
+    table = service.standings(t, published_only=True) if latest else None
+    text = render_template("public/standings.html", t=t, latest=latest, table=table,
+                           progress=service.standings_progress(service.round_summaries(t, published_only=True)),
+                           **_shared_context())
+    return text, {"rows": {s.player: i for i, s in enumerate(table.rows)} if table else {}, "clock": None}
+
+
+_ANONYMOUS: dict = {}
+
+
+def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
+    """The shared page with this request's own parts: the header's account links and flashed messages, this
+    device's "You" line and row, the round's clock, a search (?q=, for phones without JavaScript)."""
+    context = {"t": t}  # the slots below need only the templates' globals, the header's the context processors'
+    env = current_app.jinja_env
+    anonymous = not current_user.is_authenticated and "_flashes" not in session
+    slots = _ANONYMOUS.get((current_app.name, request.script_root)) if anonymous else None
+    if slots is None:
+        current_app.update_template_context(context)
+        base = env.get_template("base.html")
+        slots = {name: "".join(base.blocks[block](base.new_context(context)))
+                 for name, block in (("nav", "site_nav"), ("flashes", "flashes"))}
+        if anonymous:  # the same for every phone: drawn once
+            _ANONYMOUS[(current_app.name, request.script_root)] = dict(slots)
+    slots = dict(slots)
+    me_row = None
+    if session.get("player_links", {}).get(t.slug):
+        player = player_links.current_player(t)
+        if player is not None:
+            me_row = page.meta["rows"].get(str(player.id))
+            you = _you(t, player, page.meta)
+            slots["you"] = env.get_template("public/_you.html").render(
+                {**context, "you_in": (lambda _t: you) if you is not None else you_in})
+    clock_state = ""
+    if page.meta.get("clock"):
+        number = page.meta["clock"]
+        clock = clock_now[1] if clock_now and clock_now[0] == number else timer.round_clock(t, number)
+        slots["clock"] = env.get_template("timer/_countdown.html").render(
+            {**context, "number": number, "clock": clock, "idle_hidden": True})
+        clock_state = repr(clock)  # a 304 while the clock only ticks; countdown.js keeps the seconds
+    query = request.args.get("q", "", type=str).strip()[:100]
+    query_key = name_key(query)
+    slots["q"] = str(escape(query))
+    hits = page.hits(query_key) if query_key else len(page.rows.rows) if page.rows else 0
+    slots["no-match"] = " hidden" if hits else ""
+    return page_cache.respond(page, slots, me_row, query_key, ticking=("clock",), vary_on=clock_state,
+                              cache_control="private, no-cache")
+
+
+@bp.get("/t/<slug>/status.json")
+def status(slug: str):
+    """What phones poll: the round, a pairings version and the timer. Nothing in the body changes while the
+    clock just ticks, so the ETag holds (a 304 costs a few bytes); the server's clock is in a header, on 304s
+    too, for the browser to correct its own."""
+    data = poll(slug)
+    if data is None:
+        abort(404)
+    body = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:24])
+    response.headers["Cache-Control"] = "no-cache"
+    response = response.make_conditional(request)
+    response.headers["X-Server-Time"] = str(int(utcnow().timestamp() * 1000))
+    return response

@@ -1,0 +1,389 @@
+"""Top cut brackets: layouts, random simulations of every size, corrections, resets, seeding and cut sides."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from app.core.brackets import (LAYOUTS, SIZES, Bracket, BracketError, PlayedBracket, PlayedGame, cut_sides,
+                              recommended_cut, seed_cut)
+from app.core.pairing import Entrant, Format, Game, Side
+from app.core.standings import compute_standings
+
+ALL = sorted(LAYOUTS)
+
+
+def players(n):
+    return [f"p{i}" for i in range(1, n + 1)]
+
+
+# ---- layouts --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind, size", ALL)
+def test_layout_is_well_formed(kind, size):
+    specs = LAYOUTS[kind, size]
+    by_id = {g.id: g for g in specs}
+    assert len(by_id) == len(specs) and sorted(by_id) == list(range(1, len(specs) + 1))
+    seeds = [s.ref for g in specs for s in g.slots if s.kind == "seed"]
+    assert sorted(seeds) == list(range(1, size + 1))
+    uses = Counter((s.kind, s.ref) for g in specs for s in g.slots if s.kind != "seed")
+    for g in specs:
+        for s in g.slots:
+            if s.kind != "seed":
+                assert by_id[s.ref].round < g.round  # feeders are played in earlier rounds
+        if kind == "single":
+            expected = (0, 0) if g.section == "final" else (1, 0)  # a loser is out
+        else:
+            # an upper-bracket loser drops to the lower bracket, a lower-bracket loser is out;
+            # both players of the grand final go on to the (possible) reset
+            expected = {"upper": (1, 1), "lower": (1, 0), "final": (1, 1), "reset": (0, 0)}[g.section]
+        assert (uses["winner", g.id], uses["loser", g.id]) == expected, g
+    if kind == "double":
+        final = next(g for g in specs if g.section == "final")
+        assert by_id[final.slots[0].ref].section == "upper" and by_id[final.slots[1].ref].section == "lower"
+    assert sum(g.section == "reset" for g in specs) == (1 if kind == "double" else 0)
+
+
+@pytest.mark.parametrize("size, opening", [
+    (4, [(1, 4), (2, 3)]),
+    (8, [(1, 8), (4, 5), (2, 7), (3, 6)]),
+    (16, [(1, 16), (8, 9), (5, 12), (4, 13), (3, 14), (6, 11), (7, 10), (2, 15)]),
+])
+@pytest.mark.parametrize("kind", ["double", "single"])
+def test_opening_round_layouts(kind, size, opening):
+    b = Bracket(kind, players(size))
+    first = [(b.seed_of(g.player1), b.seed_of(g.player2)) for g in b.games if g.round == 1]
+    assert first == opening
+    assert all(g.first_cut_game for g in b.games if g.round == 1)
+
+
+def test_top3_seed_one_has_a_bye():
+    b = Bracket("double", ["a", "b", "c"])
+    assert [g.players for g in b.ready_games()] == [("b", "c")]
+    b.report(1, "c")
+    assert [(g.id, g.players) for g in b.ready_games()] == [(2, ("a", "c"))]
+    assert not b.game(2).first_cut_game  # c has played a cut game already
+
+
+def test_single_elimination_top3_is_cobras():
+    """Cobra's single-elimination top 3: seeds 2 v 3, the winner meets seed 1 in the final."""
+    b = Bracket("single", ["a", "b", "c"])
+    assert [(g.id, g.round, g.players) for g in b.ready_games()] == [(1, 1, ("b", "c"))]
+    b.report(1, "c")
+    assert [(g.id, g.round, g.section, g.players) for g in b.ready_games()] == [(2, 2, "final", ("a", "c"))]
+    b.report(2, "c")
+    # Cobra's standings: winner of the final, its loser, then the loser of 2 v 3
+    assert b.champion() == "c" and b.final_standings() == ["c", "a", "b"]
+    assert [g.id for g in b.games] == [1, 2]  # no reset in single elimination
+
+
+def test_single_elimination_top2_is_one_final():
+    b = Bracket("single", ["a", "b"])
+    assert [(g.id, g.section, g.players, g.first_cut_game) for g in b.games] == [(1, "final", ("a", "b"), True)]
+    assert b.final_standings() == ["a", "b"] and b.champion() is None
+    b.report(1, "b", corp="a")
+    assert b.champion() == "b" and b.final_standings() == ["b", "a"] and b.is_complete()
+
+
+# ---- random simulation of every size --------------------------------------------------------------------------
+
+def simulate(kind, seeds, rng):
+    """Play the bracket to the end with random winners, checking the elimination rules on the way."""
+    b = Bracket(kind, seeds)
+    limit = 2 if kind == "double" else 1
+    losses = Counter()
+    played = []
+    while not b.is_complete():
+        ready = b.ready_games()
+        assert ready, "an incomplete bracket always has a game to play"
+        game = rng.choice(ready)
+        for p in game.players:
+            assert losses[p] < limit, f"{p} plays game {game.id} after being eliminated"
+        winner = rng.choice(game.players)
+        b.report(game.id, winner, corp=rng.choice(game.players))
+        losses[b.game(game.id).loser] += 1
+        played.append(game.id)
+    return b, losses, played
+
+
+@pytest.mark.parametrize("kind, size", ALL)
+def test_random_brackets(kind, size):
+    rng = random.Random(size * 7 + len(kind))
+    seeds = players(size)
+    limit = 2 if kind == "double" else 1
+    reached = set()
+    final_id = next(g.id for g in LAYOUTS[kind, size] if g.section == "final")
+    for _ in range(150):
+        b, losses, played = simulate(kind, seeds, rng)
+        reached |= set(played)
+        assert len(played) == len(set(played)) == len(b.games)
+        alive = [p for p in seeds if losses[p] < limit]
+        assert len(alive) == 1 and b.champion() == alive[0]
+        standings = b.final_standings()
+        assert sorted(standings) == sorted(seeds) and standings[0] == alive[0]
+        final = b.game(final_id)
+        has_reset = any(g.section == "reset" for g in b.games)
+        if kind == "double":
+            # reset only when the lower-bracket player (one loss already) wins the first final
+            assert has_reset == (final.winner == final.player2)
+            assert losses[final.player2] >= 1 and losses[standings[1]] == 2
+        else:
+            assert not has_reset and standings[1] == final.loser
+        # a bracket rebuilt from its persisted results is the same bracket
+        again = Bracket.from_results(kind, seeds, reversed(b.results()))
+        assert again.games == b.games and again.final_standings() == standings
+    assert reached == {g.id for g in LAYOUTS[kind, size]}  # every game, the reset included, was reached
+
+
+def test_final_standings_follow_the_round_out_then_seed():
+    b = Bracket("double", players(4))
+    for game, winner in [(1, "p1"), (2, "p3"), (3, "p1"), (4, "p4"), (5, "p4"), (6, "p4")]:
+        b.report(game, winner)
+    assert [g.id for g in b.ready_games()] == [7]  # p4 came up the lower bracket and won: reset
+    assert b.final_standings()[:2] == ["p1", "p4"] and b.champion() is None
+    b.report(7, "p4")
+    # p2 lost game 4 (round 2), p3 lost game 5 (round 3), p1 lost the reset (round 5)
+    assert b.final_standings() == ["p4", "p1", "p3", "p2"]
+    single = Bracket("single", players(8))
+    for g in single.ready_games():
+        single.report(g.id, g.player1)
+    for g in single.ready_games():
+        single.report(g.id, g.player2)
+    single.report(7, "p4")
+    # p4 beat p3 in the final; p1 and p2 went out in round 2, then the round 1 losers, each by seed
+    assert single.final_standings() == ["p4", "p3", "p1", "p2", "p5", "p6", "p7", "p8"]
+
+
+# ---- reporting and correcting ---------------------------------------------------------------------------------
+
+def test_correction_refused_while_dependents_reported_and_names_them():
+    b = Bracket("double", players(8))
+    for g in b.ready_games():
+        b.report(g.id, g.player1)
+    b.correct(1, "p8")  # nothing depends on it yet
+    assert b.game(5).player1 == "p8" and b.game(7).player1 == "p1"
+    b.report(5, "p8")
+    b.report(7, "p1")
+    with pytest.raises(BracketError, match=r"game 1 cannot be corrected: game 5, game 7 already reported"):
+        b.correct(1, "p1")
+    assert b.game(1).winner == "p8"  # unchanged
+    b.correct(1, "p8", corp="p1")  # same winner, only the Corp: allowed
+    assert b.game(1).corp == "p1" and b.game(1).runner == "p8"
+    with pytest.raises(BracketError, match="game 6 has not been reported"):
+        b.correct(6, "p2")
+
+
+def test_reset_appears_and_disappears_with_the_final_result():
+    b = Bracket("double", players(4))
+    for game, winner in [(1, "p1"), (2, "p2"), (3, "p1"), (4, "p4"), (5, "p2")]:
+        b.report(game, winner)
+    with pytest.raises(BracketError, match="no game 7"):
+        b.report(7, "p1")
+    b.report(6, "p1")
+    assert b.is_complete() and b.champion() == "p1" and len(b.games) == 6
+    b.correct(6, "p2")
+    assert not b.is_complete() and [g.id for g in b.ready_games()] == [7]
+    b.report(7, "p2")
+    with pytest.raises(BracketError, match="game 6 cannot be corrected: game 7"):
+        b.correct(6, "p1")
+    assert b.champion() == "p2"
+
+
+def test_bad_reports_change_nothing():
+    b = Bracket("single", players(4))
+    with pytest.raises(BracketError, match="game 3 has no players yet"):
+        b.report(3, "p1")
+    with pytest.raises(BracketError, match="p2 does not play in game 1"):
+        b.report(1, "p2")
+    with pytest.raises(BracketError, match="cannot be its Corp"):
+        b.report(1, "p1", corp="p3")
+    with pytest.raises(BracketError, match="no game 9"):
+        b.report(9, "p1")
+    assert b.results() == []
+    b.report(1, "p4", corp="p1")
+    with pytest.raises(BracketError, match="already reported"):
+        b.report(1, "p1")
+    assert b.results() == [(1, "p4", "p1")]
+    with pytest.raises(BracketError, match="no game 9"):
+        Bracket.from_results("single", players(4), [(1, "p1", None), (9, "p1", None)])
+
+
+@pytest.mark.parametrize("kind, seeds, message", [
+    ("triple", players(4), "unknown bracket kind"),
+    ("single", players(5), "has 2, 3, 4, 8, 16 players, not 5"),
+    ("double", players(5), "has 3, 4, 8, 16 players, not 5"),
+    ("double", ["a", "b", "a", "c"], "seeded twice"),
+])
+def test_bad_brackets(kind, seeds, message):
+    with pytest.raises(BracketError, match=message):
+        Bracket(kind, seeds)
+    assert SIZES == {"double": (3, 4, 8, 16), "single": (2, 3, 4, 8, 16)}
+
+
+# ---- seeding ---------------------------------------------------------------------------------------------------
+
+def test_seed_cut_skips_dropped_and_excluded():
+    entrants = [Entrant(i, dropped=(i == 2)) for i in range(1, 8)]
+    games = [Game(1, i, i + 1, 3, 0) for i in (1, 3, 5)] + [Game(1, 7, None, 3)]
+    standings = compute_standings(Format.PLAIN, entrants, games)
+    ranked = [s.player for s in standings]
+    assert seed_cut(standings, 4) == [p for p in ranked if p != 2][:4]
+    assert seed_cut(standings, 4, excluded={ranked[0]}) == [p for p in ranked if p not in (2, ranked[0])][:4]
+    assert seed_cut(["a", "b", "c", "d", "e"], 3, dropped={"a"}, excluded={"c"}) == ["b", "d", "e"]
+    with pytest.raises(BracketError, match="top 4 cut needs 4 eligible players; only 3"):
+        seed_cut(["a", "b", "c", "d"], 4, excluded={"b"})
+
+
+# ---- sides in single-sided cuts ----------------------------------------------------------------------------------
+
+def test_cut_sides():
+    b = Bracket("double", ["s1", "s2", "s3", "s4"])
+    g1 = b.game(1)
+    assert cut_sides(g1, {"s1": 5}, {"s4": 5}) is None  # first cut game: the higher seed chooses
+    assert cut_sides(g1, {}, {}, Side.RUNNER) == ("s4", "s1")
+    assert cut_sides(g1, {}, {}, Side.CORP) == ("s1", "s4")
+    b.report(1, "s1", corp="s1")
+    b.report(2, "s3", corp="s2")
+    corp, runner = b.cut_side_counts()
+    assert corp == {"s1": 1, "s2": 1} and runner == {"s4": 1, "s3": 1}
+    g3 = b.game(3)  # s1 (corped) v s3 (ran): s1 has played Corp more often, so runs
+    assert cut_sides(g3, corp, runner) == ("s3", "s1")
+    # swiss counts too: s1 5-3 + 1-0 = +3, s3 3-5 + 0-1 = -3 -> s1 runs; reversed swiss -> s3 runs
+    assert cut_sides(g3, {"s1": 6, "s3": 3}, {"s1": 3, "s3": 6}) == ("s3", "s1")
+    assert cut_sides(g3, {"s1": 3, "s3": 6}, {"s1": 6, "s3": 3}) == ("s1", "s3")
+    # equal: the higher seed (s1) chooses
+    assert cut_sides(g3, {"s1": 1, "s3": 1}, {"s1": 1, "s3": 1}) is None
+    assert cut_sides(g3, {"s1": 1, "s3": 1}, {"s1": 1, "s3": 1}, Side.CORP) == ("s1", "s3")
+    with pytest.raises(BracketError, match="no players yet"):
+        cut_sides(b.game(6), corp, runner)
+
+
+def test_a_game_feeding_both_slots_of_the_reset_is_named_once():
+    bracket = Bracket("double", [1, 2, 3, 4])
+    for game, winner in ((1, 1), (2, 2), (3, 1), (4, 4), (5, 2), (6, 2)):
+        bracket.report(game, winner)
+    assert bracket.dependents(6) == [7]
+
+
+@pytest.mark.parametrize("n, size", [(0, 0), (15, 0), (16, 4), (36, 4), (37, 8), (219, 8), (220, 16), (1000, 16)])
+def test_recommended_cut_follows_aesops_tables(n, size):
+    assert recommended_cut(n) == size
+    assert size == 0 or all(size in SIZES[kind] for kind in SIZES)
+
+
+# ---- cuts kept as played ---------------------------------------------------------------------------------------
+
+def cobra_single_elimination(seeds, rng):
+    """Cobra's single elimination as documented: round 1 pairs seed k with seed n+1-k, then every round pairs
+    the best remaining seed with the worst, the second with the second worst...; with an odd number left the best
+    seed waits (top 3: 2 v 3, the winner meets seed 1). Games numbered 1.. in order."""
+    seed = {p: i for i, p in enumerate(seeds, 1)}
+    alive, games, number, rnd = list(seeds), [], 0, 0
+    while len(alive) > 1:
+        rnd += 1
+        alive.sort(key=seed.get)
+        winners = alive[:len(alive) % 2]
+        paired = alive[len(alive) % 2:]
+        for k in range(len(paired) // 2):
+            a, b = paired[k], paired[-1 - k]
+            number += 1
+            winner = rng.choice((a, b))
+            games.append(PlayedGame(number, rnd, a, b, winner, rng.choice((a, b))))
+            winners.append(winner)
+        alive = winners
+    return games
+
+
+def test_a_reseeded_single_elimination_is_kept_as_played():
+    seeds = players(8)
+    games = [PlayedGame(*g) for g in [
+        (1, 1, "p1", "p8", "p8"), (2, 1, "p2", "p7", "p2"), (3, 1, "p3", "p6", "p3"), (4, 1, "p4", "p5", "p5"),
+        (5, 2, "p2", "p8", "p8", "p2"), (6, 2, "p3", "p5", "p3"), (7, 3, "p3", "p8", "p3", "p8")]]
+    fixed = Bracket.from_results("single", seeds, [(1, "p8"), (2, "p5"), (3, "p2"), (4, "p3")])
+    # the fixed bracket has p8 meet the winner of p4 v p5; Cobra re-seeds: best left (p2) v worst left (p8)
+    assert {g.players for g in fixed.ready_games()} == {("p8", "p5"), ("p2", "p3")}
+    b = PlayedBracket("single", seeds, games)
+    assert b.is_complete() and b.champion() == "p3"
+    # out in the final, then round 2 by seed, then round 1 by seed (Cobra's standings)
+    assert b.final_standings() == ["p3", "p8", "p2", "p5", "p1", "p4", "p6", "p7"]
+    assert [g.section for g in b.games] == ["upper"] * 6 + ["final"]
+    assert [s.label for s in b.game(5).slots] == ["Winner of game 2", "Winner of game 1"]
+    assert b.game(1).first_cut_game and not b.game(7).first_cut_game
+    assert b.game(5).corp == "p2" and b.game(5).runner == "p8"
+    assert b.cut_side_counts() == ({"p2": 1, "p8": 1}, {"p8": 1, "p3": 1})
+    assert b.results()[-1] == (7, "p3", "p8") and b.ready_games() == []
+
+
+def test_played_bracket_reports_and_corrects_its_own_games_only():
+    seeds = players(4)
+    b = PlayedBracket("single", seeds, [(1, 1, "p1", "p4", "p4"), (2, 1, "p2", "p3", "p2"), (3, 2, "p2", "p4")])
+    assert [g.id for g in b.ready_games()] == [3] and not b.is_complete() and b.champion() is None
+    with pytest.raises(BracketError, match="game 1 cannot be corrected: game 3"):
+        b.correct(1, "p1")
+    with pytest.raises(BracketError, match="p1 does not play in game 3"):
+        b.report(3, "p1")
+    b.report(3, "p4", corp="p2")
+    assert b.champion() == "p4" and b.final_standings() == ["p4", "p2", "p1", "p3"]
+    b.correct(3, "p2", corp="p2")
+    assert b.champion() == "p2" and b.game(3).corp == "p2"
+    with pytest.raises(BracketError, match="no game 9"):
+        b.game(9)
+
+
+@pytest.mark.parametrize("games, message", [
+    ([(1, 1, "p1", "p9", "p1")], "p9, who is not in the cut"),
+    ([(1, 1, "p1", "p1", "p1")], "with themselves"),
+    ([(1, 1, "p1", "p4", "p2")], "the winner of game 1, p2, does not play in it"),
+    ([(1, 1, "p1", "p4", "p1", "p2")], "cannot be its Corp"),
+    ([(1, 1, "p1", "p4", "p1"), (2, 1, "p1", "p2", "p2")], "p1 plays twice in cut round 1"),
+    ([(1, 1, "p1", "p4", "p1"), (2, 2, "p4", "p2", "p2")], "p4 plays game 2 after going out"),
+    ([(1, 1, "p1", "p4"), (2, 2, "p1", "p2", "p2")], "p1 plays game 2 before game 1 has a result"),
+    ([(1, 1, "p1", "p4", "p1"), (1, 2, "p2", "p3", "p2")], "game 1 appears twice"),
+    ([(1, 0, "p1", "p4", "p1")], "no cut round"),
+])
+def test_played_games_that_cannot_have_happened(games, message):
+    with pytest.raises(BracketError, match=message):
+        PlayedBracket("single", players(4), games)
+
+
+def test_played_double_elimination_allows_one_loss():
+    seeds = players(4)
+    games = [(1, 1, "p1", "p4", "p4"), (2, 1, "p2", "p3", "p2"), (3, 2, "p4", "p2", "p4"),
+             (4, 2, "p1", "p3", "p1"), (5, 3, "p2", "p1", "p1"), (6, 4, "p4", "p1", "p1"), (7, 5, "p4", "p1", "p4")]
+    with pytest.raises(BracketError, match="p1 plays game 4 after going out"):
+        PlayedBracket("single", seeds, games)
+    b = PlayedBracket("double", seeds, games)
+    assert [g.section for g in b.games] == ["upper", "upper", "upper", "lower", "lower", "final", "reset"]
+    assert b.champion() == "p4" and b.final_standings() == ["p4", "p1", "p2", "p3"]
+
+
+@pytest.mark.parametrize("kind, size", ALL)
+def test_every_fixed_bracket_kept_as_played_is_the_same_cut(kind, size):
+    """A bracket's games stored as played give the same standings, champion, sections and slots."""
+    rng = random.Random(size * 11 + len(kind))
+    for _ in range(40):
+        b, _, _ = simulate(kind, players(size), rng)
+        played = PlayedBracket(kind, b.seeds, [(g.id, g.round, g.player1, g.player2, g.winner, g.corp)
+                                                for g in b.games])
+        assert played.champion() == b.champion() and played.final_standings() == b.final_standings()
+        assert [(g.id, g.section, g.players, g.winner, g.corp) for g in played.games] == \
+            [(g.id, g.section, g.players, g.winner, g.corp) for g in b.games]
+        for g in played.games:
+            assert [s.kind for s in g.slots] == [s.kind for s in b.game(g.id).slots]
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 8, 16])
+def test_cobra_reseeded_single_elimination_played_out(size):
+    rng = random.Random(size)
+    for _ in range(60):
+        seeds = players(size)
+        games = cobra_single_elimination(seeds, rng)
+        b = PlayedBracket("single", seeds, games)
+        assert b.is_complete() and b.champion() == games[-1].winner
+        standings = b.final_standings()
+        assert standings[:2] == [games[-1].winner, b.game(games[-1].id).loser]
+        # later rounds' losers ahead of earlier rounds', each round's by seed
+        out = b.out_rounds()
+        keys = [(-out.get(p, 99), b.seed_of(p)) for p in standings]
+        assert keys == sorted(keys)

@@ -1,0 +1,110 @@
+"""Result buttons -> points and games, per format (pure)."""
+import pytest
+
+from app.core.pairing import SCORING, Format
+from app.core.results import (BYE, ResultError, buttons, double_from_seat1, double_from_side_scores, double_sided,
+                             double_story, label, outcome, plain, side_scores)
+
+SINGLE, DOUBLE, PLAIN = (SCORING[f] for f in (Format.SINGLE_SIDED, Format.DOUBLE_SIDED, Format.PLAIN))
+
+
+def test_single_sided_buttons():
+    assert [text for _, text in buttons(Format.SINGLE_SIDED)] == ["Corp win", "Runner win", "Tie", "Intentional draw"]
+    assert outcome("single", "corp").points == (SINGLE.win, SINGLE.loss)
+    assert outcome("single", "runner").points == (SINGLE.loss, SINGLE.win)
+    tie, draw = outcome("single", "tie"), outcome("single", "id")
+    assert tie.points == draw.points == (SINGLE.tie, SINGLE.tie)
+    assert draw.intentional_draw and not tie.intentional_draw
+    assert (SINGLE.win, SINGLE.tie, SINGLE.loss) == (3, 1, 0)  # DOMAIN.md 1
+
+
+def test_double_sided_buttons_keep_both_games():
+    """One tap for 6-0, the two kinds of 3-3 and 0-6; each key says how each game ended (game 1: seat 1 is Corp)."""
+    assert buttons(Format.DOUBLE_SIDED) == [("3-0/3-0", "6-0"), ("3-0/0-3", "3-3 Corps won"),
+                                            ("0-3/3-0", "3-3 Runners won"), ("0-3/0-3", "0-6")]
+    assert outcome("double", "3-0/3-0").points == (2 * DOUBLE.win, 2 * DOUBLE.loss)
+    assert outcome("double", "3-0/0-3").points == outcome("double", "0-3/3-0").points == (DOUBLE.win + DOUBLE.loss,) * 2
+    assert outcome("double", "0-3/0-3").points == (0, 6)
+    assert outcome("double", "3-0/1-1").points == (4, 1)  # a Corp win, then a tied game
+    assert outcome("double", "1-1/1-1").points == (2, 2)
+
+
+def test_double_sided_side_scores():
+    """NRTM corpScore / runnerScore per seat: seat 1 plays Corp in game 1, seat 2 in game 2."""
+    assert side_scores("3-0/0-3") == ((3, 0), (3, 0))  # each won as Corp
+    assert side_scores("0-3/3-0") == ((0, 3), (0, 3))  # each won as Runner
+    assert side_scores("3-0/3-0") == ((3, 3), (0, 0))
+    assert side_scores("3-0/1-1") == ((3, 1), (1, 0))
+    for key, _ in buttons(Format.DOUBLE_SIDED) + [("1-1/0-3", ""), ("1-1/1-1", "")]:
+        (c1, r1), (c2, r2) = side_scores(key)
+        assert double_from_side_scores(c1, r1, c2, r2).key == key  # the file's scores give the key back
+        assert outcome("double", key).points == (c1 + r1, c2 + r2)
+    with pytest.raises(ResultError):
+        double_from_side_scores(3, 3, 3, 0)  # both won game 2
+
+
+def test_double_sided_totals_take_the_documented_default():
+    """A bare total (old rows, old backups, files with only combinedScore) hides which side won: the Corps did."""
+    assert outcome("double", "6-0").key == "3-0/3-0" and outcome("double", "0-6").key == "0-3/0-3"
+    assert outcome("double", "3-3").key == "3-0/0-3"  # each won as Corp
+    assert outcome("double", "4-1").key == "3-0/1-1" and outcome("double", "1-4").key == "1-1/0-3"
+    assert double_sided(2, 2).key == "1-1/1-1"
+    for bad in [(5, 0), (6, 6), (3, 0), (1, 1), (7, 0), (0, 0)]:
+        with pytest.raises(ResultError, match="not possible in two games"):
+            double_sided(*bad)
+
+
+def test_double_sided_custom_entry_per_game():
+    assert double_from_seat1(3, 0).key == "3-0/0-3"  # seat 1 won as Corp, lost as Runner
+    assert double_from_seat1(1, 3).key == "1-1/3-0"
+    assert double_from_seat1(0, 1).points == (1, 4)
+    for bad in [(2, 0), (3, 4), (-1, 0)]:
+        with pytest.raises(ResultError):
+            double_from_seat1(*bad)
+
+
+def test_double_sided_labels_and_stories():
+    assert label(Format.DOUBLE_SIDED, "3-0/0-3") == "3-3 Corps won"
+    assert label(Format.DOUBLE_SIDED, "1-1/1-1") == "2-2"  # nothing to tell apart
+    assert label(Format.DOUBLE_SIDED, "3-0/1-1") == "4-1 (Corp win, then tie)"
+    assert label(Format.DOUBLE_SIDED, "1-1/3-0") == "4-1 (tie, then Runner win)"
+    assert label(Format.DOUBLE_SIDED, "3-3") == "3-3"  # an old total in the result history reads as it was
+    assert double_story("3-0/3-0", "Ana", "Bo") == "Ana 6-0 Bo"
+    assert double_story("0-3/3-0", "Ana", "Bo") == "Ana 3-3 Bo: each won as Runner"
+    assert double_story("3-0/0-3", "Ana", "Bo") == "Ana 3-3 Bo: each won as Corp"
+    assert double_story("3-0/1-1", "Ana", "Bo") == "Ana 4-1 Bo: Ana won as Corp, tie with Bo as Corp"
+    assert double_story("1-1/0-3", "Ana", "Bo") == "Ana 1-4 Bo: tie with Ana as Corp, Bo won as Corp"
+
+
+def test_plain_swiss_buttons_and_custom():
+    assert [text for _, text in buttons(Format.PLAIN)] == ["2-0", "2-1", "1-2", "0-2", "1-1 draw"]
+    two_one = outcome("plain", "2-1")
+    assert two_one.points == (PLAIN.win, PLAIN.loss) and two_one.games == (2, 1) and two_one.drawn_games == 0
+    assert outcome("plain", "0-2").points == (PLAIN.loss, PLAIN.win)
+    assert outcome("plain", "1-1").points == (PLAIN.tie, PLAIN.tie)
+    odd = plain(1, 1, 1)
+    assert odd.key == "1-1-1" and odd.points == (PLAIN.tie, PLAIN.tie) and odd.drawn_games == 1
+    assert plain(1, 0, 2).points == (PLAIN.win, PLAIN.loss)
+    assert outcome("plain", "1-0-2") == plain(1, 0, 2)
+    for bad in [(4, 0, 0), (0, 0, 4), (-1, 2, 0)]:
+        with pytest.raises(ResultError):
+            plain(*bad)
+
+
+@pytest.mark.parametrize("fmt,key", [
+    ("single", "bye"), ("single", "6-0"), ("single", ""), ("single", "x" * 10_000),
+    ("double", "corp"), ("double", "6"), ("double", "6-0-0"), ("double", "-6-0"), ("double", "1e3-0"),
+    ("double", "3-0/3-0/3-0"), ("double", "3-0/"), ("double", "/"), ("double", "2-1/3-0"), ("double", "3-0/0-0"),
+    ("plain", "2"), ("plain", "2-0-0-0"), ("plain", "a-b"), ("plain", "200-0"), ("plain", ""), ("plain", "½-0"),
+])
+def test_unknown_keys(fmt, key):
+    with pytest.raises(ResultError):
+        outcome(fmt, key)
+
+
+def test_labels():
+    assert label(Format.SINGLE_SIDED, "runner") == "Runner win"
+    assert label(Format.PLAIN, "1-1") == "1-1 draw"
+    assert label(Format.PLAIN, "2-1-1") == "2-1-1"
+    assert label(Format.DOUBLE_SIDED, BYE) == "Bye"
+    assert label(Format.DOUBLE_SIDED, None) == ""
