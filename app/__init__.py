@@ -27,17 +27,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
 
     from . import models  # noqa: F401  (models must be imported for migrations)
-    from .web.errors import register_error_handlers
-    from .web.headers import register_security_headers
-    from .web.throttle import init_throttle
     from .cli import register_cli
-    from .web.views import register_blueprints
+    from .web import init_web
 
-    register_error_handlers(app)
-    register_security_headers(app)
     register_cli(app)
-    register_blueprints(app)
-    init_throttle(app)
+    init_web(app)
     _sqlite_settings(app)
     return app
 

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from typing import Optional
 
 RUNNING, PAUSED, CALLED = "running", "paused", "called"
-STATES = (RUNNING, PAUSED, CALLED)
 MAX_MINUTES = 600  # ten hours: longer than any round, and far below any overflow
 MAX_MS = MAX_MINUTES * 60_000
 
@@ -105,3 +104,13 @@ def call(clock: Clock, now: datetime) -> Clock:
 
 
 ACTIONS = {"pause": pause, "resume": resume, "call": call}
+
+
+def clock_text(seconds: int) -> str:
+    """64:59, 9:05, and 1:45:00 from 100 minutes up: what a countdown shows for whole seconds left (rounds are
+    spoken of in minutes; static/countdown.js does the same)."""
+    seconds = max(0, seconds)
+    if seconds < 100 * 60:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"

@@ -31,11 +31,6 @@ def kinds_for(fmt: Format) -> tuple[str, ...]:
     return ("single",) if Format(fmt) is Format.PLAIN else ("double", "single")
 
 
-def sided(tournament: Tournament) -> bool:
-    """Netrunner cut games are one game each, one player Corp and the other Runner (double-sided swiss too)."""
-    return tournament.fmt is not Format.PLAIN
-
-
 def swiss_standings(tournament: Tournament):
     return standings(tournament)
 
@@ -59,7 +54,7 @@ class Cut:
 
     def sides(self, game: CutGame) -> Optional[tuple]:
         """(corp, runner) of a game: the recorded Corp if any, else the rule of cut_sides; None: to be chosen."""
-        if not sided(self.tournament) or not game.ready:
+        if not self.tournament.fmt.netrunner or not game.ready:
             return None
         if game.reported:
             return (game.corp, game.runner) if game.corp is not None else None
@@ -86,6 +81,26 @@ class Cut:
                 rows.append({"rank": len(rows) + 1, "player": s.player, "name": s.name, "seed": None,
                              "out_in_round": None, "swiss_rank": s.rank})
         return rows
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the event's home page says once the swiss is over: the cut's size and the bracket round being
+    played (None between rounds), or the champion."""
+
+    size: int
+    champion: Optional[str]
+    round: Optional[int]
+
+
+def progress(tournament: Tournament) -> Optional[Progress]:
+    cut = load(tournament)
+    if cut is None:
+        return None
+    champion = cut.bracket.champion()
+    playing = [g.round for g in cut.bracket.ready_games()]
+    return Progress(len(cut.bracket.seeds), cut.name(champion) if champion is not None else None,
+                    min(playing) if playing else None)
 
 
 def load(tournament: Tournament) -> Optional[Cut]:
@@ -226,7 +241,7 @@ def _game(cut: Cut, game_id: int) -> CutGame:
 def set_corp(tournament: Tournament, game_id: int, corp_id: int) -> None:
     """Record who plays Corp in a game not yet played: the higher seed's choice, or the TO's swap."""
     cut = _require(tournament)
-    if not sided(tournament):
+    if not tournament.fmt.netrunner:
         raise CutError("plain swiss cut games have no sides")
     game = _game(cut, game_id)
     if game.reported:
@@ -246,7 +261,7 @@ def report(tournament: Tournament, game_id: int, winner_id: int) -> CutGame:
     if winner_id not in game.players:
         raise CutError(f"{cut.name(winner_id)} does not play in game {game_id}")
     sides = cut.sides(game)
-    if sided(tournament) and sides is None:
+    if tournament.fmt.netrunner and sides is None:
         raise CutError(f"record who plays Corp in game {game_id} first "
                        f"({cut.name(game.higher_seed)}, the higher seed, chooses)")
     corp = sides[0] if sides else None

@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import secrets
 
-from flask import current_app, session, url_for
+from flask import current_app, url_for
 
 from ..extensions import db
 from ..models import Player
@@ -41,25 +41,6 @@ def player_for(tournament, raw: str | None) -> Player | None:
     if not hmac.compare_digest(mac, _mac(player.id, player.link_key)):
         return None
     return player
-
-
-def remember(tournament, player: Player) -> None:
-    """This device is `player` in `tournament` from now on (the signed session cookie keeps the token)."""
-    links = dict(session.get("player_links", {}))
-    links[tournament.slug] = token(player)
-    session["player_links"] = links
-    session.permanent = True
-
-
-def forget(tournament) -> None:
-    links = dict(session.get("player_links", {}))
-    if links.pop(tournament.slug, None) is not None:
-        session["player_links"] = links
-
-
-def current_player(tournament) -> Player | None:
-    """The player this device was opened as in `tournament`, if that link is still valid."""
-    return player_for(tournament, session.get("player_links", {}).get(tournament.slug))
 
 
 def reissue(player: Player) -> None:

@@ -1,2 +1,17 @@
 """The web layer: blueprints (app/web/views), forms, the access policy, the page cache, players' sessions and the
 template helpers. Routes parse a request, call a service, render."""
+from flask import Flask
+
+
+def init_web(app: Flask) -> None:
+    from .errors import register_error_handlers
+    from .headers import register_security_headers
+    from .template_helpers import register_template_helpers
+    from .throttle import init_throttle
+    from .views import register_blueprints
+
+    register_error_handlers(app)
+    register_security_headers(app)
+    register_blueprints(app)
+    register_template_helpers(app)
+    init_throttle(app)

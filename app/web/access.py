@@ -1,7 +1,7 @@
 """Server-side authorization: the one place that decides who may do what to a tournament.
 
 Organizer routes name the capability they need; players act through their player link
-(app/services/player_links.py), never through these checks.
+(app/services/player_links.py, kept on a device by app/web/player_session.py), never through these checks.
 
 Roles in one event: its owner (everything), staff added by the owner as "organizer" (everything but deleting
 the event and managing staff) or "scorekeeper" (results, disputes, the timer). The site admin sees and exports
@@ -22,7 +22,6 @@ ORGANIZE = "organize"  # everything a TO does, except what only the owner may
 OWN = "own"            # delete the event, manage its staff
 
 OWNER, ORGANIZER, SCOREKEEPER = "owner", "organizer", "scorekeeper"
-STAFF_ROLES = (ORGANIZER, SCOREKEEPER)
 GRANTS = {OWNER: {SCORE, ORGANIZE, OWN}, ORGANIZER: {SCORE, ORGANIZE}, SCOREKEEPER: {SCORE}}
 
 READ_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -70,8 +69,3 @@ def public_tournament(slug: str) -> Tournament:
         abort(404)
     return tournament
 
-
-def template_helpers() -> dict:
-    """`can(t, capability)` in templates: show only the buttons the user may actually use."""
-    return {"can": lambda tournament, capability=ORGANIZE: may(current_user, tournament, capability),
-            "SCORE": SCORE, "ORGANIZE": ORGANIZE, "OWN": OWN}

@@ -131,5 +131,5 @@ def test_remaining_time_matches_a_model_that_ticks(minutes, actions):
 @pytest.mark.parametrize("seconds, shown", [(0, "0:00"), (-5, "0:00"), (9, "0:09"), (65, "1:05"), (3900, "65:00"),
                                             (5999, "99:59"), (6000, "1:40:00"), (36000, "10:00:00")])
 def test_clock_text(seconds, shown):
-    from app.web.views.timer import clock_text
+    from app.core.clock import clock_text
     assert clock_text(seconds) == shown

@@ -8,7 +8,6 @@ import zlib
 
 import pytest
 
-from app.extensions import db
 from app.web import page_cache
 from app.services import player_links
 from test_public import live  # noqa: F401  (fixture)
@@ -231,20 +230,6 @@ def test_an_unreadable_file_is_built_again(live):
         path.write_bytes(path.read_bytes()[:-10])
     assert text(anon.get(f"/t/{t.slug}/standings")) == first
 
-
-def test_tiebreakers_round_as_decimal_did():
-    """The standings' integer formatting of tiebreakers matches Decimal's ROUND_HALF_UP, sign and all."""
-    from decimal import ROUND_HALF_UP, Decimal
-    from fractions import Fraction
-
-    from app.web.views.rounds import _fixed
-
-    for n in range(-2001, 2002, 7):
-        for d in (1, 2, 3, 7, 8, 64, 2000, 4096):
-            value = Fraction(n, d)
-            for places in (1, 3):
-                exact = (Decimal(n) / Decimal(d)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
-                assert _fixed(value, places) == str(exact), (value, places)
 
 
 def test_workers_that_miss_together_build_once(app):

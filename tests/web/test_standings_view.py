@@ -7,7 +7,7 @@ from fractions import Fraction
 from app.extensions import db
 from app.services import state
 from app.core.standings import TIEBREAKERS, compute_standings
-from app.web.views.rounds import tiebreak
+from app.web.template_helpers import tiebreak
 from test_rounds import matches, pair, report_all, setup_event
 
 

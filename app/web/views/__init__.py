@@ -5,14 +5,12 @@ from ...models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from .. import access
     from . import api, auth, cut, player, players, printouts, public, registration, rounds, staff, timer, tournaments
 
     for module in (auth, tournaments, players, rounds, public, cut, api, player, timer, printouts, staff,
                    registration):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
-    app.context_processor(access.template_helpers)
 
 
 def reject_impossible_ids(endpoint, values) -> None:

@@ -27,7 +27,7 @@ def _games(cut: cut_service.Cut) -> list[dict]:
             "game": g,
             "names": [cut.name(p) if p is not None else slot.label for p, slot in zip(g.players, g.slots)],
             "corp": sides[0] if sides else None, "runner": sides[1] if sides else None,
-            "choose": cut_service.sided(cut.tournament) and g.ready and not g.reported and sides is None,
+            "choose": cut.tournament.fmt.netrunner and g.ready and not g.reported and sides is None,
             "locked": reported_deps,
         })
     return rows

@@ -18,6 +18,7 @@ from ...models import Player, Tournament
 from ...core.pairing import Format
 from ...services import participation, player_links
 from ...services import rounds as rounds_service
+from .. import player_session
 from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
 
 bp = Blueprint("player", __name__)
@@ -34,16 +35,6 @@ def _player(slug: str, token: str) -> tuple[Tournament, Player]:
     return t, player
 
 
-@bp.app_template_global()
-def you_in(t: Tournament):
-    """For the public pages' banner (templates/public/_you.html): this device's player and their table."""
-    player = player_links.current_player(t)
-    if player is None:
-        return None
-    return {"player": player, "table": participation.my_table(t, player),
-            "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
-
-
 def result_text(fmt: Format, key: str, mine: participation.MyTable | None = None) -> str:
     """A result as a player reads it: single-sided keys as they are; numbers with the names they belong to."""
     text = results.label(fmt, key)
@@ -57,7 +48,7 @@ def result_text(fmt: Format, key: str, mine: participation.MyTable | None = None
 @bp.get("/t/<slug>/p/<token>")
 def link(slug: str, token: str):
     t, player = _player(slug, token)
-    player_links.remember(t, player)
+    player_session.remember(t, player)
     mine = participation.my_table(t, player)
     return render_template("player/me.html", t=t, player=player, mine=mine, token=token,
                            buttons=results.buttons(t.fmt), text=lambda key: result_text(t.fmt, key, mine),

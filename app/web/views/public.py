@@ -17,21 +17,16 @@ from markupsafe import escape
 from ...extensions import db
 from ...models import Round, Tournament, utcnow
 from ...core.names import name_key
-from ..forms.players import EntryForm
-from ...core.identities import identities
-from ...services import cut as cut_service
 from .. import page_cache
 from ...services import player_links
-from ...services import registration as registration_service
 from ...services import rounds as service
 from ...services import timer
 from ...services.status import poll
+from .. import player_session, template_helpers
 from ..access import public_tournament
-from .player import you_in
-from .registration import sided
+from ..home import render_home
 
 bp = Blueprint("public", __name__)
-bp.add_app_template_filter(name_key, "name_key")
 
 RECENT_EVENTS = 10
 
@@ -47,29 +42,7 @@ def landing():
 
 @bp.get("/t/<slug>")
 def home(slug: str):
-    return home_page(public_tournament(slug))
-
-
-def home_page(t: Tournament, form=None, status: int = 200):
-    """The event's home; while registration is open, with the form to register (or this device's entry)."""
-    registration = registration_service.status(t)
-    me = player_links.current_player(t)
-    if form is None and registration.open and me is None:
-        form = EntryForm()
-    return render_template("public/home.html", t=t, summaries=service.round_summaries(t, published_only=True),
-                           registration=registration, me=me, form=form, sided=sided(t),
-                           identities=identities(), cut=cut_state(t)), status
-
-
-def cut_state(t: Tournament):
-    """What the home page says once the swiss is over: the cut's size and round being played, or the champion."""
-    cut = cut_service.load(t)
-    if cut is None:
-        return None
-    champion = cut.bracket.champion()
-    playing = [g.round for g in cut.bracket.ready_games()]
-    return {"size": len(cut.bracket.seeds), "champion": cut.name(champion) if champion is not None else None,
-            "round": min(playing) if playing else None}
+    return render_home(public_tournament(slug))
 
 
 _LATEST = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
@@ -166,13 +139,13 @@ def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
             _ANONYMOUS[(current_app.name, request.script_root)] = dict(slots)
     slots = dict(slots)
     me_row = None
-    if session.get("player_links", {}).get(t.slug):
-        player = player_links.current_player(t)
+    if player_session.holds_link(t):
+        player = player_session.current_player(t)
         if player is not None:
             me_row = page.meta["rows"].get(str(player.id))
             you = _you(t, player, page.meta)
             slots["you"] = env.get_template("public/_you.html").render(
-                {**context, "you_in": (lambda _t: you) if you is not None else you_in})
+                {**context, "you_in": (lambda _t: you) if you is not None else template_helpers.you_in})
     clock_state = ""
     if page.meta.get("clock"):
         number = page.meta["clock"]

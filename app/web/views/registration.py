@@ -7,21 +7,16 @@ from markupsafe import Markup
 
 from ..forms.players import EntryForm
 from ...core.identities import identities
-from ...core.pairing import Format
-from ...services import player_links
 from ...services import registration as service
+from .. import player_session
 from ..access import public_tournament
+from ..home import render_home
 
 bp = Blueprint("registration", __name__, url_prefix="/t/<slug>")
 
 
-def sided(t) -> bool:
-    """Netrunner formats ask for the Corp and Runner identities."""
-    return t.fmt is not Format.PLAIN
-
-
 def _fields(t, form: EntryForm) -> dict:
-    identity = (form.corp_identity.data, form.runner_identity.data) if sided(t) else ("", "")
+    identity = (form.corp_identity.data, form.runner_identity.data) if t.fmt.netrunner else ("", "")
     return {"name": form.name.data, "corp_identity": identity[0], "runner_identity": identity[1],
             "pronouns": form.pronouns.data}
 
@@ -38,19 +33,18 @@ def register(slug: str):
         except service.RegistrationError as e:
             form.form_errors.append(str(e))
         else:
-            player_links.remember(t, player)
+            player_session.remember(t, player)
             late = " You join the next round's pairing." if service.status(t).late else ""
             flash(f"You are registered, {player.name}.{late} Save your link below.", "success")
             return redirect(url_for("registration.mine", slug=slug), 303)
-    from .public import home_page
-    return home_page(t, form, 422)
+    return render_home(t, form, 422)
 
 
 @bp.route("/registration", methods=["GET", "POST"])
 def mine(slug: str):
     """This device's entry: its player link with a QR code, and the edit form until round 1."""
     t = public_tournament(slug)
-    player = player_links.current_player(t)
+    player = player_session.current_player(t)
     if player is None:
         abort(403, "This phone holds no registration for this event. Open your player link on it first.")
     editable = service.may_edit(t)
@@ -71,4 +65,4 @@ def mine(slug: str):
     qr = Markup(segno.make(link, error="m").svg_inline(scale=4, dark="#111", omitsize=True,
                                                       title="QR code of your player link"))
     return render_template("registration/mine.html", t=t, player=player, link=link, qr=qr, form=form,
-                           editable=editable, sided=sided(t), identities=identities()), status
+                           editable=editable, identities=identities()), status

@@ -1,7 +1,6 @@
 """The TO's rounds: pair, edit, publish, undo, report results, standings and the CSV exports."""
 from __future__ import annotations
 
-from fractions import Fraction
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -16,26 +15,6 @@ from ...services import timer
 from ..access import ORGANIZE, SCORE, managed_tournament, may
 
 bp = Blueprint("rounds", __name__)
-
-
-@bp.app_template_filter("tiebreak")
-def tiebreak(value: Fraction, name: str = "") -> str:
-    """A tiebreaker on a page: a percentage one (its name ends in %, as OMW%) as a percentage with one decimal;
-    others whole numbers as they are, else with three decimals. The API and the CSV keep the exact value."""
-    value = Fraction(value)
-    if name.endswith("%"):
-        return f"{_fixed(value * 100, 1)}%"
-    if value.denominator == 1:
-        return str(value.numerator)
-    return _fixed(value, 3)
-
-
-def _fixed(value: Fraction, places: int) -> str:
-    """`value` rounded half away from zero to `places` decimals, exactly, in integers (a 2,000-row standings
-    page formats 8,000 of these; Decimal took a fifth of its time)."""
-    numerator, denominator = abs(value.numerator) * 10 ** places, value.denominator
-    digits = str((2 * numerator + denominator) // (2 * denominator)).rjust(places + 1, "0")
-    return f"{'-' if value < 0 else ''}{digits[:-places]}.{digits[-places:]}"
 
 
 def _form_errors(form) -> str:

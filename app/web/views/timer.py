@@ -5,9 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import login_required
 
-from ...core import clock
 from ..forms.timer import AdjustForm, TimerForm
-from ...models import utcnow
 from ...core.names import name_key
 from ...services import rounds as rounds_service
 from ...services import timer as service
@@ -97,26 +95,3 @@ def projector(slug: str):
         if rnd else []
     return render_template("timer/projector.html", t=t, number=number, clock=c, seats=seats, name_key=name_key,
                            status=rounds_service.status(t))
-
-
-def clock_text(seconds: int) -> str:
-    """64:59, 9:05, and 1:45:00 from 100 minutes up: what a countdown shows for whole seconds left (rounds are
-    spoken of in minutes; static/countdown.js does the same)."""
-    seconds = max(0, seconds)
-    if seconds < 100 * 60:
-        return f"{seconds // 60}:{seconds % 60:02d}"
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
-
-
-@bp.app_template_global()
-def countdown(number, c) -> dict:
-    """What a page needs to draw a round's countdown (templates/timer/_countdown.html) as the server sees it now;
-    the browser takes over from there."""
-    now = utcnow()
-    state = c.state if c is not None else None
-    left = clock.remaining_seconds(c, now) if state else None
-    return {"round": number, "state": state, "text": clock_text(left) if state else "",
-            "ends_at": service.iso(c.ends_at) if state == clock.RUNNING else "",
-            "remaining_ms": c.remaining_ms if state == clock.PAUSED else "",
-            "server_now": int(now.timestamp() * 1000), "expired": state == clock.RUNNING and left == 0}

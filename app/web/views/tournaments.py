@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
 from ...extensions import db
@@ -15,12 +15,6 @@ from ...services.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)
-
-@bp.app_context_processor
-def template_helpers() -> dict:
-    """`has_endpoint(name)`: pages link to other blueprints' routes only once those routes exist."""
-    return {"has_endpoint": lambda name: name in current_app.view_functions}
-
 
 def _player_counts(tournament_ids: list[int]) -> dict[int, tuple[int, int]]:
     """(players, dropped) per tournament, in one query."""
