@@ -113,13 +113,13 @@ class ResultWriter:
         self.flip = 0
 
     def change(self) -> None:
-        from app.services import rounds as service
+        from app.services import match_results
 
         with self.app.app_context():
             t = db.session.get(Tournament, self.tid)
             self.flip += 1
             key = "corp" if self.flip % 2 else "runner"
-            service.report_result(t, self.ids[0], outcome(t.fmt, key), service.Actor("organizer"))
+            match_results.report_result(t, self.ids[0], outcome(t.fmt, key), match_results.Actor("organizer"))
             db.session.remove()
 
     def close(self) -> None:

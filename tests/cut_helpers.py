@@ -83,7 +83,7 @@ def play_cut(t: Tournament, pick) -> None:
         if not ready:
             return
         game = ready[0]
-        if cut_service.sided(t) and cut.sides(game) is None:
+        if t.fmt.netrunner and cut.sides(game) is None:
             cut_service.set_corp(t, game.id, game.higher_seed)
         cut_service.report(t, game.id, pick(game))
 

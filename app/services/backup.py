@@ -24,7 +24,8 @@ from . import jsonfile as j
 from . import participation
 from .event_writer import ChangeRow, ClaimRow, CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
-from .rounds import RoundError, check_log
+from .match_results import check_log
+from .rounds import RoundError
 
 KIND = "sass-backup"
 # 2: a double-sided result names both games ("3-0/0-3"); version 1 files (totals such as "3-3") still restore,
@@ -252,7 +253,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
 
 def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: Format, version: int, stored):
     """A match's claims and result log (version 3), checked by the rules that make them (participation.report,
-    rounds.write_result)."""
+    match_results.write_result)."""
     if version < 3:
         return [], []
     claims = []

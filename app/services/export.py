@@ -14,7 +14,7 @@ from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
 from ..core.pairing import Format
 from ..core.results import BYE, label, side_scores
-from .rounds import standings
+from .standings import standings
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_DECIMALS = 12  # places for a tiebreaker whose decimal expansion does not end (1/3)

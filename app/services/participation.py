@@ -1,5 +1,5 @@
 """Players take part through their player link: report their own table's result, confirm or dispute the
-opponent's report, drop themselves. Results are written only by rounds.write_result, under the match lock.
+opponent's report, drop themselves. Results are written only by match_results.write_result, under the match lock.
 
 A table's report state: None (nothing reported), "waiting" (one claim, or claims being changed), "disputed"
 (two claims that differ) or "confirmed" (a result stands: the players agreed, one report sufficed, or the
@@ -15,9 +15,10 @@ import sqlalchemy as sa
 from ..core import results
 from ..extensions import db
 from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
-from . import rounds
+from . import match_results, rounds
 from .locks import lock_tournament
-from .rounds import Actor, RoundError
+from .match_results import Actor
+from .rounds import RoundError
 
 WAITING, DISPUTED, CONFIRMED = "waiting", "disputed", "confirmed"
 
@@ -183,10 +184,10 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
     """A player's report (or confirmation, or dispute) for their own table; returns the new state.
 
     One claim per player and table, changeable until the result stands. Agreement (or a single report when
-    the event allows it) writes the result through rounds.write_result. Refusals write nothing."""
+    the event allows it) writes the result through match_results.write_result. Refusals write nothing."""
     check_claim(t.fmt, key)
     outcome = results.outcome(t.fmt, key)
-    locked = rounds.lock_match(t, match_id)
+    locked = match_results.lock_match(t, match_id)
     try:
         match = locked.match
         if player.id not in {s.player_id for s in locked.seats}:
@@ -208,7 +209,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
         db.session.flush()
         claims = db.session.scalars(sa.select(ResultClaim.result).where(ResultClaim.match_id == match.id)).all()
         if agreed(claims) or t.single_report:
-            rounds.write_result(t, locked, outcome, Actor("player", player_id=player.id))
+            match_results.write_result(t, locked, outcome, Actor("player", player_id=player.id))
             state = CONFIRMED
         else:
             state = DISPUTED if len(set(claims)) > 1 else WAITING

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app, url_for
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Player, Tournament
-from . import player_links
 from . import players as roster
 from .locks import lock_tournament
 
@@ -104,12 +102,3 @@ def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runn
     player.runner_identity = runner_identity or ""
     player.pronouns = pronouns or ""
     _commit(t, name, player)
-
-
-def link_url(player: Player) -> str:
-    """The player's own link (player_links.url), shown once registered."""
-    if "player.link" in current_app.view_functions:
-        return player_links.url(player)
-    # Until the player.link route lands: the same address it will serve.
-    home = url_for("public.home", slug=player.tournament.slug, _external=True)
-    return f"{home}/p/{player_links.token(player)}"

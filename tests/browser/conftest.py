@@ -25,6 +25,7 @@ from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament, User
 from app.services import rounds as service
+from app.services import match_results
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -248,8 +249,8 @@ class SeededEvent:
             t = self._t()
             for match in service.load_round(t, number).matches:
                 if match.result is None:
-                    service.report_result(t, match.id, results.outcome(t.fmt, result(number, match.table)),
-                                          service.Actor("organizer"))
+                    match_results.report_result(t, match.id, results.outcome(t.fmt, result(number, match.table)),
+                                          match_results.Actor("organizer"))
             db.session.remove()
 
     def tables(self, number: int) -> dict[str, int]:

@@ -9,7 +9,7 @@ from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
 from app.services import participation
-from app.services import rounds as service
+from app.services import match_results
 from test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
 
 
@@ -23,7 +23,7 @@ def _claims(live, event_id: int, organizer_id: int) -> list[dict]:
         participation.report(t, by_name[second["corp"]["name"]], second["id"], "corp")
         participation.report(t, by_name[second["runner"]["name"]], second["id"], "runner")
         r1 = games(live, event_id, 1)[0]
-        service.report_result(t, r1["id"], results.outcome(t.fmt, "id"), service.Actor("organizer", organizer_id),
+        match_results.report_result(t, r1["id"], results.outcome(t.fmt, "id"), match_results.Actor("organizer", organizer_id),
                               past=True)
         db.session.remove()
     return [first, second]

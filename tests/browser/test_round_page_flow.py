@@ -15,6 +15,8 @@ from app.core import results
 from app.extensions import db
 from app.models import Player, Round, Tournament
 from app.services import rounds as service
+from app.services import match_results
+from app.services import pairing_edits
 
 SHOTS = Path("/tmp/shots/roundpage")
 SIZES = {
@@ -201,12 +203,12 @@ def _double_rematch(live, owner_id: int, name: str) -> tuple[int, str, str]:
         service.publish_round(t, 1)
         first = service.load_round(t, 1).matches
         for m in first:
-            service.report_result(t, m.id, results.outcome(t.fmt, "6-0"), service.Actor("organizer"))
+            match_results.report_result(t, m.id, results.outcome(t.fmt, "6-0"), match_results.Actor("organizer"))
         service.pair_next_round(t, 2)
         a, b = first[0].seats[0].player_id, first[0].seats[1].player_id
         where = {s.player_id: m for m in service.load_round(t, 2).matches for s in m.seats}
         opponent = next(s.player_id for s in where[a].seats if s.player_id != a)
-        warnings = service.edit_pairings(t, 2, "swap", opponent, b)  # a now plays b again
+        warnings = pairing_edits.edit_pairings(t, 2, "swap", opponent, b)  # a now plays b again
         assert any(w.kind == "rematch" for w in warnings)
         names = first[0].seats[0].name, first[0].seats[1].name
         tid = t.id
@@ -250,10 +252,10 @@ def test_same_sides_fixed_by_swapping_sides_and_form_stays_open(to_page, organiz
         where = {s.player_id: m for m in service.load_round(t, 2).matches for s in m.seats}
         if where[corp] is not where[runner]:
             opponent = next(s.player_id for s in where[corp].seats if s.player_id != corp)
-            service.edit_pairings(t, 2, "swap", opponent, runner)
+            pairing_edits.edit_pairings(t, 2, "swap", opponent, runner)
         m = next(m for m in service.load_round(t, 2).matches if corp in [s.player_id for s in m.seats])
         if m.seats[0].player_id != corp:  # the same sides as in round 1: against the rules
-            service.edit_pairings(t, 2, "sides", corp)
+            pairing_edits.edit_pairings(t, 2, "sides", corp)
         db.session.remove()
     page = to_page
     page.goto(f"/tournaments/{event.id}/rounds/2")

@@ -6,9 +6,7 @@ import pytest
 
 from app.extensions import db
 from app.models import Player
-from app.core.pairing import Entrant, Format
 from app.core.pairing.byes import unrequested_first_round_byes
-from app.services import rounds as service
 from app.services.players import bye_note
 
 from test_rounds import matches, pair, setup_event
@@ -62,16 +60,6 @@ def test_pairing_round_one_says_who_got_the_unasked_bye(make_user, make_tourname
     assert len(byes) == 2 and players[0].id in byes
     unasked = db.session.get(Player, next(p for p in byes if p != players[0].id)).name
     assert f"{unasked} has a bye nobody asked for: the 1 requested bye left an odd number of players" in page
-
-
-def test_check_round_names_the_unasked_bye_only_when_requests_caused_it():
-    ann = Entrant(1, "Ann", first_round_bye=True)
-    ben, cat, dee = (Entrant(i, n) for i, n in ((2, "Ben"), (3, "Cat"), (4, "Dee")))
-    warnings = service.check_round(Format.SINGLE_SIDED, 1, [ann, ben, cat, dee], [], [(1, [2, 3]), (2, [1]), (3, [4])])
-    assert [w.text for w in warnings] == ["Dee has a bye nobody asked for: the 1 requested bye left an odd number of players to pair. "
-                                          "Allowed, but check that it is what you want."]
-    # an odd field without requests: its one bye is the usual one
-    assert service.check_round(Format.SINGLE_SIDED, 1, [ben, cat, dee], [], [(1, [2, 3]), (2, [4])]) == []
 
 
 def test_late_entry_form_hides_the_round_one_bye(make_user, make_tournament, login):

@@ -17,7 +17,7 @@ from app.core.names import name_key
 from app.core.pairing import Format
 from app.services import backup as backup_service
 from app.services import players as roster
-from app.services import rounds as rounds_service
+from app.services import standings as standings_service
 from app.web.views import players as players_view
 from test_backup import _restore, _rich_event, _snapshot
 from test_rounds import matches, pair, report_all, setup_event
@@ -87,7 +87,7 @@ def test_an_unpublished_earlier_round_stays_private(make_user, make_tournament, 
     page = anon.get(f"/t/{t.slug}/standings").get_data(as_text=True)
     assert '<strong>6</strong>' not in page and '<strong>3</strong>' in page
     # the TO still sees everything
-    assert {s.name: s.points for s in rounds_service.standings(t).rows} != expected
+    assert {s.name: s.points for s in standings_service.standings(t).rows} != expected
 
 
 # ---- names: one rule (name_key), one message, whichever path and whoever wins a race ---------------------------

@@ -15,6 +15,7 @@ from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
 from app.services import rounds as rounds_service
+from app.services import match_results
 
 
 def _players(t) -> dict[str, Player]:
@@ -95,8 +96,8 @@ def _start(t, names=("Ben", "Cat", "Dev", "Eve")) -> None:
     rounds_service.publish_round(t, 1)
     for m in rounds_service.load_round(t, 1).matches:
         if m.result is None:
-            rounds_service.report_result(t, m.id, results.outcome(t.fmt, "corp"),
-                                         rounds_service.Actor("organizer", user_id=t.owner_id))
+            match_results.report_result(t, m.id, results.outcome(t.fmt, "corp"),
+                                         match_results.Actor("organizer", user_id=t.owner_id))
 
 
 def test_late_registration_joins_the_next_pairing(app, event):

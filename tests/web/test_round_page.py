@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
-from app.core.pairing import Entrant, Format, Game, Side
 from app.services import rounds as service
+from app.services import pairing_edits
 from test_rounds import edit, matches, pair, report_all, setup_event
 
 JSON = {"Accept": "application/json"}
@@ -212,12 +212,12 @@ def test_one_click_fix_applies_through_the_edit_service(make_user, make_tourname
     pair(client, t, 2)
     edit(client, t, 2, "bye", holder.player_id)
     rnd = service.load_round(t, 2)
-    (w,) = [w for w in service.pairing_warnings(t, rnd) if w.kind == "second_bye"]
+    (w,) = [w for w in pairing_edits.pairing_warnings(t, rnd) if w.kind == "second_bye"]
     assert w.fix and w.fix.action == "bye"
     r = client.post(f"/tournaments/{t.id}/rounds/2/edit", data={
         "action": w.fix.action, "first": w.fix.first, "back": f"t{w.table}"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"?edit=pairings#t{w.table}")
-    assert not [x for x in service.pairing_warnings(t, service.load_round(t, 2)) if x.kind == "second_bye"]
+    assert not [x for x in pairing_edits.pairing_warnings(t, service.load_round(t, 2)) if x.kind == "second_bye"]
     # A bad anchor falls back to the form, never into the redirect.
     r = client.post(f"/tournaments/{t.id}/rounds/2/edit", data={"action": "sides", "first": 1,
                                                                 "back": "javascript:alert(1)"})
@@ -235,7 +235,7 @@ def test_swap_fix_for_a_double_sided_rematch(make_user, make_tournament, login):
     where = {s.player_id: (m, seats) for m, seats in matches(t, 2) for s in seats}
     opponent = next(s.player_id for s in where[a][1] if s.player_id != a)
     edit(client, t, 2, "swap", opponent, b)
-    warnings = service.pairing_warnings(t, service.load_round(t, 2))
+    warnings = pairing_edits.pairing_warnings(t, service.load_round(t, 2))
     assert warnings and all(w.kind == "rematch" and w.fix.action == "swap" for w in warnings)
     page = page_of(client, t, 2)
     assert page.count("have played each other already") == len(warnings)
@@ -244,7 +244,7 @@ def test_swap_fix_for_a_double_sided_rematch(make_user, make_tournament, login):
         w = warnings[0]
         assert client.post(f"/tournaments/{t.id}/rounds/2/edit", data={
             "action": "swap", "first": w.fix.first, "second": w.fix.second}).status_code == 303
-        left = service.pairing_warnings(t, service.load_round(t, 2))
+        left = pairing_edits.pairing_warnings(t, service.load_round(t, 2))
         assert len(left) < len(warnings) and w.text not in [x.text for x in left]
         warnings = left
     assert count_seats(t) == 16
@@ -254,69 +254,6 @@ def test_swap_fix_for_a_double_sided_rematch(make_user, make_tournament, login):
 def count_seats(t) -> int:
     db.session.expire_all()
     return db.session.scalar(sa.select(sa.func.count(Seat.id)).where(Seat.tournament_id == t.id))
-
-
-def test_fixes_are_found_and_clean():
-    """The pure checker: each fix clears its table and breaks nothing at the tables it touches."""
-    people = [Entrant(i, n) for i, n in enumerate(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], 1)]
-    # Round 1: Ann (Corp) beat Ben; Cat v Dan; Eve v Fay.
-    games = [Game(1, 1, 2, 3, 0, player_side=Side.CORP), Game(1, 3, 4, 3, 0, player_side=Side.CORP),
-             Game(1, 5, 6, 3, 0, player_side=Side.CORP)]
-    check = service.RoundCheck(Format.SINGLE_SIDED, 2, people, games)
-    # Ann Corp again against Ben: the same sides in a rematch, and Ann Corp +2; swapping sides fixes both.
-    tables = [(1, [1, 2]), (2, [4, 3]), (3, [6, 5])]
-    warnings = check.with_fixes(tables, check.round(tables))
-    assert {w.kind for w in warnings} >= {"same_sides", "side_bias"}
-    assert {w.fix for w in warnings} == {service.Fix("Swap sides at table 1", "sides", 1)}
-    # Double-sided: a rematch at table 1 is fixed by a swap with table 2, and the result is clean.
-    check = service.RoundCheck(Format.DOUBLE_SIDED, 2, people, [Game(1, 1, 2, 6, 0), Game(1, 3, 4, 6, 0),
-                                                                Game(1, 5, 6, 6, 0)])
-    tables = [(1, [1, 2]), (2, [3, 5]), (3, [4, 6])]
-    (w,) = check.with_fixes(tables, check.round(tables))
-    assert w.fix.action == "swap"
-    seats = {table: list(ps) for table, ps in tables}
-    where = {p: table for table, ps in seats.items() for p in ps}
-    ta, tb = where[w.fix.first], where[w.fix.second]
-    ia, ib = seats[ta].index(w.fix.first), seats[tb].index(w.fix.second)
-    seats[ta][ia], seats[tb][ib] = w.fix.second, w.fix.first
-    assert check.round(list(seats.items())) == []
-    # Two extra byes: pairing them is the fix.
-    check = service.RoundCheck(Format.PLAIN, 2, people[:4], [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0)])
-    tables = [(1, [1, 3]), (2, [2]), (3, [4])]
-    (w,) = check.with_fixes(tables, check.round(tables))
-    assert w.kind == "byes" and w.fix == service.Fix("Pair Ben with Dan", "join", 2, 4)
-    # A dropped player paired: out, and the opponent plays the lone bye player, else takes the bye.
-    gil = Entrant(7, "Gil", dropped=True)
-    check = service.RoundCheck(Format.PLAIN, 1, people[:4] + [gil], [])
-    tables = [(1, [1, 7]), (2, [2, 3]), (3, [4])]
-    (w,) = check.with_fixes(tables, check.round(tables))
-    assert w.kind == "dropped" and w.fix == service.Fix("Take Gil out; Ann plays Dan (table 3)", "remove", 7, 4)
-    assert check.round([(1, [1, 4]), (2, [2, 3])]) == []
-    check = service.RoundCheck(Format.PLAIN, 1, people[:3] + [gil], [])
-    tables = [(1, [1, 7]), (2, [2, 3])]
-    (w,) = check.with_fixes(tables, check.round(tables))
-    assert w.fix == service.Fix("Take Gil out; Ann gets the bye", "remove", 7)
-    # ... but never into a rematch, nor a second bye beside another: then it is the TO's call.
-    check = service.RoundCheck(Format.PLAIN, 2, people[:4] + [gil], [Game(1, 1, 4, 3, 0), Game(1, 2, 3, 3, 0)])
-    tables = [(1, [1, 7]), (2, [2, 3]), (3, [4])]
-    assert [w.fix for w in check.with_fixes(tables, check.round(tables))
-            if w.kind == "dropped"] == [None]
-    # A dropped player with the bye just leaves.
-    tables = [(1, [1, 2]), (2, [3, 4]), (3, [7])]
-    (w,) = check.with_fixes(tables, check.round(tables))
-    assert w.fix == service.Fix("Take Gil out of this round", "remove", 7)
-    # A player left out: paired with the lone bye player when clean, else given a bye when clean.
-    check = service.RoundCheck(Format.SINGLE_SIDED, 1, people[:4], [])
-    (w,) = check.with_fixes([(1, [1, 2]), (2, [3])], check.round([(1, [1, 2]), (2, [3])]))
-    assert w.kind == "missing" and w.fix == service.Fix("Pair Dan with Cat (table 2)", "add", 4, 3)
-    assert check.round([(1, [1, 2]), (2, [3, 4])]) == []
-    check = service.RoundCheck(Format.PLAIN, 2, people[:5], [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0),
-                                                             Game(1, 5, None, 3)])
-    (w,) = check.with_fixes([(1, [1, 3]), (2, [2, 4])], check.round([(1, [1, 3]), (2, [2, 4])]))
-    assert w.fix is None  # Eve had her bye in round 1
-    check = service.RoundCheck(Format.PLAIN, 2, people[:5], games[:2])
-    (w,) = check.with_fixes([(1, [1, 3]), (2, [2, 4])], check.round([(1, [1, 3]), (2, [2, 4])]))
-    assert w.fix == service.Fix("Add Eve with a bye", "add", 5)
 
 
 def test_page_queries_do_not_grow_with_the_tables(app, make_user, make_tournament, login):
@@ -362,7 +299,7 @@ def test_dropped_and_missing_fixes_post_and_refuse_when_stale(make_user, make_to
     db.session.commit()
 
     def fix_of(kind):
-        (w,) = [w for w in service.pairing_warnings(t, service.load_round(t, 1)) if w.kind == kind]
+        (w,) = [w for w in pairing_edits.pairing_warnings(t, service.load_round(t, 1)) if w.kind == kind]
         assert w.fix, w
         return {"action": w.fix.action, "first": w.fix.first, "second": w.fix.second or ""}
 
@@ -375,7 +312,7 @@ def test_dropped_and_missing_fixes_post_and_refuse_when_stale(make_user, make_to
     assert fix == {"action": "remove", "first": d, "second": holder}
     page = post(fix)
     assert "Pairings changed." in page
-    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert pairing_edits.pairing_warnings(t, service.load_round(t, 1)) == []
     seated = {s.player_id: m for m, seats in matches(t, 1) for s in seats}
     assert d not in seated and seated[o] is seated[holder]
     assert count_seats(t) == 4
@@ -391,7 +328,7 @@ def test_dropped_and_missing_fixes_post_and_refuse_when_stale(make_user, make_to
     fix = fix_of("missing")
     assert fix == {"action": "add", "first": late.id, "second": ""}
     post(fix)
-    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert pairing_edits.pairing_warnings(t, service.load_round(t, 1)) == []
     assert "is in this round already" in post(fix) and count_seats(t) == 5
 
     later = Player(tournament_id=t.id, name="Yan")
@@ -400,7 +337,7 @@ def test_dropped_and_missing_fixes_post_and_refuse_when_stale(make_user, make_to
     fix = fix_of("missing")
     assert fix == {"action": "add", "first": later.id, "second": late.id}
     post(fix)
-    assert service.pairing_warnings(t, service.load_round(t, 1)) == []
+    assert pairing_edits.pairing_warnings(t, service.load_round(t, 1)) == []
     assert count_seats(t) == 6 and not [m for m, _ in matches(t, 1) if m.is_bye]
 
     # Once a result is in, no edit goes through.

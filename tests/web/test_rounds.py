@@ -7,7 +7,7 @@ from flask import current_app, g
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
-from app.core.pairing import Entrant, Format, Game, Side
+from app.core.pairing import Format
 from app.services import rounds as service
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
@@ -302,27 +302,6 @@ def test_second_bye_and_rematch_warnings(make_user, make_tournament, login):
     page = client.get(f"/tournaments/{t.id}/rounds/2").get_data(as_text=True)
     assert f"{names[corp1]} and {names[runner1]} met before with the same sides" in page
     assert "would be Corp +2" in page
-
-
-def texts(warnings) -> list[str]:
-    return [w.text for w in warnings]
-
-
-def test_check_round_rules_per_format():
-    ann, ben, cat = (Entrant(i, n) for i, n in enumerate(["Ann", "Ben", "Cat"], 1))
-    games = [Game(1, 1, 2, 3, 0, player_side=Side.CORP), Game(1, 3, None, 3)]
-    assert texts(service.check_round(Format.SINGLE_SIDED, 2, [ann, ben, cat], games, [(1, [2, 1]), (2, [3])])) \
-        == ["Table 2: Cat would get a second bye."]
-    twice = games + [Game(2, 2, 1, 3, 0, player_side=Side.CORP)]
-    assert "meet a third time" in str(service.check_round(Format.SINGLE_SIDED, 3, [ann, ben], twice, [(1, [1, 2])])[0])
-    plain = [Game(1, 1, 2, 3, 0, player_games=2)]
-    assert texts(service.check_round(Format.PLAIN, 2, [ann, ben], plain, [(1, [1, 2])])) \
-        == ["Table 1: Ann and Ben have played each other already."]
-    dropped = Entrant(4, "Dee", dropped=True)
-    warnings = service.check_round(Format.PLAIN, 1, [ann, ben, cat, dropped], [], [(1, [1, 4])])
-    assert texts(warnings) == ["Table 1: Dee has dropped.", "Not paired this round: Ben, Cat."]
-    first_round = [Entrant(1, "Ann", first_round_bye=True), Entrant(2, "Ben", first_round_bye=True)]
-    assert service.check_round(Format.PLAIN, 1, first_round, [], [(1, [1]), (2, [2])]) == []
 
 
 def test_edits_refused_after_results_and_for_strangers(event):

@@ -7,7 +7,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Option
 
 from ...models import MAX_INT
 from ...core.results import MAX_PLAIN_GAMES
-from ...services.rounds import EDIT_ACTIONS
+from ...core.pairing_edits import EDIT_ACTIONS
 
 MAX_ROUND = 1000
 

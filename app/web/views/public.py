@@ -20,6 +20,7 @@ from ...core.names import name_key
 from .. import page_cache
 from ...services import player_links
 from ...services import rounds as service
+from ...services import standings as standings_service
 from ...services import timer
 from ...services.status import poll
 from .. import player_session, template_helpers
@@ -113,7 +114,7 @@ def _build_round(t: Tournament, number: int, current: bool):
 
 def _build_standings(t: Tournament):
     latest = service.latest_published(t)
-    table = service.standings(t, published_only=True) if latest else None
+    table = standings_service.standings(t, published_only=True) if latest else None
     text = render_template("public/standings.html", t=t, latest=latest, table=table,
                            progress=service.standings_progress(service.round_summaries(t, published_only=True)),
                            **_shared_context())

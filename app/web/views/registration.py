@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from ..forms.players import EntryForm
 from ...core.identities import identities
+from ...services import player_links
 from ...services import registration as service
 from .. import player_session
 from ..access import public_tournament
@@ -61,7 +62,7 @@ def mine(slug: str):
             flash("Your entry is saved.", "success")
             return redirect(url_for("registration.mine", slug=slug), 303)
         status = 422
-    link = service.link_url(player)
+    link = player_links.url(player)
     qr = Markup(segno.make(link, error="m").svg_inline(scale=4, dark="#111", omitsize=True,
                                                       title="QR code of your player link"))
     return render_template("registration/mine.html", t=t, player=player, link=link, qr=qr, form=form,

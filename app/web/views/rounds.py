@@ -10,6 +10,9 @@ from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ...core.names import name_key
 from ...core.pairing import Format
 from ...services import export, participation
+from ...core.pairing_edits import EDIT_ACTIONS
+from ...services import match_results, pairing_edits
+from ...services import standings as standings_service
 from ...services import rounds as service
 from ...services import timer
 from ..access import ORGANIZE, SCORE, managed_tournament, may
@@ -53,7 +56,7 @@ def _page(t, rnd, mode) -> dict:
     editable = number == latest and not any(m.result and not m.is_bye for m in rnd.matches)
     past = number < latest
     buttons = results.buttons(t.fmt)
-    warnings = service.pairing_warnings(t, rnd) if editable and not rnd.published else []
+    warnings = pairing_edits.pairing_warnings(t, rnd) if editable and not rnd.published else []
     flagged: dict[int, list] = {}
     for w in warnings:
         if w.table is not None:
@@ -69,8 +72,8 @@ def _page(t, rnd, mode) -> dict:
         before=service.points_before(t, number),
         buttons=buttons, label=results.label, labels={**dict(buttons), results.BYE: results.label(t.fmt, results.BYE)},
         reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
-        log=service.result_log(t, rnd.id),
-        edit_form=EditPairingsForm(), actions=service.EDIT_ACTIONS, pair_form=PairForm(),
+        log=match_results.result_log(t, rnd.id),
+        edit_form=EditPairingsForm(), actions=EDIT_ACTIONS, pair_form=PairForm(),
         round_clock=timer.round_clock(t, number), report_url=_report_url(t.id),
         game_choices=_game_choices)
 
@@ -174,7 +177,7 @@ def report(tid: int, mid: int):
     fmt = t.fmt  # read before the commit expires the tournament row (the redirect runs no query after the write)
     try:
         outcome = _outcome(t, form)
-        number, table = service.report_result(t, mid, outcome, service.Actor.account(current_user, t),
+        number, table = match_results.report_result(t, mid, outcome, match_results.Actor.account(current_user, t),
                                        past=form.past.data == "1")
     except service.NotFound as e:
         abort(404, str(e))
@@ -233,7 +236,7 @@ def edit_pairings(tid: int, number: int):
         flash(_form_errors(form), "error")
         return redirect(back, 303)
     try:
-        service.edit_pairings(t, number, form.action.data, form.first.data, form.second.data)
+        pairing_edits.edit_pairings(t, number, form.action.data, form.first.data, form.second.data)
     except service.NotFound as e:
         abort(404, str(e))
     except service.RoundError as e:
@@ -247,7 +250,7 @@ def edit_pairings(tid: int, number: int):
 @login_required
 def standings(tid: int):
     t = managed_tournament(tid, ORGANIZE)
-    return render_template("rounds/standings.html", t=t, table=service.standings(t),
+    return render_template("rounds/standings.html", t=t, table=standings_service.standings(t),
                            progress=service.standings_progress(service.round_summaries(t)))
 
 
