@@ -14,7 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
 from ..core import results as result_rules
-from ..core.brackets import KINDS, Bracket, BracketError, PlayedBracket
+from ..core.bracket_games import KINDS
+from ..core.brackets import Bracket, BracketError, PlayedBracket
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Tournament, User, as_utc
 from ..core.pairing import Format

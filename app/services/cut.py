@@ -13,8 +13,9 @@ from typing import Iterable, Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..core.brackets import (SIZES, Bracket, BracketError, CutGame, PlayedBracket, PlayedGame, cut_sides,
-                            recommended_cut, seed_cut)
+from ..core.bracket_games import SIZES
+from ..core.brackets import (Bracket, BracketError, CutGame, PlayedBracket, PlayedGame, cut_sides, recommended_cut,
+                             seed_cut)
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..core.pairing import Format

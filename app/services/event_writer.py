@@ -1,6 +1,6 @@
 """A checked event file (a backup to restore, an NRTM file to import) written as a new tournament.
 
-Readers (backup.py, nrtm.py) parse and validate a file into an EventPlan that names players by their id in the
+Readers (backup.py, nrtm_import.py) parse and validate a file into an EventPlan that names players by their id in the
 file; `write` then stores the plan with one executemany INSERT per table (and a query reading the new ids back)
 in one transaction: a 2,000-player, 6-round event is a few dozen statements, not 20,000 (audit issue 9, item 1).
 All or nothing: a database failure leaves nothing.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.core.bracket_layout import draw
-from app.core.brackets import LAYOUTS, Bracket
+from app.core.bracket_games import LAYOUTS
+from app.core.brackets import Bracket
 
 
 def _complete(kind: str, size: int) -> Bracket:

@@ -9,7 +9,7 @@ import random
 import pytest
 import sqlalchemy as sa
 
-from app.core.brackets import SIZES
+from app.core.bracket_games import SIZES
 from app.extensions import db
 from app.models import CutEntry, CutResult, Player, Round
 from app.services import cut as cut_service

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
-from app.services import nrtm
+from app.services import nrtm_export
 from cut_helpers import add_players, add_round, fixture_event
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm_fixture_open.json"
@@ -32,7 +32,7 @@ def _counts():
 
 def test_fixed_event_matches_the_checked_in_file(app, make_user, make_tournament):
     t = fixture_event(make_user(), make_tournament)
-    assert nrtm.export(t, URL) == json.loads(FIXTURE.read_text())
+    assert nrtm_export.export(t, URL) == json.loads(FIXTURE.read_text())
 
 
 def test_fixture_file_says_what_the_rules_say():
@@ -74,13 +74,13 @@ def _without_links(data):
 def test_round_trip_export_import_export(client, make_user, make_tournament, login):
     owner = make_user()
     t = fixture_event(owner, make_tournament)
-    first = nrtm.export(t, URL)
+    first = nrtm_export.export(t, URL)
     login()
     response = _upload(client, first)
     assert response.status_code in (302, 303), response.get_data(as_text=True)
     copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
     assert copy.owner_id == owner.id and copy.slug != t.slug and copy.cut_kind == "double"
-    second = nrtm.export(copy, URL)
+    second = nrtm_export.export(copy, URL)
     assert second == first
     # and the imported event is a real one: its standings and bracket come from the stored games
     assert cut_service.load(copy).bracket.champion() is not None
@@ -274,7 +274,7 @@ def test_unpublished_draft_round_is_not_exported(app, make_user, make_tournament
     a, b = add_players(t, ["Ann", "Ben"])
     add_round(t, 1, [(a, b, "corp")])
     add_round(t, 2, [(b, a, None)], published=False)
-    data = nrtm.export(t, URL)
+    data = nrtm_export.export(t, URL)
     assert data["preliminaryRounds"] == 1 and len(data["rounds"]) == 1
 
 
@@ -282,14 +282,14 @@ def test_cut_games_are_found_by_their_players_when_tables_differ(client, make_us
     """Aesop's Tables numbers cut tables per round; the games are then matched by who played them."""
     owner = make_user()
     t = fixture_event(owner, make_tournament)
-    data = nrtm.export(t, URL)
+    data = nrtm_export.export(t, URL)
     for rnd in data["rounds"][3:]:
         for table, pairing in enumerate(rnd, 1):
             pairing["table"] = table
     login()
     assert _upload(client, data).status_code in (302, 303)
     copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
-    assert _without_links(nrtm.export(copy, URL))["eliminationPlayers"] == data["eliminationPlayers"]
+    assert _without_links(nrtm_export.export(copy, URL))["eliminationPlayers"] == data["eliminationPlayers"]
     names = {p.id: p.name for p in db.session.scalars(sa.select(Player))}
     original = [(g, names[w], names[c]) for g, w, c in cut_service.load(t).bracket.results()]
     imported = [(g, names[w], names[c]) for g, w, c in cut_service.load(copy).bracket.results()]

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
-from app.services import nrtm
+from app.services import nrtm_export
 from cut_helpers import add_round, play_cut
 
 COBRA_DOUBLE = Path(__file__).resolve().parent.parent / "fixtures" / "cobra_double_sided.json"
@@ -80,7 +80,7 @@ def test_export_writes_both_games_factions_pronouns_and_the_organiser(app, make_
     owner = make_user(email="secret.address@example.com")
     owner.display_name, owner.nrdb_username = "Store TO", "store_to"
     t = double_event(owner, make_tournament)
-    data = nrtm.export(t, URL)
+    data = nrtm_export.export(t, URL)
     assert data["tournamentOrganiser"] == {"nrdbId": None, "nrdbUsername": "store_to", "name": "Store TO"}
     assert "secret.address" not in json.dumps(data)
     rows = {p["name"]: p for p in data["players"]}
@@ -114,13 +114,13 @@ def test_unreported_double_sided_table_has_no_scores(app, make_user, make_tourna
     t = make_tournament(make_user(), format="double")
     a, b = _players(t, [("Ana", "", "", ""), ("Bo", "", "", "")])
     add_round(t, 1, [(a, b, None)])
-    pairing = nrtm.export(t, URL)["rounds"][0][0]
+    pairing = nrtm_export.export(t, URL)["rounds"][0][0]
     assert pairing["player1"] == {"id": 1, "corpScore": None, "runnerScore": None, "combinedScore": None}
 
 
 def test_organiser_without_a_name_is_not_the_email(app, make_user, make_tournament):
     t = make_tournament(make_user(email="hidden@example.com"))
-    data = nrtm.export(t, URL)
+    data = nrtm_export.export(t, URL)
     assert data["tournamentOrganiser"] == {"nrdbId": None, "nrdbUsername": None, "name": None}
     assert "hidden@" not in json.dumps(data)
 
@@ -147,13 +147,13 @@ def test_sass_double_sided_export_import_export_is_identical(client, make_user, 
     owner = make_user()
     owner.display_name = "Store TO"
     t = double_event(owner, make_tournament)
-    first = nrtm.export(t, URL)
+    first = nrtm_export.export(t, URL)
     login()
     response = _upload(client, first)
     assert response.status_code in (302, 303), response.get_data(as_text=True)
     copy = _imported(exclude=[t.id])
     assert copy.format == "double" and copy.cut_kind == "double"
-    assert nrtm.export(copy, URL) == first
+    assert nrtm_export.export(copy, URL) == first
     assert _results(copy) == _results(t)  # each game came back: a 3-3 is still the right 3-3
     assert [p.pronouns for p in copy.players] == ["she/her", "", "they/them", "", "he/him"]
 
@@ -205,7 +205,7 @@ def test_cobra_double_sided_import_then_export_is_the_same_event(client, make_us
     login()
     cobra = json.loads(COBRA_DOUBLE.read_text())
     assert _upload(client, cobra).status_code in (302, 303)
-    ours = nrtm.export(_imported(), URL)
+    ours = nrtm_export.export(_imported(), URL)
     for key in ("name", "date", "cutToTop", "preliminaryRounds"):
         assert ours[key] == cobra[key]
     assert _rows(ours) == _rows(cobra)  # ranks, identities, factions, points, SoS and ESoS

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutResult, Match, Tournament
 from app.services import cut as cut_service
-from app.services import nrtm
+from app.services import nrtm_export
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SHAPES = {
@@ -98,7 +98,7 @@ def test_import_then_export_is_the_same_event(client, make_user, login, shape):
     login()
     original = _load(shape)
     t = _import(client, original)
-    exported = nrtm.export(t, URL)
+    exported = nrtm_export.export(t, URL)
     assert canonical(exported) == canonical(original)
     assert exported["uploadedFrom"] == "SASS"
 
@@ -107,8 +107,8 @@ def test_import_then_export_is_the_same_event(client, make_user, login, shape):
 def test_export_import_export_is_identical(client, make_user, login, shape):
     make_user()
     login()
-    first = nrtm.export(_import(client, _load(shape)), URL)
-    second = nrtm.export(_import(client, first), URL)
+    first = nrtm_export.export(_import(client, _load(shape)), URL)
+    second = nrtm_export.export(_import(client, first), URL)
     assert _without_links(second) == _without_links(first)
 
 
@@ -130,7 +130,7 @@ def test_aesops_tables_results_tables_and_cut_all_arrive(client, make_user, logi
     assert len([g for g in cut.bracket.games if g.reported]) == 7 and cut.bracket.is_complete()
     assert [r["name"] for r in cut.final_standings()[:4]] == [e["name"] for e in doc["eliminationPlayers"]]
     # Aesop's numbers the round-2 games the other way round (the lower bracket first): its tables are kept
-    assert [p["table"] for p in nrtm.export(t, URL)["rounds"][5]] == [3, 4]
+    assert [p["table"] for p in nrtm_export.export(t, URL)["rounds"][5]] == [3, 4]
 
 
 def test_cobra_reseeded_single_elimination_is_imported_as_played(client, make_user, login):
@@ -192,7 +192,7 @@ def test_a_played_cut_still_open_takes_its_results(client, make_user, login):
     assert cut.bracket.champion() is None
     cut_service.report(t, final.id, final.player1)
     assert cut_service.load(t).bracket.champion() == final.player1
-    assert nrtm.export(t, URL)["rounds"][-1][0]["player1"]["winner"] is True
+    assert nrtm_export.export(t, URL)["rounds"][-1][0]["player1"]["winner"] is True
 
 
 def test_a_played_cut_backs_up_and_restores(client, make_user, login):
@@ -202,7 +202,7 @@ def test_a_played_cut_backs_up_and_restores(client, make_user, login):
     t = _import(client, _load("cobra_single_elimination_upsets"))
     copy = backup.restore(json.dumps(backup.backup(t)).encode(), owner)
     assert cut_service.load(copy).bracket.played
-    assert _without_links(nrtm.export(copy, URL))["rounds"] == _without_links(nrtm.export(t, URL))["rounds"]
+    assert _without_links(nrtm_export.export(copy, URL))["rounds"] == _without_links(nrtm_export.export(t, URL))["rounds"]
 
 
 def test_cobra_double_elimination_fits_the_bracket(client, make_user, login):
@@ -287,7 +287,7 @@ def test_cobras_unplayed_reset_game_is_left_out(client, make_user, login):
     t = _import(client, doc)
     cut = cut_service.load(t)
     assert not cut.bracket.played and cut.bracket.is_complete() and len(cut.bracket.games) == 14
-    assert canonical(nrtm.export(t, URL)) == canonical(_load("cobra_double_elimination"))
+    assert canonical(nrtm_export.export(t, URL)) == canonical(_load("cobra_double_elimination"))
 
 
 def test_a_hostile_table_is_named_briefly(client, make_user, login):
@@ -315,7 +315,7 @@ def test_sass_single_elimination_top2_and_top3_round_trip(client, make_user, mak
     add_round(t, 2, [(c, a, "runner"), (d, b, "tie")])
     cut_service.create(t, size, "single")
     play_cut(t, lambda g: max(g.players, key=lambda p: cut_service.load(t).bracket.seed_of(p)))  # lower seeds win
-    first = nrtm.export(t, URL)
+    first = nrtm_export.export(t, URL)
     rounds = [[sorted(x[k]["id"] for k in ("player1", "player2")) for x in r] for r in first["rounds"][2:]]
     number = {p["name"]: p["id"] for p in first["players"]}
     seeds = {e["seed"]: number[e["name"]] for e in first["eliminationPlayers"]}
@@ -326,7 +326,7 @@ def test_sass_single_elimination_top2_and_top3_round_trip(client, make_user, mak
         assert rounds == [[sorted((seeds[1], seeds[2]))]] and first["eliminationPlayers"][0]["seed"] == 2
     copy = _import(client, first)
     assert copy.cut_kind == "single" and not cut_service.load(copy).bracket.played
-    assert _without_links(nrtm.export(copy, URL)) == _without_links(first)
+    assert _without_links(nrtm_export.export(copy, URL)) == _without_links(first)
 
 
 @pytest.mark.parametrize("rounds_played", [3, 2])
@@ -353,7 +353,7 @@ def test_cobra_single_elimination_without_upsets_is_a_single_elimination_bracket
     assert bracket.is_complete() == (rounds_played == 3)
     assert [g.id for g in bracket.ready_games()] == ([] if rounds_played == 3 else [7])
     # Cobra numbers round 1 1v8, 2v7, 3v6, 4v5: its tables are kept
-    exported = nrtm.export(t, URL)["rounds"][4:]
+    exported = nrtm_export.export(t, URL)["rounds"][4:]
     assert [[p["table"] for p in r] for r in exported[:rounds_played]] == [[p["table"] for p in r] for r in cut]
 
 

@@ -7,7 +7,7 @@ from wtforms import IntegerField, SelectField, SelectMultipleField
 from wtforms.validators import InputRequired, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ...core.brackets import SIZES
+from ...core.bracket_games import SIZES
 from ...models import MAX_INT
 
 

@@ -10,7 +10,7 @@ from ...core import bracket_layout
 from ..forms.cut import ConfirmForm, CreateCutForm, PlayerChoiceForm, UploadForm
 from ...services import backup as backup_service
 from ...services import cut as cut_service
-from ...services import nrtm as nrtm_service
+from ...services import nrtm_export, nrtm_import
 from ...services.jsonfile import FileError
 from ...services.upload_slots import Busy, upload_slot
 from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
@@ -195,7 +195,7 @@ def restore():
 @bp.route("/tournaments/import", methods=["GET", "POST"])
 @login_required
 def import_nrtm():
-    return _upload("cut/import.html", nrtm_service.import_file, "Imported {name}.")
+    return _upload("cut/import.html", nrtm_import.import_file, "Imported {name}.")
 
 
 # ---- public ------------------------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def public_url(t) -> str:
 def nrtm(slug: str):
     """The NRTM file for the results site; ?download=1 saves it as a file."""
     t = public_tournament(slug)
-    data = nrtm_service.export(t, public_url(t), current_app.config.get("APP_NAME", "SASS"))
+    data = nrtm_export.export(t, public_url(t), current_app.config.get("APP_NAME", "SASS"))
     return _download(data, f"{t.slug}-nrtm.json", attachment=request.args.get("download") == "1")
 
 

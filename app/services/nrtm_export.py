@@ -1,0 +1,142 @@
+"""NRTM JSON export: the file the Netrunner results site takes (docs/domain.md), from an event.
+
+Player ids in an exported file are the players' numbers within the event (1..n in the order they were added), so
+the file names no database ids and an export -> import (app/services/nrtm_import.py) -> export round trip gives
+the same file.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlalchemy.orm import selectinload
+
+from ..core import results as result_rules
+from ..extensions import db
+from ..core.identities import canonical, faction
+from ..models import Match, Round, Seat, Tournament, User
+from ..core.pairing import Format
+from . import cut as cut_service
+from . import state
+
+SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
+
+
+def _number(value) -> float:
+    """Tiebreakers are exact Fractions inside SASS; the file carries them rounded like Cobra's."""
+    return round(float(value), 4)
+
+
+def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
+    """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
+    give, then the cut rounds."""
+    players = sorted(tournament.players, key=lambda p: p.id)
+    number = {p.id: i for i, p in enumerate(players, 1)}
+    by_id = {p.id: p for p in players}
+    single = tournament.fmt is Format.SINGLE_SIDED
+    standings = state.standings(tournament, published_only=True)
+    cut = cut_service.load(tournament)
+    rounds = _swiss_rounds(tournament)
+
+    player_rows = []
+    for s in standings:
+        p = by_id[s.player]
+        corp_id, runner_id = canonical(p.corp_identity) or None, canonical(p.runner_identity) or None
+        row = {
+            "id": number[p.id], "name": p.name, "rank": s.rank,
+            "corpIdentity": corp_id, "corpFaction": faction(corp_id, "corp"),
+            "runnerIdentity": runner_id, "runnerFaction": faction(runner_id, "runner"),
+            "matchPoints": s.points,
+            "strengthOfSchedule": _number(s.tiebreakers[0]) if s.tiebreakers else 0,
+            "extendedStrengthOfSchedule": _number(s.tiebreakers[1]) if len(s.tiebreakers) > 1 else 0,
+        }
+        if single:
+            row["sideBalance"] = s.side_bias
+        if p.pronouns:
+            row["pronouns"] = p.pronouns
+        player_rows.append(row)
+
+    elimination = []
+    cut_rounds = []
+    if cut is not None:
+        for r in cut.final_standings()[:len(cut.bracket.seeds)]:
+            elimination.append({"id": number[r["player"]], "name": r["name"], "rank": r["rank"], "seed": r["seed"]})
+        cut_rounds = _cut_rounds(cut, number)
+
+    return {
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "cutToTop": len(cut.bracket.seeds) if cut else 0,
+        "preliminaryRounds": len(rounds),
+        "tournamentOrganiser": organiser(tournament.owner),
+        "players": player_rows,
+        "eliminationPlayers": elimination,
+        "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in r.matches] for r in rounds] + cut_rounds,
+        "uploadedFrom": app_name,
+        "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
+    }
+
+
+def organiser(user: User) -> dict:
+    """Cobra writes the organizer's NetrunnerDB account (nrdbId, nrdbUsername); SASS knows the display name and the
+    NetrunnerDB username the organizer gave in their account settings, and never writes the e-mail address."""
+    return {"nrdbId": None, "nrdbUsername": user.nrdb_username or None, "name": user.display_name or None}
+
+
+def _swiss_rounds(tournament: Tournament) -> list[Round]:
+    """The published rounds: the file is public, and a round still being checked is nobody else's business
+    (a result entered in it does not make it public)."""
+    return db.session.scalars(
+        sa.select(Round).filter_by(tournament_id=tournament.id, published=True).order_by(Round.number)
+        .options(selectinload(Round.matches).selectinload(Match.seats))
+    ).all()
+
+
+def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
+    seats = list(match.seats)
+    players = [_swiss_player(s, match.is_bye, number, fmt, match.result) for s in seats]
+    if len(players) == 1:
+        players.append(_swiss_player(None, True, number, fmt))
+    return {
+        "table": match.table, "player1": players[0], "player2": players[1],
+        "intentionalDraw": match.intentional_draw, "twoForOne": False, "eliminationGame": False,
+    }
+
+
+def _swiss_player(seat: Optional[Seat], bye: bool, number: dict, fmt: Format,
+                  match_result: Optional[str] = None) -> dict:
+    points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
+    player = {"id": number[seat.player_id] if seat is not None else None}
+    if fmt is Format.SINGLE_SIDED:
+        role = None if bye else (seat.side or ("corp" if seat.position == 1 else "runner"))
+        player["role"] = role
+        player["corpScore"] = points if role == "corp" else None
+        player["runnerScore"] = points if role == "runner" else None
+        player["combinedScore"] = points if seat is not None else 0
+    else:
+        corp = runner = None
+        if seat is not None and not bye and match_result is not None and fmt is Format.DOUBLE_SIDED:
+            corp, runner = result_rules.side_scores(match_result)[seat.position - 1]
+        player.update(corpScore=corp, runnerScore=runner, combinedScore=points)
+    return player
+
+
+def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
+    rounds: dict[int, list] = {}
+    for g in cut.bracket.games:
+        if not g.ready:
+            continue
+        sides = cut.sides(g) if g.reported else None
+        corp = sides[0] if sides else None
+
+        def player(pid):
+            role = None if corp is None else ("corp" if pid == corp else "runner")
+            return {"id": number[pid], "role": role, "winner": None if g.winner is None else g.winner == pid}
+
+        rounds.setdefault(g.round, []).append({
+            "table": cut.table(g), "player1": player(g.player1), "player2": player(g.player2),
+            "intentionalDraw": False, "twoForOne": False, "eliminationGame": True,
+        })
+    return [sorted(rounds[r], key=lambda p: p["table"]) for r in sorted(rounds)]
+
+
