@@ -1,4 +1,4 @@
-"""NRTM JSON, the file the Netrunner results site takes (DOMAIN.md 6): export an event, import one from Cobra or
+"""NRTM JSON, the file the Netrunner results site takes (docs/domain.md 9): export an event, import one from Cobra or
 Aesop's Tables.
 
 Player ids in an exported file are the players' numbers within the event (1..n in the order they were added), so
