@@ -76,7 +76,7 @@ class Config:
     REMEMBER_COOKIE_SAMESITE = "Lax"
     APP_NAME = "SASS"
 
-    # Throttling (Flask-Limiter; see README "Security"). memory:// counts per process: with several gunicorn
+    # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
     # limits in production point RATELIMIT_STORAGE_URI at a shared store, e.g. redis://127.0.0.1:6379
     # (`pip install redis`). RATELIMIT_ENABLED=0 turns throttling off (tests that log in a lot); never in

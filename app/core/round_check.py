@@ -41,7 +41,7 @@ class PairingWarning:
 
 def check_round(fmt: Format, number: int, entrants: Sequence[Entrant], games: Iterable[Game],
                 tables: Sequence[tuple[int, Sequence[int]]]) -> list[PairingWarning]:
-    """Pure check of a round against the engine's rules (DOMAIN.md 2 and 3); see RoundCheck."""
+    """Pure check of a round against the engine's rules (docs/domain.md 10); see RoundCheck."""
     return RoundCheck(fmt, number, entrants, games).round(tables)
 
 

@@ -1,4 +1,4 @@
-"""NRTM JSON export: the file the Netrunner results site takes (docs/domain.md), from an event.
+"""NRTM JSON export: the file the Netrunner results site takes (docs/domain.md 9), from an event.
 
 Player ids in an exported file are the players' numbers within the event (1..n in the order they were added), so
 the file names no database ids and an export -> import (app/services/nrtm_import.py) -> export round trip gives

@@ -1,4 +1,4 @@
-"""NRTM JSON import: a new event from a file Cobra, Aesop's Tables or SASS wrote (the format: docs/domain.md).
+"""NRTM JSON import: a new event from a file Cobra, Aesop's Tables or SASS wrote (the format: docs/domain.md 9).
 
 Parse, check everything, then write in bulk: a file is imported whole or not at all.
 """

@@ -1,6 +1,6 @@
 """Security headers on every response: what a browser may load, frame or leak for our pages.
 
-The Content-Security-Policy is the one a page must live with (README "Security"):
+The Content-Security-Policy is the one a page must live with (docs/security.md):
 - scripts only from our own files (static/*.js, <script src=...>): no inline <script>, no onclick=/onsubmit=
   attributes, no javascript: URLs, no eval; pass data through data- attributes or a
   <script type="application/json"> block (data, never run);

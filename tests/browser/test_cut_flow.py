@@ -132,7 +132,7 @@ def _swiss_order(page, tid: int) -> list[str]:
 
 
 def check_nrtm(data: dict, swiss_points: dict, top4: list, champion: str) -> None:
-    """The fields of DOMAIN.md section 6, with numbers that agree with the event."""
+    """The fields of docs/domain.md section 9, with numbers that agree with the event."""
     for key in ("name", "date", "cutToTop", "preliminaryRounds", "players", "eliminationPlayers", "rounds",
                 "uploadedFrom", "links"):
         assert key in data, f"NRTM JSON lacks {key}"

@@ -15,7 +15,7 @@ def test_single_sided_buttons():
     tie, draw = outcome("single", "tie"), outcome("single", "id")
     assert tie.points == draw.points == (SINGLE.tie, SINGLE.tie)
     assert draw.intentional_draw and not tie.intentional_draw
-    assert (SINGLE.win, SINGLE.tie, SINGLE.loss) == (3, 1, 0)  # DOMAIN.md 1
+    assert (SINGLE.win, SINGLE.tie, SINGLE.loss) == (3, 1, 0)  # docs/domain.md 1
 
 
 def test_double_sided_buttons_keep_both_games():

@@ -36,7 +36,7 @@ def test_fixed_event_matches_the_checked_in_file(app, make_user, make_tournament
 
 
 def test_fixture_file_says_what_the_rules_say():
-    """Spot checks of the expected file itself, by hand from DOMAIN.md, so it is not just a snapshot."""
+    """Spot checks of the expected file itself, by hand from docs/domain.md 7 to 9, so it is not just a snapshot."""
     data = json.loads(FIXTURE.read_text())
     players = {p["name"]: p for p in data["players"]}
     # Dave met Carol (6 pts), Bob (4) and Alice (4) in 3 rounds each: SoS = (2 + 4/3 + 4/3) / 3 = 14/9

@@ -218,7 +218,7 @@ def test_cobra_double_sided_import_then_export_is_the_same_event(client, make_us
 
 
 def test_fixture_says_what_the_rules_say():
-    """Hand checks of the Cobra fixture (DOMAIN.md 1 and 4), so the round trip above is not checked against itself."""
+    """Hand checks of the Cobra fixture (docs/domain.md 1, 7), so the round trip above is not checked against itself."""
     cobra = json.loads(COBRA_DOUBLE.read_text())
     rows = {p["name"]: p for p in cobra["players"]}
     # Emeka: a bye (6), 6-0 over Bartek, 2-2 with Amara = 14; SoS = mean(Bartek 6/3, Amara 9/3) = 2.5

@@ -1,7 +1,7 @@
 """NRTM import of every shape other tools write: Cobra with a double-elimination cut, Cobra's re-seeded single
 elimination with upsets, Aesop's Tables (its own field names), SASS's own file. Each fixture in
 tests/fixtures/nrtm/ was written from the format as Cobra and Aesop's Tables document and export it, with the
-points and tiebreakers worked out from DOMAIN.md section 4, not by SASS.
+points and tiebreakers worked out from docs/domain.md section 7, not by SASS.
 
 Round trips: import then export gives the same event (players, rounds, results, standings, cut) whatever tool
 wrote the file; export then import then export gives the same file."""

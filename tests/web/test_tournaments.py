@@ -177,7 +177,7 @@ def test_another_organizer_gets_403(client, make_user, make_tournament, login):
 
 
 def test_admin_sees_every_tournament_and_changes_none(client, make_user, make_tournament, login):
-    """The site admin reads and exports every event (README: "Site admin"), and changes only their own."""
+    """The site admin reads and exports every event (docs/security.md, "Who may do what"), changes only their own."""
     owner = make_user("owner@example.com")
     t = make_tournament(owner)
     make_user("admin@example.com", is_admin=True)

@@ -1,4 +1,4 @@
-"""The pairing engine: pure Python, no Flask, no SQL. See README, 'Use the engine as a library'."""
+"""The pairing engine: pure Python, no Flask, no SQL. See docs/engine.md."""
 from .formats import Format, Scoring, Side, SCORING
 from .types import Entrant, Game, Pairing, PairingError, RoundPlan
 from .history import History, Record

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple, Optional
 
-# The TO's knob: weight of one score-group step against side balance. Chosen with the simulator (README,
+# The TO's knob: weight of one score-group step against side balance. Chosen with the simulator (docs/benchmarks.md,
 # "Quality"): at 1.5 nobody went home with uneven sides in 4,000 simulated events (12/5, 28/6, 60/7, 150/9);
 # from 2.5 on some did (1 % of 28-player events at 2.5, 18 % at 4), and mismatched games barely move below 2.
 DEFAULT_SCORE_FACTOR = Fraction(3, 2)

@@ -1,6 +1,6 @@
 """Exact swiss tiebreakers and the standings order they give: what plain pairing ranks by and standings show.
 
-Three systems (DOMAIN.md 4), all higher-is-better:
+Three systems (docs/domain.md 7), all higher-is-better:
 
 * ``netrunner`` (Cobra): SoS, ESoS.
 * ``magic`` (Magic Tournament Rules, appendix C): OMW%, GW%, OGW%. The MTR floor "0.33" is taken literally as

@@ -45,7 +45,7 @@ TAKEN = "An account with this email already exists. Log in instead."
 
 @bp.route("/signup", methods=["GET", "POST"])
 def signup():
-    """Says when an address is taken (README "Security": without e-mail verification nothing can hide it);
+    """Says when an address is taken (docs/security.md, "Sessions": without e-mail verification nothing can hide it);
     the per-address throttle keeps trying addresses slow."""
     if current_user.is_authenticated:
         return redirect(url_for("tournaments.index"))

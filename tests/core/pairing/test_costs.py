@@ -1,4 +1,4 @@
-"""The named cost formulas, exactly as DOMAIN.md section 2 states them."""
+"""The named cost formulas, exactly as docs/domain.md section 3 states them."""
 from fractions import Fraction
 
 import pytest
