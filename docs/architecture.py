@@ -22,14 +22,14 @@ LAYERS = [
      "with templates/ and static/ (they ask the layers below, they work no rule out)",
      "#dbe9f6"),
     ("app/services", "database <-> core; no request, no session, no response",
-     "rounds.py   results.py   pairing_edits.py   standings.py   cut.py   participation.py\n"
-     "registration.py   timer.py   next_step.py   nrtm.py   backup.py   export.py   ...\n"
+     "rounds.py   match_results.py   pairing_edits.py   standings.py   cut.py\n"
+     "participation.py   registration.py   next_step.py   nrtm_import.py   backup.py   ...\n"
      "with app/models.py and app/extensions.py (SQLAlchemy), migrations/",
      "#fdf0d5"),
     ("app/core", "pure Python: no Flask, no SQL, nothing above it",
      "pairing/ (formats, costs, rules, solvers, tiebreakers)   results.py   standings.py\n"
-     "round_check.py   pairing_edits.py   brackets.py   bracket_layout.py   clock.py\n"
-     "names.py   identities.py",
+     "round_check.py   pairing_edits.py   brackets.py   bracket_games.py   bracket_layout.py\n"
+     "clock.py   names.py   identities.py",
      "#dcefdc"),
 ]
 
