@@ -1,38 +1,18 @@
-/* Public pages: filter a list by name as you type (case and accents ignored, as app/core/names.py does on the server),
-   and poll the event's status: reload when the organizer publishes a round, and hand the round timer and this
-   device's clock offset to static/countdown.js (a "sass:status" event). */
+/* Public pages: filter a list by name as you type (the rows carry the server's name keys, the typed text's key is
+   asked of the server: static/name_key.js), and poll the event's status: reload when the organizer publishes a
+   round, and hand the round timer and this device's clock offset to static/countdown.js (a "sass:status" event). */
 (function () {
   "use strict";
-
-  /* A name as people type it: no case, no accents, single spaces (app/core/names.py: name_key). */
-  var fold = function (text) {
-    return text.normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
-      .toLowerCase().replace(/\u00df/g, "ss").replace(/\s+/g, " ").trim();
-  };
 
   var input = document.getElementById("find");
   var list = input && document.getElementById(input.getAttribute("data-list") || "pairings");
   var none = document.getElementById("no-match");
-  if (input && list) {
-    var filter = function () {
-      var q = fold(input.value), shown = 0;
-      Array.prototype.forEach.call(list.children, function (li) {
-        var hit = !q || li.getAttribute("data-names").indexOf(q) !== -1;
-        li.hidden = !hit;
-        if (hit) { shown += 1; }
-      });
-      if (none) { none.hidden = shown > 0; }
-      var url = new URL(window.location.href);   /* a reload keeps the filter */
-      if (q) { url.searchParams.set("q", input.value.trim()); } else { url.searchParams.delete("q"); }
-      window.history.replaceState(null, "", url);
-    };
-    input.addEventListener("input", filter);
-    if (input.value) { filter(); }
-
-    /* "Me" on a device without the player's link (the server marks that player itself): the name found on the
-       standings, one row left, is remembered for this event and its rows marked on standings and pairings. */
+  if (input && list && window.sassNameKey) {
+    var keyUrl = input.getAttribute("data-key-url"), typing = null;
     var memory = "sass:me:" + window.location.pathname.split("/")[2];
     var store = function (key) { try { window.localStorage.setItem(memory, key); } catch (e) { /* private mode */ } };
+    /* "Me" on a device without the player's link (the server marks that player itself): the name found on the
+       standings, one row left, is remembered for this event and its rows marked on standings and pairings. */
     var mark = function () {
       var key;
       try { key = window.localStorage.getItem(memory); } catch (e) { return; }
@@ -42,12 +22,36 @@
         row.classList.toggle("me", names.indexOf(" " + key + " ") !== -1);
       });
     };
-    if (list.id === "standings-rows") {
-      input.addEventListener("input", function () {
-        var shown = Array.prototype.filter.call(list.children, function (row) { return !row.hidden; });
-        if (fold(input.value) && shown.length === 1) { store(shown[0].getAttribute("data-names")); mark(); }
+    /* The rows whose names hold `q`, the server's key of what is typed (`typed`: by the user, not the URL). */
+    var show = function (q, typed) {
+      var shown = [];
+      Array.prototype.forEach.call(list.children, function (row) {
+        var hit = !q || row.getAttribute("data-names").indexOf(q) !== -1;
+        row.hidden = !hit;
+        if (hit) { shown.push(row); }
       });
-    }
+      if (none) { none.hidden = shown.length > 0; }
+      var url = new URL(window.location.href);   /* a reload keeps the filter */
+      if (q) { url.searchParams.set("q", input.value.trim()); } else { url.searchParams.delete("q"); }
+      window.history.replaceState(null, "", url);
+      if (typed && q && shown.length === 1 && list.id === "standings-rows") {
+        store(shown[0].getAttribute("data-names"));
+        mark();
+      }
+    };
+    /* Until the server answers, the list stays as it was; an answer to an older text is dropped. */
+    var filter = function (event) {
+      var text = input.value, typed = !!event;
+      window.clearTimeout(typing);
+      if (!text) { show("", typed); return; }
+      typing = window.setTimeout(function () {
+        window.sassNameKey(keyUrl, text).then(function (q) {
+          if (input.value === text) { show(q, typed); }
+        }, function () { /* offline: the Find button still asks the server */ });
+      }, 150);
+    };
+    input.addEventListener("input", filter);
+    if (input.value) { filter(null); }
     mark();
   }
 

@@ -1,7 +1,8 @@
-/* The TO's round page: results and players' reports appear without a reload (an ETag'd poll every 4 s),
-   "Unreported only" hides the tables that are done, "Go to" finds a table or a player, and a result tap is
-   saved in the background with a "Saved" note and the parts of the page it changed swapped in as the server
-   rendered them (the forms still post and redirect where this script is off). */
+/* The TO's round page: results, players' reports and disputes appear without a reload (a poll every 4 s asks the
+   server which parts of the page changed and swaps them in as the server drew them), "Unreported only" hides the
+   tables that are done, "Go to" finds a table or a player, and a result tap is saved in the background with a
+   "Saved" note and the parts it changed swapped in (the forms still post and redirect where this script is off).
+   Markup comes from the server only (templates/rounds/_parts.html), names' keys too (static/name_key.js). */
 (function () {
   "use strict";
   var root = document.getElementById("round-live");
@@ -12,15 +13,9 @@
   }
 
   var setText = function (el, text) { if (el && el.textContent !== text) { el.textContent = text; } };
-  var rowOf = function (id) { return root.querySelector('ol.matches > li[data-match="' + id + '"]'); };
 
   /* ---------------------------------------------------------------- go to a table or a player */
 
-  /* A name as people type it (app/core/names.py: name_key), as static/poll.js folds it. */
-  var fold = function (text) {
-    return text.normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
-      .toLowerCase().replace(/\u00df/g, "ss").replace(/\s+/g, " ").trim();
-  };
   var found = null;
   var highlight = function (row) {
     if (found) { found.classList.remove("found"); }
@@ -34,31 +29,37 @@
   };
   var jump = document.getElementById("jump"), jumpTo = document.getElementById("jump-to");
   var jumpStatus = document.getElementById("jump-status");
-  if (jump && jumpTo) {
+  if (jump && jumpTo && window.sassNameKey) {
     var last = { query: "", index: -1 };
-    jump.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var raw = jumpTo.value.trim(), q = fold(raw), hits;
-      if (!q) { return; }
-      if (/^\d+$/.test(raw)) {
-        hits = [document.getElementById("t" + parseInt(raw, 10))].filter(Boolean);
-      } else {
-        hits = Array.prototype.filter.call(root.querySelectorAll("ol.matches > li.match"), function (li) {
-          return Array.prototype.some.call(li.querySelectorAll(".seat .name"), function (name) {
-            return fold(name.textContent).indexOf(q) !== -1;
-          });
-        });
-      }
+    var go = function (query, raw, hits) {
       if (!hits.length) {
         highlight(null);
         setText(jumpStatus, "No table or player matches \u201c" + raw + "\u201d.");
         return;
       }
       /* Go again with the same name: the next table it matches. */
-      last.index = last.query === q ? (last.index + 1) % hits.length : 0;
-      last.query = q;
+      last.index = last.query === query ? (last.index + 1) % hits.length : 0;
+      last.query = query;
       highlight(hits[last.index]);
       setText(jumpStatus, hits.length > 1 ? (last.index + 1) + " of " + hits.length + ": Go again for the next" : "");
+    };
+    jump.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var raw = jumpTo.value.trim();
+      if (!raw) { return; }
+      if (/^\d+$/.test(raw)) {
+        go("#" + raw, raw, [document.getElementById("t" + parseInt(raw, 10))].filter(Boolean));
+        return;
+      }
+      /* A name: its key, as the server's ?find= compares it, against each seat's key. */
+      window.sassNameKey(jumpTo.getAttribute("data-key-url"), raw).then(function (q) {
+        if (!q || jumpTo.value.trim() !== raw) { return; }
+        go(q, raw, Array.prototype.filter.call(root.querySelectorAll("ol.matches > li.match"), function (li) {
+          return Array.prototype.some.call(li.querySelectorAll(".seat[data-key]"), function (seat) {
+            return seat.getAttribute("data-key").indexOf(q) !== -1;
+          });
+        }));
+      }, function () { jump.submit(); });  /* no answer: the server finds it (?find=) */
     });
   }
   if (window.location.hash && /^#t\d+$/.test(window.location.hash)) {
@@ -68,6 +69,55 @@
 
   if (!window.fetch) { return; }
   var url = root.getAttribute("data-url");
+
+  /* ---------------------------------------------------------------- swapping in the server's parts */
+
+  /* Part id -> the server's digest of it as this page shows it, and as the server last described it. */
+  var digests = JSON.parse(root.getAttribute("data-digests") || "{}"), latest = Object.assign({}, digests);
+
+  /* Whether the user is busy in a part: a form opened inside it (a custom result, the pairing edit) or a field
+     being typed in. Such a part waits, its digest unchanged, and comes with the first poll after. */
+  var busy = function (el) {
+    var active = document.activeElement;
+    return !!el.querySelector("details[open] form") ||
+      (el.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName));
+  };
+
+  /* The control of `fresh` that stands where `el` stood in `old`: the same button of the same kind of form, else
+     the same place among the part's controls. */
+  var CONTROLS = "a[href], button, summary, input, select, textarea";
+  var counterpart = function (el, old, fresh) {
+    var form = el.closest("form");
+    if (form && el.tagName === "BUTTON" && el.value) {
+      var same = fresh.querySelector("form." + form.classList[0] + ' button[value="' + CSS.escape(el.value) + '"]');
+      if (same) { return same; }
+    }
+    return fresh.querySelectorAll(CONTROLS)[Array.prototype.indexOf.call(old.querySelectorAll(CONTROLS), el)];
+  };
+
+  /* Swap in the parts the server drew (id -> HTML) with their digests. The part holding `acted` (the form just
+     saved) is swapped even while busy. Focus, the "found" mark and opened histories carry over. */
+  var swap = function (fragments, freshDigests, acted) {
+    Object.keys(fragments).forEach(function (id) {
+      var old = document.getElementById(id);
+      if (!old) { return; }
+      if (busy(old) && !(acted && old.contains(acted))) { return; }
+      var holder = document.createElement("template");
+      holder.innerHTML = fragments[id].trim();
+      var fresh = holder.content.firstElementChild;
+      if (!fresh) { return; }
+      var focused = old.contains(document.activeElement) ? document.activeElement : null;
+      if (old === found) { fresh.classList.add("found"); found = fresh; }
+      old.querySelectorAll("details[open]").forEach(function (details) {
+        var again = details.className && fresh.querySelector("details." + details.classList[0]);
+        if (again && !details.querySelector("form")) { again.open = true; }
+      });
+      old.replaceWith(fresh);
+      digests[id] = latest[id] = freshDigests[id];
+      var target = focused && counterpart(focused, old, fresh);
+      if (target) { target.focus({ preventScroll: true }); }
+    });
+  };
 
   /* ---------------------------------------------------------------- a "Saved" note after each tap */
 
@@ -79,51 +129,6 @@
     toast.hidden = false;
     window.clearTimeout(toastTimer);
     toastTimer = window.setTimeout(function () { toast.hidden = true; }, bad ? 8000 : 3000);
-  };
-
-  /* One table's state, from the poll or a saved result. */
-  var applyTable = function (m) {
-    var li = rowOf(m.id);
-    if (!li) { return; }
-    var state = m.state || (m.result === "bye" ? "bye" : "none");
-    li.className = li.className.replace(/\breport-\S+/, "report-" + state);
-    li.classList.toggle("waiting", m.result === null);
-    var result = li.querySelector("[data-result]");
-    if (result) {
-      if (m.result === null) {
-        if (!result.querySelector(".muted")) { result.innerHTML = '<span class="muted">no result</span>'; }
-      } else { setText(result, m.label); }
-    }
-    var note = li.querySelector("[data-note]");
-    if (note && m.note !== undefined) { setText(note, m.note); note.hidden = !m.note; }
-    document.querySelectorAll('ol.matches > li[data-match="' + m.id + '"] .result-buttons button, ' +
-                              '#dispute-list li[data-match="' + m.id + '"] .result-buttons button').forEach(function (b) {
-      var chosen = b.value === m.result;
-      b.classList.toggle("chosen", chosen);
-      b.classList.toggle("secondary", !chosen);
-      if (chosen) { b.setAttribute("aria-pressed", "true"); } else { b.removeAttribute("aria-pressed"); }
-    });
-  };
-
-  /* The parts of the page a saved result changed (its row with the history, the progress line, the actions,
-     the pairing tools), rendered by the server as a reload would show them, swapped in by id. Focus stays on
-     the tapped button's counterpart in the new row. */
-  var swap = function (fragments, form, button) {
-    var focused = button && form.contains(document.activeElement) && root.contains(form) ? button.value : null;
-    Object.keys(fragments).forEach(function (id) {
-      var old = document.getElementById(id);
-      if (!old) { return; }
-      var holder = document.createElement("template");
-      holder.innerHTML = fragments[id].trim();
-      var fresh = holder.content.firstElementChild;
-      if (!fresh) { old.remove(); return; }
-      if (old === found) { fresh.classList.add("found"); found = fresh; }
-      old.replaceWith(fresh);
-      if (focused !== null && old.contains(form)) {
-        var again = fresh.querySelector('form.result-buttons button[value="' + focused + '"]');
-        if (again) { again.focus({ preventScroll: true }); }
-      }
-    });
   };
 
   var poll;  /* set below */
@@ -154,8 +159,7 @@
         var m = answer.body;
         var custom = form.closest("details.custom");
         if (custom) { custom.open = false; form.reset(); }
-        swap(m.fragments || {}, form, button);
-        applyTable({ id: m.id, result: m.result, label: m.label, state: m.state, note: "" });
+        swap(m.fragments || {}, m.digests || {}, form);
         say("Saved \u2713 table " + m.table + ": " + m.label);
         poll(true);
       })
@@ -165,64 +169,53 @@
 
   /* ---------------------------------------------------------------- live updates */
 
-  /* A dispute is settled from the top of the page: a copy of its table's result buttons (same form, same CSRF). */
-  var addSettle = function (item, id) {
-    var row = rowOf(id), form = row && row.querySelector("form.result-buttons");
-    if (form) { item.appendChild(form.cloneNode(true)); }
-  };
-  document.querySelectorAll("#dispute-list li[data-match]").forEach(function (item) {
-    addSettle(item, item.getAttribute("data-match"));
-  });
-
-  var apply = function (data) {
-    Object.keys(data.counts).forEach(function (key) {
-      setText(root.querySelector('[data-count="' + key + '"]'), String(data.counts[key]));
+  /* The digests (parts: null), revalidated with the ETag of what the page last heard (a 304 answers null);
+     or the parts named. */
+  var etag = '"' + root.getAttribute("data-etag") + '"';
+  var ask = function (parts) {
+    var address = new URL(url, window.location.href), headers = { "Accept": "application/json" };
+    if (parts) { address.searchParams.set("parts", parts.join(",")); } else { headers["If-None-Match"] = etag; }
+    return fetch(address, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (r) {
+      if (r.status === 304 || !r.ok) { return null; }
+      if (!parts) { etag = r.headers.get("ETag") || etag; }
+      return r.json();
     });
-    var line = document.getElementById("unreported-line"), open = 0;
-    var disputes = [];
-    data.tables.forEach(function (m) {
-      if (m.result === null) { open += 1; }
-      applyTable(m);
-      if (m.state === "disputed") { disputes.push(m); }
-    });
-    if (line) {
-      var total = line.getAttribute("data-tables");
-      setText(line, open ? open + " of " + total + " results to report." : "All results are in.");
-    }
-    var box = document.getElementById("disputes"), list = document.getElementById("dispute-list");
-    if (box && list) {
-      box.hidden = disputes.length === 0;
-      var shown = Array.prototype.map.call(list.children, function (li) {
-        return li.getAttribute("data-key");
-      }).join("|");
-      var key = function (m) { return m.id + ":" + m.note; };
-      if (shown === disputes.map(key).join("|")) { return; }  /* unchanged: leave the buttons alone */
-      list.textContent = "";
-      disputes.forEach(function (m) {
-        var item = document.createElement("li"), link = document.createElement("a");
-        item.setAttribute("data-match", m.id);
-        item.setAttribute("data-key", key(m));
-        link.href = "#t" + m.table;
-        link.textContent = "Table " + m.table;
-        item.appendChild(link);
-        item.appendChild(document.createTextNode(": " + m.note));
-        addSettle(item, m.id);
-        list.appendChild(item);
-      });
-    }
   };
 
-  var busy = false, again = false;
+  /* The server's digests (null: unchanged since the last answer) against the page's: the parts that differ,
+     and are not in the user's hands, are asked for a hundred at a time (the URL stays short). Tables added or
+     taken away (a pairing edit on another device) reload the page, once the user is not typing in it. */
+  var update = function (data) {
+    if (data) {
+      var rows = root.querySelectorAll("ol.matches > li.match");
+      if (Object.keys(data.digests).some(function (id) { return !document.getElementById(id); }) ||
+          Array.prototype.some.call(rows, function (row) { return !(row.id in data.digests); })) {
+        if (!busy(root)) { window.location.reload(); }
+        return null;
+      }
+      latest = data.digests;
+    }
+    var changed = Object.keys(latest).filter(function (id) {
+      var part = document.getElementById(id);
+      return part && digests[id] !== latest[id] && !busy(part);
+    });
+    var batches = [];
+    for (var i = 0; i < changed.length; i += 100) { batches.push(changed.slice(i, i + 100)); }
+    return batches.reduce(function (done, batch) {
+      return done.then(function () { return ask(batch); })
+        .then(function (got) { if (got) { swap(got.fragments, got.digests, null); } });
+    }, Promise.resolve());
+  };
+
+  var polling = false, again = false;
   poll = function (now) {
-    if (busy) { again = again || now === true; return; }
+    if (polling) { again = again || now === true; return; }
     if (document.hidden && now !== true) { return; }
-    busy = true;
-    fetch(url, { cache: "no-cache", credentials: "same-origin", headers: { "Accept": "application/json" } })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) { if (data) { apply(data); } })
+    polling = true;
+    ask(null).then(update)
       .catch(function () {})
       .then(function () {
-        busy = false;
+        polling = false;
         if (again) { again = false; poll(true); }
       });
   };

@@ -357,3 +357,71 @@ def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_se
     expect(page.locator("ol.matches")).to_contain_text("Late Comer")
     expect(page.locator("ol.matches")).not_to_contain_text(gone_name)
     shot(page, f"round_fixed_{size}", full=True)
+
+
+def _plain_round(live, owner_id: int, name: str) -> int:
+    """A plain swiss event of 8 players with round 1 paired and published: its id."""
+    with live.app_context():
+        t = Tournament(owner_id=owner_id, name=name, format="plain", planned_rounds=3)
+        db.session.add(t)
+        db.session.commit()
+        db.session.add_all(Player(tournament_id=t.id, name=n) for n, _, _ in field(8))
+        db.session.commit()
+        service.pair_next_round(t, 1)
+        service.publish_round(t, 1)
+        tid = t.id
+        db.session.remove()
+    return tid
+
+
+def test_a_result_from_another_device_arrives_by_the_poll(to_page, new_context, organizer, log_in, live_server,
+                                                          unique, size, screenshots):
+    """The open page asks which of its parts changed and swaps in the server's drawing of them: the row with its
+    history, the counts, the progress line. A row whose custom result is being typed waits until it is closed;
+    a focused button keeps its focus in the new row."""
+    tid = _plain_round(live_server, organizer["id"], f"Poll {size} {unique}")
+    page = to_page
+    page.goto(f"/tournaments/{tid}/rounds/1")
+    page.evaluate("window.marker = 'no reload'")
+    other = new_context().new_page()
+    log_in(other, organizer["email"])
+    other.goto(f"/tournaments/{tid}/rounds/1")
+
+    other.locator("#t1").get_by_role("button", name="2-1", exact=True).click()
+    expect(other.locator("#toast")).to_have_text("Saved \u2713 table 1: 2-1")
+    live = {"timeout": 12_000}  # the page polls every 4 s
+    expect(page.locator("#t1 [data-result]")).to_have_text("2-1", **live)
+    expect(page.locator("#t1 .result-log summary")).to_have_text("History (1)")
+    expect(page.locator("#t1 button[aria-pressed=true]")).to_have_text("2-1")
+    expect(page.locator('[data-count="confirmed"]')).to_have_text("1")
+    expect(page.locator("#unreported-line")).to_have_text("3 of 4 results to report.")
+    expect(page.locator("#edit-pairings")).to_have_count(0)
+
+    # Typing a custom result at table 2 while table 2's result comes from elsewhere: the form stays as it is.
+    row = page.locator("#t2")
+    row.locator("details.custom summary").click()
+    row.locator("input[name=first]").fill("2")
+    other.locator("#t2").get_by_role("button", name="0-2", exact=True).click()
+    expect(page.locator('[data-count="confirmed"]')).to_have_text("2", **live)
+    page.wait_for_timeout(4500)  # one more poll: the row still waits
+    expect(row.locator("details.custom")).to_have_attribute("open", "")
+    expect(row.locator("input[name=first]")).to_have_value("2")
+    expect(row.locator("input[name=first]")).to_be_focused()
+    expect(row.locator("[data-result]")).to_have_text("no result")
+    shot_path = screenshots / f"round_poll_typing_{size}.png"
+    row.scroll_into_view_if_needed()
+    page.screenshot(path=str(shot_path))
+    row.locator("details.custom summary").click()  # closed: the next poll brings the row
+    expect(row.locator("[data-result]")).to_have_text("0-2", **live)
+    expect(row.locator("details.custom")).not_to_have_attribute("open", "")
+
+    # A focused button: its counterpart in the new row keeps the focus.
+    page.locator("#t3").get_by_role("button", name="1-1 draw", exact=True).focus()
+    other.locator("#t3").get_by_role("button", name="2-0", exact=True).click()
+    expect(page.locator("#t3 [data-result]")).to_have_text("2-0", **live)
+    assert page.evaluate("document.activeElement.closest('li.match').id + ' ' + document.activeElement.textContent") \
+        == "t3 1-1 draw"
+    assert page.evaluate("window.marker") == "no reload"
+    expect(page.locator("#unreported-line")).to_have_text("1 of 4 results to report.")
+    no_sideways_scroll(page)
+    page.screenshot(path=str(screenshots / f"round_poll_arrived_{size}.png"), full_page=True)

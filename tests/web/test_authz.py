@@ -30,6 +30,7 @@ ROUTES = {
     "cut.restore": ACCOUNT, "cut.import_nrtm": ACCOUNT,
     # one event: the dashboard and the round pages let a scorekeeper find the tables to score
     "tournaments.show": SCORE, "rounds.index": SCORE, "rounds.show": SCORE, "rounds.report": SCORE,
+    "rounds.live": SCORE,
     "cut.index": SCORE, "cut.corp": SCORE, "cut.winner": SCORE,
     "tournaments.edit": ORGANIZE, "players.index": ORGANIZE, "players.create": ORGANIZE,
     "players.edit": ORGANIZE, "players.delete": ORGANIZE, "players.drop": ORGANIZE, "players.undrop": ORGANIZE,
@@ -41,13 +42,13 @@ ROUTES = {
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
-    "api.bracket": PUBLIC,
+    "api.bracket": PUBLIC, "public.name_key_of": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
     "player.link": PLAYER, "player.report": PLAYER, "player.drop": PLAYER,
-    # the TO's side of self-report: the live feed with SCORE, players' links with ORGANIZE
-    "player.round_reports": SCORE, "player.show_link": ORGANIZE, "player.reissue": ORGANIZE,
+    # the TO's side of self-report: players' links with ORGANIZE (reports arrive on the round page: rounds.live)
+    "player.show_link": ORGANIZE, "player.reissue": ORGANIZE,
     # the round timer and the printouts a scorekeeper runs the floor with
     "timer.current": SCORE, "timer.show": SCORE, "timer.start": SCORE, "timer.pause": SCORE, "timer.resume": SCORE,
     "timer.adjust": SCORE, "timer.call": SCORE, "printouts.by_name": SCORE, "printouts.slips": SCORE,

@@ -18,6 +18,7 @@ from app.services import participation
 from bench.bench_uploads import make_backup
 from test_backup import _restore, _snapshot
 from test_participation import link, player_report, published_round, table
+from test_round_page import live_counts
 from test_rounds import report_all, setup_event
 from test_uploads import _statements
 
@@ -103,8 +104,7 @@ def test_a_mid_round_backup_restores_the_claims_and_the_log(app, mid_round):
                  f"by {tables[AGREED][1].name} (player)", "History (2)"):
         assert text in old and text in new, text
     assert "an organizer account (deleted, or from before a restore)" in new
-    live = client.get(f"/tournaments/{copy_t.id}/rounds/2/reports.json").get_json()
-    assert live["counts"] == client.get(f"/tournaments/{t.id}/rounds/2/reports.json").get_json()["counts"] == {
+    assert live_counts(client, copy_t, 2) == live_counts(client, t, 2) == {
         "confirmed": 2, "waiting": 1, "disputed": 1, "unreported": 1}
     r1 = html.unescape(client.get(f"/tournaments/{copy_t.id}/rounds/1").get_data(as_text=True))
     assert "Corp win → <strong>Runner win</strong>" in r1 and "History (2)" in r1

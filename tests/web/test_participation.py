@@ -7,6 +7,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Tournament
 from app.services import player_links
+from test_round_page import live, live_counts
 from test_rounds import matches, pair, report_all, setup_event
 
 
@@ -114,8 +115,7 @@ def test_dispute_is_shown_to_the_to_who_settles_it(app, make_user, make_tourname
     page = client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
     assert "Disputed results" in page
     assert f"Disputed: {corp.name} says Corp win; {runner.name} says Runner win" in page
-    live = client.get(f"/tournaments/{t.id}/rounds/1/reports.json").get_json()
-    assert live["counts"] == {"confirmed": 0, "waiting": 0, "disputed": 1, "unreported": 1}
+    assert live_counts(client, t, 1) == {"confirmed": 0, "waiting": 0, "disputed": 1, "unreported": 1}
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "runner"})
     assert r.status_code == 303
     assert state(t, m.id)[0] == "runner" and state(t, m.id)[2] == [(1, 0), (2, 3)]
@@ -221,20 +221,22 @@ def test_api_report_state(app, make_user, make_tournament, login):
     assert "claims" not in str(data) and c1.name not in str([p["report"] for p in data["pairings"]])
 
 
-def test_live_feed_is_etagged(app, make_user, make_tournament, login):
+def test_reports_reach_the_round_page_poll(app, make_user, make_tournament, login):
     client, t, _ = setup_event(make_user, make_tournament, login, n=4)
     published_round(client, t)
     m, corp, runner = table(t)
-    url = f"/tournaments/{t.id}/rounds/1/reports.json"
-    first = client.get(url)
+    first = live(client, t, 1)
     assert first.status_code == 200 and first.headers["ETag"]
-    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert live(client, t, 1, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
     player_report(app, t, corp, m.id, "corp")
-    changed = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    changed = live(client, t, 1, headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
-    row = next(x for x in changed.get_json()["tables"] if x["id"] == m.id)
-    assert row["state"] == "waiting" and corp.name in row["note"]
-    assert app.test_client().get(url).status_code in (302, 401)  # anonymous: the login page
+    digests = first.get_json()["digests"]
+    assert {p for p, d in changed.get_json()["digests"].items() if digests[p] != d} == {f"t{m.table}", "report-counts"}
+    row = live(client, t, 1, f"t{m.table}").get_json()["fragments"][f"t{m.table}"]
+    assert "report-waiting" in row and f"Reported by {corp.name}: Corp win" in row
+    assert live_counts(client, t, 1)["waiting"] == 1
+    assert live(app.test_client(), t, 1).status_code in (302, 401)  # anonymous: the login page
 
 
 def test_player_posts_need_csrf(csrf_app, make_user, make_tournament):

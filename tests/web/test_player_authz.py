@@ -113,7 +113,7 @@ def test_the_owner_of_the_link_may_act(app, world):
 
 def test_to_side_routes_refuse_visitors_and_other_organizers(app, world, make_user, login):
     t, victim = world["t"], world["victim"]
-    urls = [f"/tournaments/{t.id}/players/{victim.id}/link", f"/tournaments/{t.id}/rounds/1/reports.json"]
+    urls = [f"/tournaments/{t.id}/players/{victim.id}/link", f"/tournaments/{t.id}/rounds/1/live"]
     for url in urls:
         r = app.test_client().get(url)
         assert r.status_code in (302, 401) and "/login" in (r.location or "/login")

@@ -81,6 +81,33 @@ def test_find_my_name_works_without_javascript(live):
     assert anon.get(f"/t/{t.slug}/pairings?q=" + "x" * 10_000).status_code == 200
 
 
+def test_name_key_answers_the_servers_key(client, live):
+    """The live filters' one rule: the server's name_key of the typed text, with no database and cacheable."""
+    from app.core.names import name_key
+
+    _, _, t, _ = live
+    queries = []
+    listener = lambda *args: queries.append(args[2])  # noqa: E731
+    sa_event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        for typed, key in (("Ελύτης", "ελυτησ"), ("ΟΔΥΣΣΕΑΣ", "οδυσσεασ"), ("STRAUß", "strauss"),
+                           ("  Zoë   KOVAČ ", "zoe kovac"), ("ﬁnn", "finn"), ("", "")):
+            r = client.get("/name-key.json", query_string={"q": typed})
+            assert r.status_code == 200 and r.mimetype == "application/json"
+            assert r.get_json() == {"q": typed.strip(), "key": key} and key == name_key(typed)
+        assert queries == []
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", listener)
+    r = client.get("/name-key.json?q=Ana")
+    assert r.headers["Cache-Control"] == "public, max-age=86400" and r.headers["ETag"]
+    assert client.get("/name-key.json?q=Ana", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+    assert client.get("/name-key.json?q=" + "x" * 10_000).get_json()["key"] == "x" * 100  # as the search box keeps
+    assert client.get("/name-key.json").get_json() == {"q": "", "key": ""}
+    # The rows the typed key is compared with carry the server's keys.
+    page = client.get(f"/t/{t.slug}/pairings").get_data(as_text=True)
+    assert 'data-key-url="/name-key.json"' in page and 'data-names="' in page
+
+
 def test_public_standings_count_published_rounds_only(live):
     to, anon, t, _ = live
     report_all(to, t, 2, "runner")

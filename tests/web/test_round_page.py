@@ -3,12 +3,14 @@ script, a redirect to the table with a flash without it), going to a table or a 
 the TO chose "Edit results", warnings once and on their table with a fix that applies, Undo apart."""
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Match, Player, Round, Seat
+from app.models import Match, Player, Round, Seat, Staff
 from app.services import rounds as service
 from app.services import pairing_edits
 from test_rounds import edit, matches, pair, report_all, setup_event
@@ -71,7 +73,8 @@ def test_json_answer_and_redirect_to_the_table(make_user, make_tournament, login
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "tie"}, headers=JSON)
     assert r.status_code == 200
     answer = r.get_json()
-    assert set(answer.pop("fragments")) == {f"t{m.table}", "unreported-line", "round-actions", "pairing-tools"}
+    parts = {f"t{m.table}", "unreported-line", "report-counts", "disputes", "round-actions", "pairing-tools"}
+    assert set(answer.pop("fragments")) == set(answer.pop("digests")) == parts
     assert answer == {"id": m.id, "table": m.table, "round": 1, "result": "tie", "label": "Tie",
                       "state": "confirmed", "message": f"Saved: table {m.table}, Tie."}
     r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "nonsense"}, headers=JSON)
@@ -114,6 +117,118 @@ def test_saved_result_answers_with_the_parts_of_the_page_it_changed(make_user, m
                     headers=JSON)
     row_html = r.get_json()["fragments"][f"t{tables[0].table}"]
     assert 'name="past" value="1"' in row_html and "History (2)" in row_html
+
+
+LIVE_PARTS = {"unreported-line", "report-counts", "disputes", "round-actions", "pairing-tools"}
+
+
+def live(client, t, number, *parts, headers=None, **args):
+    """The round page's poll: every live part's digest, and the `parts` asked for (rounds.live)."""
+    query = {**args, "parts": ",".join(parts)} if parts else args
+    return client.get(f"/tournaments/{t.id}/rounds/{number}/live", query_string=query, headers=headers or {})
+
+
+def live_counts(client, t, number) -> dict[str, int]:
+    """The round page's report counts as its poll brings them."""
+    html = live(client, t, number, "report-counts").get_json()["fragments"]["report-counts"]
+    return {state: int(n) for state, n in re.findall(r'data-count="(\w+)">(\d+)<', html)}
+
+
+def test_live_parts_are_the_pages_own(make_user, make_tournament, login):
+    """The page's poll: a digest of every live part (the page carries them, and the ETag that makes its first poll
+    a 304), new digests for exactly the parts a result from another device changed, and those parts drawn as a
+    reload draws them."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=6)
+    pair(client, t, 1)
+    tables = [m for m, _ in matches(t, 1)]
+    first = live(client, t, 1)
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "private, no-cache"
+    before = first.get_json()
+    assert set(before["digests"]) == {f"t{m.table}" for m in tables} | LIVE_PARTS and "fragments" not in before
+    assert live(client, t, 1).get_json() == before  # a part digests the same while it stays the same
+    assert live(client, t, 1, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    page = page_of(client, t, 1)
+    live_div = re.search(r"""<div id="round-live" data-url="([^"]+)" data-etag="([^"]+)" data-digests='([^']+)'>""",
+                         page)
+    assert unescape(live_div[1]) == f"/tournaments/{t.id}/rounds/1/live"
+    assert f'"{live_div[2]}"' == first.headers["ETag"]
+    assert json.loads(unescape(live_div[3])) == before["digests"]
+    page = no_csrf(page)
+    every = live(client, t, 1, *before["digests"]).get_json()
+    assert every["digests"] == before["digests"] and set(every["fragments"]) == set(before["digests"])
+    for m in tables:  # each row exactly as the page has it
+        assert no_csrf(every["fragments"][f"t{m.table}"]).strip() == row(page, m.table) + "</li>"
+    for part in LIVE_PARTS:
+        assert no_csrf(every["fragments"][part]).strip() in page, part
+    assert all('name="csrf_token" value="' in every["fragments"][p] for p in ("t1", "round-actions", "pairing-tools"))
+    assert "csrf-token-of-this-answer" not in str(every)
+    # With the pairing edit kept open (?edit=pairings), the poll draws as that page does.
+    editing = page_of(client, t, 1, edit="pairings")
+    assert 'data-url="/tournaments/%d/rounds/1/live?edit=pairings"' % t.id in editing
+    assert no_csrf(live(client, t, 1, "pairing-tools", edit="pairings").get_json()["fragments"]["pairing-tools"]
+                   ).strip() in no_csrf(editing)
+
+    # Another device saves table 2's result: its row, the counts and the progress change, and the edit form goes.
+    other = login(c=client.application.test_client())
+    other.post(f"/tournaments/{t.id}/matches/{tables[1].id}/result", data={"result": "runner"})
+    after = live(client, t, 1, headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200 and after.headers["ETag"] != first.headers["ETag"]
+    changed = {p for p, d in after.get_json()["digests"].items() if before["digests"][p] != d}
+    assert changed == {f"t{tables[1].table}", "unreported-line", "report-counts", "pairing-tools"}
+    got = live(client, t, 1, *sorted(changed)).get_json()["fragments"]
+    assert 'data-result>Runner win</span>' in got[f"t{tables[1].table}"]
+    assert "2 of 3 results to report." in got["unreported-line"] and "edit-pairings" not in got["pairing-tools"]
+    assert live_counts(client, t, 1) == {"confirmed": 1, "waiting": 0, "disputed": 0, "unreported": 2}
+    page = no_csrf(page_of(client, t, 1))
+    for html in got.values():
+        assert no_csrf(html).strip() in page
+    # Unknown parts are left out; a missing round is a 404.
+    assert live(client, t, 1, "t99", "nonsense").get_json()["fragments"] == {}
+    assert live(client, t, 7).status_code == 404
+
+
+def test_live_parts_are_authorized_as_the_round_page(app, make_user, make_tournament, login):
+    """Owner, organizer, scorekeeper and the site admin (reading) get the parts as their own page draws them;
+    another organizer and visitors get nothing."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4)
+    pair(client, t, 1)
+    for email, role in (("org@example.com", "organizer"), ("score@example.com", "scorekeeper")):
+        db.session.add(Staff(tournament_id=t.id, user_id=make_user(email=email).id, role=role))
+    make_user(email="admin@example.com", is_admin=True)
+    make_user(email="other@example.com")
+    db.session.commit()
+    url = f"/tournaments/{t.id}/rounds/1/live"
+    anonymous = app.test_client().get(url)
+    assert anonymous.status_code in (302, 401) and "/login" in (anonymous.location or "/login")
+    assert login("other@example.com", c=app.test_client()).get(url).status_code == 403
+    drawn = {}
+    for email in ("to@example.com", "org@example.com", "score@example.com", "admin@example.com"):
+        c = client if email == "to@example.com" else login(email, c=app.test_client())
+        answer = live(c, t, 1)
+        assert answer.status_code == 200, email
+        parts = live(c, t, 1, *answer.get_json()["digests"]).get_json()["fragments"]
+        page = no_csrf(page_of(c, t, 1))
+        for part, html in parts.items():
+            assert no_csrf(html).strip() in page, (email, part)
+        drawn[email] = parts
+    assert "Publish round 1" in drawn["org@example.com"]["round-actions"]
+    assert "Publish round 1" not in drawn["score@example.com"]["round-actions"]
+    assert "result-buttons" in drawn["score@example.com"]["t1"]
+    assert "result-buttons" not in drawn["admin@example.com"]["t1"]  # the admin reads, changes nothing
+    assert client.post(url).status_code == 405
+
+
+def test_a_custom_result_reads_as_its_label(make_user, make_tournament, login):
+    """A double-sided result entered game by game: the row says what happened, in the save's answer and on a reload
+    alike (the page's script shows the server's row, so both must read the same)."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4, fmt="double")
+    pair(client, t, 1)
+    m, _ = matches(t, 1)[0]
+    r = client.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "custom", "first": 3, "second": 1},
+                    headers=JSON)
+    assert r.get_json()["label"] == "4-1 (Corp win, then tie)"
+    assert "data-result>4-1 (Corp win, then tie)</span>" in r.get_json()["fragments"][f"t{m.table}"]
+    assert "data-result>4-1 (Corp win, then tie)</span>" in row(page_of(client, t, 1), m.table)
 
 
 def test_find_a_table_or_a_name(make_user, make_tournament, login):

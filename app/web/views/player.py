@@ -7,7 +7,7 @@ player's own actions in that event and nothing else.
 from __future__ import annotations
 
 import segno
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import login_required
 from markupsafe import Markup
 
@@ -19,7 +19,7 @@ from ...core.pairing import Format
 from ...services import participation, player_links
 from ...services import rounds as rounds_service
 from .. import player_session
-from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
+from ..access import ORGANIZE, managed_tournament, public_tournament
 
 bp = Blueprint("player", __name__)
 
@@ -119,27 +119,3 @@ def reissue(tid: int, pid: int):
     db.session.commit()
     flash(f"{player.name} has a new link; the old one no longer works.", "success")
     return redirect(url_for("player.show_link", tid=tid, pid=pid), 303)
-
-
-@bp.get("/tournaments/<int:tid>/rounds/<int:number>/reports.json")
-@login_required
-def round_reports(tid: int, number: int):
-    """What the TO's round page polls: per table the result and the report exchange, and the counts.
-    ETag'd on the tournament's version, so an unchanged round costs one small query and a 304."""
-    t = managed_tournament(tid, SCORE)
-    etag = f"r{number}v{t.version}"
-    if etag in request.if_none_match:
-        return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
-    rnd = rounds_service.load_round(t, number)
-    if rnd is None:
-        abort(404, f"There is no round {number}.")
-    reports = participation.round_reports(t, rnd)
-    tables = [{"id": m.id, "table": m.table, "result": m.result, "label": results.label(t.fmt, m.result),
-               "state": reports[m.id].state, "note": participation.describe(t.fmt, reports[m.id], m.seats),
-               "points": [s.points for s in m.seats]}
-              for m in rnd.matches]
-    response = jsonify(round=number, counts=participation.counts(rnd, reports), tables=tables)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-

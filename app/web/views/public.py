@@ -178,3 +178,16 @@ def status(slug: str):
     response = response.make_conditional(request)
     response.headers["X-Server-Time"] = str(int(utcnow().timestamp() * 1000))
     return response
+
+
+@bp.get("/name-key.json")
+def name_key_of():
+    """A typed search as the server compares names (app/core/names.py): the search boxes ask here instead of
+    folding names again in JavaScript, so the browser finds what ?q= finds (a Greek final sigma, "ß", accents).
+    No database; the answer depends on the text alone, so browsers and proxies keep it for a day."""
+    query = request.args.get("q", "", type=str).strip()[:100]
+    response = current_app.response_class(json.dumps({"q": query, "key": name_key(query)}, ensure_ascii=False),
+                                          mimetype="application/json")
+    response.set_etag(hashlib.sha256(response.get_data()).hexdigest()[:24])
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response.make_conditional(request)

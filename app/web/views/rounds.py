@@ -1,9 +1,11 @@
 """The TO's rounds: pair, edit, publish, undo, report results, standings and the CSV exports."""
 from __future__ import annotations
 
+import hashlib
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from markupsafe import Markup
 
 from ...core import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
@@ -44,7 +46,8 @@ def show(tid: int, number: int):
         abort(404)
     if "find" in request.args:
         return _find(t, rnd, request.args.get("find", ""))
-    return render_template("rounds/show.html", **_page(t, rnd, request.args.get("edit")))
+    context = _page(t, rnd, request.args.get("edit"))
+    return render_template("rounds/show.html", **context, **_live_page(t, rnd, context))
 
 
 def _page(t, rnd, mode) -> dict:
@@ -78,18 +81,83 @@ def _page(t, rnd, mode) -> dict:
         game_choices=_game_choices)
 
 
-def _fragments(t, number: int, mid: int, past_edit: bool) -> dict[str, str]:
-    """After a saved result, the parts of the page it changes (templates/rounds/_parts.html), by element id,
-    rendered as the page renders them, for the page's script to swap in."""
-    rnd = service.load_round(t, number)
-    context = _page(t, rnd, "results" if past_edit else None)
+# The round page's parts that change while it is open, by element id, with the macro that draws each
+# (templates/rounds/_parts.html); every table's row ("t12", match_row) besides.
+LIVE_PARTS = {"unreported-line": "progress_line", "report-counts": "report_counts", "disputes": "disputes",
+              "round-actions": "round_actions", "pairing-tools": "pairing_tools"}
+_TOKEN = "csrf-token-of-this-answer"  # stands in for the form token while a part is drawn and digested
+
+
+def _parts(context: dict, rnd, ids=None) -> dict[str, tuple[str, Markup]]:
+    """Element id -> (digest, HTML) of the round page's live parts (those in `ids`, else all), drawn by the
+    macros of rounds/_parts.html from the page's context (_page). The digest is taken before this request's
+    form token goes in: a part digests the same on every request for as long as it stays the same."""
+    context = dict(context)
     current_app.update_template_context(context)
-    parts = current_app.jinja_env.get_template("rounds/_parts.html").make_module(context)
+    token = context["csrf_token"]()
+    context["csrf_token"] = lambda: _TOKEN
+    macros = current_app.jinja_env.get_template("rounds/_parts.html").make_module(context)
+    drawn = {f"t{m.table}": (lambda m=m: macros.match_row(m, _TOKEN)) for m in rnd.matches}
+    drawn.update((part, getattr(macros, macro)) for part, macro in LIVE_PARTS.items())
+    out = {}
+    for part, draw in drawn.items():
+        if ids is None or part in ids:
+            html = str(draw())
+            out[part] = (hashlib.blake2b(html.encode(), digest_size=8).hexdigest(),
+                         Markup(html.replace(_TOKEN, token)))
+    return out
+
+
+def _live_etag(t, number: int, mode, score: bool, organize: bool) -> str:
+    """What the live parts depend on besides the round: the event's version, the page's mode, the user's rights."""
+    return f"live-{number}-{t.version}-{mode}-{int(score)}{int(organize)}"
+
+
+def _live_page(t, rnd, context: dict) -> dict:
+    """The round page's live parts, drawn once for the page itself (it shows these very strings), with what its
+    script needs to keep them up to date: their digests, and where and with which ETag to poll (live)."""
+    mode = "results" if context["editing_results"] else "pairings" if context["editing_pairings"] else None
+    parts = _parts(context, rnd)
+    return {"live": {part: html for part, (_, html) in parts.items()},
+            "live_digests": {part: digest for part, (digest, _) in parts.items()},
+            "live_url": url_for("rounds.live", tid=t.id, number=rnd.number, edit=mode),
+            "live_etag": _live_etag(t, rnd.number, mode, context["score"], context["organize"])}
+
+
+def _fragments(t, number: int, mid: int, past_edit: bool) -> dict[str, dict[str, str]]:
+    """After a saved result, the parts of the page it changes (its row and the live parts) with their digests,
+    for the page's script to swap in as its poll would."""
+    rnd = service.load_round(t, number)
     m = next(m for m in rnd.matches if m.id == mid)
-    return {f"t{m.table}": str(parts.match_row(m, context["csrf_token"]())),
-            "unreported-line": str(parts.progress_line()),
-            "round-actions": str(parts.round_actions()),
-            "pairing-tools": str(parts.pairing_tools())}
+    parts = _parts(_page(t, rnd, "results" if past_edit else None), rnd, {f"t{m.table}", *LIVE_PARTS})
+    return {"fragments": {part: html for part, (_, html) in parts.items()},
+            "digests": {part: digest for part, (digest, _) in parts.items()}}
+
+
+@bp.get("/tournaments/<int:tid>/rounds/<int:number>/live")
+@login_required
+def live(tid: int, number: int):
+    """What the round page polls (static/round_live.js): every live part's digest, and the parts named in
+    ?parts=a,b drawn as the page draws them. The page asks for the parts whose digest changed, so another
+    device's result, a player's report or a dispute shows without a reload. ?edit= as on the page. ETag'd
+    (_live_etag): an unchanged round costs a 304."""
+    t = managed_tournament(tid, SCORE)
+    mode = request.args.get("edit") if request.args.get("edit") in ("results", "pairings") else None
+    etag = _live_etag(t, number, mode, may(current_user, t, SCORE), may(current_user, t, ORGANIZE))
+    if etag in request.if_none_match:
+        return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
+    rnd = service.load_round(t, number)
+    if rnd is None:
+        abort(404, f"There is no round {number}.")
+    asked = set(request.args["parts"].split(",")) if "parts" in request.args else None
+    parts = _parts(_page(t, rnd, mode), rnd, asked)
+    body = {"digests": {part: digest for part, (digest, _) in parts.items()}}
+    if asked is not None:
+        body["fragments"] = {part: html for part, (_, html) in parts.items()}
+    response = jsonify(body)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def _report_url(tid: int):
@@ -168,8 +236,8 @@ def undo(tid: int, number: int):
 @login_required
 def report(tid: int, mid: int):
     """A result from the round page. A plain form post redirects back to the table with a flash; the page's
-    script asks for JSON (Accept) and gets the saved table back with the parts of the page it changed
-    (_fragments), or the refusal with a 4xx."""
+    script asks for JSON (Accept) and gets the saved table back with the parts of the page it changed and their
+    digests (_fragments), or the refusal with a 4xx."""
     t = managed_tournament(tid, SCORE)
     form = ResultForm()
     if not form.validate():
@@ -193,7 +261,7 @@ def report(tid: int, mid: int):
     if _wants_json():
         return jsonify(id=mid, table=table, round=number, result=outcome.key, label=label,
                        state=participation.CONFIRMED, message=saved,
-                       fragments=_fragments(t, number, mid, form.past.data == "1"))
+                       **_fragments(t, number, mid, form.past.data == "1"))
     flash(saved, "success")
     args = {"edit": "results"} if form.past.data == "1" else {}
     return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"t{table}", **args), 303)
