@@ -18,7 +18,6 @@ from contextlib import ExitStack, contextmanager
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy import event as sa_event
 
 from app import create_app
 from app.extensions import db
@@ -28,6 +27,7 @@ from app.services import backup as backup_service
 from app.services.upload_slots import upload_slot
 from bench.bench_uploads import Browser, dumps, make_backup, make_nrtm
 from served import served as served_app
+from sql_statements import counted_statements
 from cut_helpers import fixture_event
 
 BUSY = "The server is busy with other uploads; try again in a moment. Nothing was created."
@@ -45,21 +45,6 @@ def _text(response) -> str:
 def _count_tournaments() -> int:
     db.session.commit()
     return db.session.scalar(sa.select(sa.func.count()).select_from(Tournament))
-
-
-@contextmanager
-def _statements():
-    """Counts the SQL statements sent to the database (an executemany batch is one)."""
-    counted = []
-
-    def count(*_args):
-        counted.append(1)
-
-    sa_event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield counted
-    finally:
-        sa_event.remove(db.engine, "before_cursor_execute", count)
 
 
 @contextmanager
@@ -89,7 +74,7 @@ def test_uploads_are_written_in_bulk(client, make_user, login, kind):
     path, make = UPLOADS[kind]
     counts = []
     for players in (40, 400):
-        with _statements() as counted:
+        with counted_statements() as counted:
             response = _post(client, path, dumps(make(players, 3, seed=players)))
         assert response.status_code == 302, _text(response)[-1500:]
         counts.append(len(counted))

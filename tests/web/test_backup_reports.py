@@ -20,7 +20,7 @@ from test_backup import _restore, _snapshot
 from test_participation import link, player_report, published_round, table
 from test_round_page import live_counts
 from test_rounds import report_all, setup_event
-from test_uploads import _statements
+from sql_statements import counted_statements
 
 WAITING, DISPUTED, AGREED, OVERRIDDEN, OPEN = range(5)  # round 2's tables, by index
 
@@ -253,7 +253,7 @@ def test_claims_and_log_are_written_in_bulk(client, make_user, login):
     login()
     counts = []
     for players in (40, 400):
-        with _statements() as counted:
+        with counted_statements() as counted:
             response = _restore(client, _with_reports(make_backup(players, 3, seed=players)))
         assert response.status_code == 302, html.unescape(response.get_data(as_text=True))[-1500:]
         counts.append(len(counted))
