@@ -232,22 +232,26 @@ def test_fixture_says_what_the_rules_say():
                     assert p["corpScore"] + p["runnerScore"] == p["combinedScore"]
 
 
-def test_inconsistent_double_sided_scores_create_nothing(client, make_user, login):
+def test_inconsistent_double_sided_scores_are_shown_before_anything_is_written(client, make_user, login):
+    """Side scores that are not two games, or that disagree with combinedScore: the TO sees a warning and
+    nothing is created until they choose to import; a score that is not a number still refuses the file."""
     make_user()
     login()
     before = _counts()
     players = [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}]
-    for p1, p2, message in [
+    for p1, p2, message, status in [
         ({"corpScore": 3, "runnerScore": 0, "combinedScore": 6}, {"corpScore": 3, "runnerScore": 0, "combinedScore": 0},
-         "combinedScore says"),
-        ({"corpScore": 3, "runnerScore": 3}, {"corpScore": 3, "runnerScore": 0}, "not two games"),
-        ({"corpScore": 2, "runnerScore": 0}, {"corpScore": 3, "runnerScore": 0}, "not two games"),
-        ({"corpScore": 9, "runnerScore": 0}, {"corpScore": 0, "runnerScore": 0}, "corpScore"),
-        ({"corpScore": "3", "runnerScore": 0}, {"corpScore": 0, "runnerScore": 0}, "corpScore"),
+         "combinedScore says 6-0; combinedScore stands", 200),
+        ({"corpScore": 3, "runnerScore": 3}, {"corpScore": 3, "runnerScore": 0}, "not two games", 200),
+        ({"corpScore": 2, "runnerScore": 0}, {"corpScore": 3, "runnerScore": 0}, "not two games", 200),
+        ({"corpScore": 9, "runnerScore": 0}, {"corpScore": 0, "runnerScore": 0}, "9-0 is not a result", 200),
+        ({"corpScore": "3", "runnerScore": 0}, {"corpScore": 0, "runnerScore": 0}, "corpScore", 400),
     ]:
         doc = {"name": "x", "players": players, "rounds": [[
             {"table": 1, "player1": {"id": 1, **p1}, "player2": {"id": 2, **p2}}]]}
         response = _upload(client, doc)
-        assert response.status_code == 400, (p1, p2)
-        assert message in html.unescape(response.get_data(as_text=True))
+        assert response.status_code == status, (p1, p2)
+        page = html.unescape(response.get_data(as_text=True))
+        assert message in page
+        assert ("Nothing has been created yet" in page) == (status == 200)
         assert _counts() == before
