@@ -26,7 +26,7 @@ from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, Rou
 from .jsonfile import FileError
 
 MAX_CUT = 64  # eliminationPlayers at most, as in a backup
-MAX_POINTS = 100  # a score in a file at most: anything up to it is kept (with a warning when no result gives it)
+MAX_POINTS = 100  # a side's score in a file at most; a player's round at most result_rules.kept_points_limit
 
 
 def check(data: bytes) -> EventPlan:
@@ -171,13 +171,14 @@ def _player_id(value, where: str):
     return j.integer(value, where)
 
 
-def _points(raw: dict, where: str):
-    """A player's points in a swiss game: combinedScore, else the side scores (Aesop's Tables writes only those)."""
+def _points(raw: dict, where: str, fmt: Format):
+    """A player's points in a swiss game: combinedScore, else the side scores (Aesop's Tables writes only those).
+    More than a result gives is kept (with a warning, later), up to kept_points_limit."""
     points = raw.get("combinedScore")
     if points is None and (raw.get("corpScore") is not None or raw.get("runnerScore") is not None):
         points = (j.integer(raw.get("corpScore") or 0, f"{where} corpScore", 0, MAX_POINTS)
                   + j.integer(raw.get("runnerScore") or 0, f"{where} runnerScore", 0, MAX_POINTS))
-    return j.integer(points, f"{where} combinedScore", 0, MAX_POINTS, null=True)
+    return j.integer(points, f"{where} combinedScore", 0, result_rules.kept_points_limit(fmt), null=True)
 
 
 def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: list) -> list[MatchRow]:
@@ -205,7 +206,7 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
             if fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None and raw.get("runnerScore") is not None:
                 games = (j.integer(raw["corpScore"], f"{where} {key} corpScore", 0, MAX_POINTS),
                          j.integer(raw["runnerScore"], f"{where} {key} runnerScore", 0, MAX_POINTS))
-            points = _points(raw, f"{where} {key}")
+            points = _points(raw, f"{where} {key}", fmt)
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
             sides.append((pid, role, points, games))
         if not sides:
@@ -221,7 +222,8 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
         pid, _, points, _ = sides[0]
         if points is not None and points != fmt.scoring.bye:
             warnings.append(f"{_title(where)}: a bye is worth {fmt.scoring.bye} points; the file gives {points}, "
-                            "and that stands.")
+                            f"and SASS counts it as a bye ({fmt.scoring.bye} points).")
+            points = fmt.scoring.bye
         result = None if points is None else result_rules.BYE
         return MatchRow(table, True, result, False, [SeatRow(pid, 1, None, points)])
     (a, role_a, pa, games_a), (b, role_b, pb, games_b) = sides
@@ -258,7 +260,7 @@ def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int
         return _result_for(fmt, side_a, pa, pb, intentional)
     except result_rules.ResultError:
         key = _nearest(fmt, side_a, pa, pb, intentional)
-        warnings.append(f"{_title(where)}: {pa}-{pb} is not a result of {fmt.label}; the file's points stand "
+        warnings.append(f"{_title(where)}: {pa}-{pb} is not a result of {fmt.label.lower()}; the file's points stand "
                         f"(recorded as {result_rules.label(fmt, key)}).")
         return key
 

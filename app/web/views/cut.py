@@ -236,8 +236,8 @@ def import_confirm():
     try:
         data = _signer().loads(review.token.data, max_age=REVIEW_SECONDS).encode()
     except BadSignature:
-        form.file.errors.append("That review has expired or was not made for this account: upload the file "
-                                "again. Nothing was created.")
+        form.file.errors = ["That review has expired or was not made for this account: upload the file again. "
+                            "Nothing was created."]
         return render_template("cut/import.html", form=form), 400
     try:
         with upload_slot():
@@ -254,7 +254,7 @@ def _imported(t) -> Response:
 def _refused(template: str, form, e: Exception):
     busy = isinstance(e, Busy)
     reason = Busy.message if busy else str(e)
-    form.file.errors.append(f"{reason[:1].upper()}{reason[1:]}. Nothing was created.")
+    form.file.errors = [*form.file.errors, f"{reason[:1].upper()}{reason[1:]}. Nothing was created."]
     return render_template(template, form=form), 503 if busy else 400, {"Retry-After": "5"} if busy else {}
 
 
