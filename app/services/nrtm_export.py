@@ -68,7 +68,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "date": tournament.date.isoformat(),
         "cutToTop": len(cut.bracket.seeds) if cut else 0,
         "preliminaryRounds": len(rounds),
-        "tournamentOrganiser": organiser(tournament.owner),
+        "tournamentOrganiser": organiser(tournament),
         "players": player_rows,
         "eliminationPlayers": elimination,
         "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in r.matches] for r in rounds] + cut_rounds,
@@ -77,10 +77,16 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     }
 
 
-def organiser(user: User) -> dict:
+def organiser(tournament: Tournament) -> dict:
     """Cobra writes the organizer's NetrunnerDB account (nrdbId, nrdbUsername); SASS knows the display name and the
-    NetrunnerDB username the organizer gave in their account settings, and never writes the e-mail address."""
-    return {"nrdbId": None, "nrdbUsername": user.nrdb_username or None, "name": user.display_name or None}
+    NetrunnerDB username the organizer gave in their account settings, and never writes the e-mail address. An
+    account that gives neither writes the organiser of the file the event was imported from, if any."""
+    user: User = tournament.owner
+    if user.display_name or user.nrdb_username or not (tournament.organiser_name
+                                                       or tournament.organiser_nrdb_username):
+        return {"nrdbId": None, "nrdbUsername": user.nrdb_username or None, "name": user.display_name or None}
+    return {"nrdbId": tournament.organiser_nrdb_id, "nrdbUsername": tournament.organiser_nrdb_username or None,
+            "name": tournament.organiser_name or None}
 
 
 def _swiss_rounds(tournament: Tournament) -> list[Round]:

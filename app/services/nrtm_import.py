@@ -104,12 +104,26 @@ def read(doc) -> EventPlan:
     planned = doc.get("preliminaryRounds")
     planned = j.integer(planned, "preliminaryRounds", 0, 1000) if planned is not None else None
     plan = EventPlan(tournament={"name": name, "date": when, "format": fmt.value,
-                                 "planned_rounds": planned or len(swiss) or None}, players=players)
+                                 "planned_rounds": planned or len(swiss) or None, **_organiser(doc)},
+                     players=players)
     plan.warnings = warnings
     plan.rounds = [RoundRow(number, True, _read_swiss_round(n, pairings, ids, fmt, warnings))
                    for number, (n, pairings) in enumerate(swiss, 1)]
     _read_cut(plan, fmt, doc, cut, ids)
     return plan
+
+
+def _organiser(doc: dict) -> dict:
+    """The file's tournamentOrganiser (Cobra: nrdbId, nrdbUsername; SASS: name too), kept to write it back."""
+    raw = doc.get("tournamentOrganiser")
+    if raw is None:
+        return {}
+    raw = j.obj(raw, "tournamentOrganiser")
+    nrdb_id = raw.get("nrdbId")
+    return {"organiser_name": j.text(_cut(raw.get("name"), 80), "tournamentOrganiser name", 80, null=True) or "",
+            "organiser_nrdb_username": j.text(_cut(raw.get("nrdbUsername"), 40), "tournamentOrganiser nrdbUsername",
+                                              40, null=True) or "",
+            "organiser_nrdb_id": j.integer(nrdb_id, "tournamentOrganiser nrdbId", 0, 2**31 - 1, null=True)}
 
 
 def _pairing(p: dict, n: int, k: int) -> dict:

@@ -196,3 +196,17 @@ def test_a_bad_file_is_still_refused_whole(app, make_user):
         assert "combinedScore should be between 0 and 6, not 7" in str(e)
     else:
         raise AssertionError("a 7 was kept")
+
+
+def test_the_files_organiser_is_written_back_unless_the_account_names_one(app, make_user):
+    doc = _file("cobra_2018_zero_side_scores")
+    owner = make_user()
+    t = nrtm_import.import_file(_bytes(doc), owner)
+    assert nrtm_export.export(t, URL)["tournamentOrganiser"] == {"nrdbId": 4242, "nrdbUsername": "organiser",
+                                                                 "name": None}
+    copy = backup_service.restore(json.dumps(backup_service.backup(t)).encode(), owner)
+    assert nrtm_export.export(copy, URL)["tournamentOrganiser"]["nrdbId"] == 4242
+    owner.display_name = "Store Champs Crew"
+    db.session.commit()
+    assert nrtm_export.export(t, URL)["tournamentOrganiser"] == {"nrdbId": None, "nrdbUsername": None,
+                                                                 "name": "Store Champs Crew"}
