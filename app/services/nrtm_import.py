@@ -39,7 +39,12 @@ def import_file(data: bytes, owner: User) -> Tournament:
     """A new tournament owned by `owner` with the file's players, rounds, results and cut: all or nothing,
     warnings or not (the TO has seen them: `check`). Parse, check everything (read), then write in bulk
     (event_writer)."""
-    return event_writer.write(check(data), owner, "NRTM file")
+    return store(check(data), owner)
+
+
+def store(plan: EventPlan, owner: User) -> Tournament:
+    """A checked file (`check`) written as a new tournament of `owner`, all or nothing."""
+    return event_writer.write(plan, owner, "NRTM file")
 
 
 def read(doc) -> EventPlan:

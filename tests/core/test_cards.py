@@ -1,6 +1,7 @@
 """The card data (app/core/cards.py, made by scripts/cards.py): faction codes in both spellings, formats, pools
 and restriction lists as NetrunnerDB gives them."""
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def test_formats_pools_and_restrictions():
 def test_the_script_makes_the_shipped_file(tmp_path):
     """One command refreshes the data; from the same source it writes the same bytes."""
     out = tmp_path / "cards.json"
-    subprocess.run(["python", "-m", "scripts.cards", str(MIRROR), "--out", str(out)], check=True,
+    subprocess.run([sys.executable, "-m", "scripts.cards", str(MIRROR), "--out", str(out)], check=True,
                    capture_output=True, cwd=Path(__file__).resolve().parents[2])
     if cards.data()["source"]["commit"] == subprocess.run(
             ["git", "-C", str(MIRROR), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip():

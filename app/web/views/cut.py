@@ -213,7 +213,7 @@ def import_nrtm():
         with upload_slot():
             plan = nrtm_import.check(data)
             if not plan.warnings:
-                return _imported(nrtm_import.import_file(data, current_user))
+                return _imported(nrtm_import.store(plan, current_user))
     except (FileError, Busy) as e:
         return _refused("cut/import.html", form, e)
     token = _signer().dumps(data.decode("utf-8-sig"))
