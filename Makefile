@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := wsgi
 
-.PHONY: run test bench bench-web bench-load bench-public bench-uploads bench-participation simulate sweep clean
+.PHONY: run test cards bench bench-web bench-load bench-public bench-uploads bench-participation simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -n auto
+
+# The card data (app/core/data/cards.json) from a checkout of NetrunnerDB/netrunner-cards-json:
+#   make cards SOURCE=../netrunner-cards-json
+cards: $(VENV)/.installed
+	test -n "$(SOURCE)" || (echo "usage: make cards SOURCE=<netrunner-cards-json checkout>" && false)
+	$(PY) -m scripts.cards "$(SOURCE)"
 
 bench: $(VENV)/.installed
 	$(PY) -m bench.bench_engine

@@ -100,6 +100,10 @@ class Tournament(db.Model):
     registration_open = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     registration_cap = db.Column(db.Integer)  # active players at most; None: no cap
     late_registration = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # The tournamentOrganiser of an imported NRTM file, written back unless the owner's account names one.
+    organiser_name = db.Column(db.String(80), nullable=False, default="", server_default="")
+    organiser_nrdb_username = db.Column(db.String(40), nullable=False, default="", server_default="")
+    organiser_nrdb_id = db.Column(db.Integer)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (

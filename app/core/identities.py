@@ -1,21 +1,21 @@
-"""Corp and Runner identity names shipped with the app (app/core/data/identities.json): suggestions for the identity
-fields (identities stay free text), their NetrunnerDB faction codes, and the one canonical spelling of a name.
+"""Corp and Runner identity names, from the card data (app/core/cards.py: every identity NetrunnerDB lists,
+current and rotated): suggestions for the identity fields (identities stay free text), their factions, and the
+one canonical spelling of a name.
 
-ABR matches identities by name, as NetrunnerDB and Cobra spell them (straight quotes): `canonical` is applied on
+ABR matches identities by name, as Cobra writes them: NetrunnerDB's titles with straight quotes (NetrunnerDB's
+own data now has typographic ones, Ryō “Phoenix” Ōno; real Cobra files have Hiram "0mission" Svensson). `canonical` is applied on
 the way out (NRTM export) and on the way in (NRTM import), so a name typed or pasted with curly quotes
 (Rielle “Kit” Peddler) still names the identity.
 """
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Optional
 
+from . import cards
 from .names import name_key
 
-PATH = Path(__file__).resolve().parent / "data" / "identities.json"
 SIDES = ("corp", "runner")
 
 # Typographic quotes and apostrophes as their ASCII forms; spaces collapsed.
@@ -25,23 +25,22 @@ _SPACES = re.compile(r"\s+")
 
 
 @lru_cache(maxsize=1)
-def _data() -> dict:
-    return json.loads(PATH.read_text(encoding="utf-8"))
-
-
-@lru_cache(maxsize=1)
 def identities() -> dict[str, tuple[str, ...]]:
     """{'corp': (...), 'runner': (...)}, sorted for the <datalist>."""
-    data = _data()
-    return {side: tuple(sorted((n for names in data[side].values() for n in names), key=str.casefold))
+    return {side: tuple(sorted((_straight(c["title"]) for _, c in cards.identity_cards() if c["side"] == side),
+                               key=str.casefold))
             for side in SIDES}
+
+
+def data_date() -> str:
+    """The date of the card data the suggestions and factions come from, for the pages to show."""
+    return cards.data_date()
 
 
 @lru_cache(maxsize=1)
 def _by_key() -> dict[str, tuple[str, str, str]]:
-    """A name's lookup key -> (canonical name, side, faction code)."""
-    return {_key(name): (name, side, faction)
-            for side in SIDES for faction, names in _data()[side].items() for name in names}
+    """A name's lookup key -> (canonical name, side, faction id)."""
+    return {_key(c["title"]): (_straight(c["title"]), c["side"], c["faction"]) for _, c in cards.identity_cards()}
 
 
 def _key(name: str) -> str:
@@ -63,8 +62,9 @@ def canonical(name: Optional[str]) -> str:
 
 
 def faction(name: Optional[str], side: Optional[str] = None) -> Optional[str]:
-    """The NetrunnerDB faction code of a known identity (haas_bioroid, shaper, sunny_lebeau ...), None for a name
-    SASS does not know (or one of the other side when `side` is given)."""
+    """The NetrunnerDB faction id of a known identity (haas_bioroid, shaper, sunny_lebeau ...; an NRTM file
+    spells it cards.nrtm_faction), None for a name SASS does not know (or one of the other side when `side` is
+    given)."""
     if not name:
         return None
     known = _by_key().get(_key(name))

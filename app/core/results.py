@@ -222,10 +222,31 @@ def _double_label(result: Outcome) -> str:
     return f"{total} ({game(g1, True)}, then {game(g2, False)})"
 
 
+def kept_points_limit(fmt: Format) -> int:
+    """The most points an imported file's score may give a seat in a round: twice a won round's (a typo, an
+    old scoring), never a thousand."""
+    return 2 * Format(fmt).scoring.round_points
+
+
+def _kept_from_file(fmt: Format, key: str | None, got: list, expected: list) -> bool:
+    """Points an NRTM import kept as the file gave them: a reported Netrunner game (not a bye) whose points, all
+    given and within kept_points_limit, order the seats as the result does."""
+    if not fmt.netrunner or key is None or len(got) != 2 or len(expected) != 2:
+        return False
+    if any(points is None or points > kept_points_limit(fmt) or games != e_games
+           for (points, games), (_, e_games) in zip(got, expected)):
+        return False
+    def order(rows):
+        return (rows[0][0] > rows[1][0]) - (rows[0][0] < rows[1][0])
+    return order(got) == order(expected)
+
+
 def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games: int = 0) -> None:
     """Raise ResultError unless a stored match's numbers follow from its result: what `outcome` gives for a
     reported match, the bye's points for a bye, no points while unreported. A hand-edited file (a backup) then
-    cannot give a seat points that no result gives.
+    cannot give a seat points that no result gives. One exception, in the Netrunner formats: a game's points
+    kept as an imported NRTM file gave them (docs/domain.md 9), as long as they name the result's winner (or its
+    tie) and stay within kept_points_limit.
 
     `seats` are (position, side, points, games_won) rows; single-sided Corp comes first by side, as in `outcome`.
     """
@@ -247,7 +268,7 @@ def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games:
         result = outcome(fmt, key)
         expected, drawn = list(zip(result.points, result.games)), result.drawn_games
     got = [(points, games) for _position, _side, points, games in seats]
-    if got != expected:
+    if got != expected and not _kept_from_file(fmt, key, got, expected):
         def show(rows):
             return " and ".join(f"{'no' if p is None else p} points ({g} games won)" for p, g in rows)
         raise ResultError(f"{'a bye' if key == BYE else key or 'no result yet'} gives {show(expected)}, "

@@ -14,7 +14,8 @@ from .pairing.history import History, gc_paused
 from .pairing.tiebreakers import TIEBREAKERS, default_tiebreakers, standings_order
 from .pairing.types import Entrant, Game, PlayerId
 
-__all__ = ["TIEBREAKERS", "Standing", "compute_standings", "default_tiebreakers", "recommended_rounds"]
+__all__ = ["TIEBREAKERS", "Standing", "compute_standings", "counted_games", "default_tiebreakers",
+           "recommended_rounds"]
 
 
 @dataclass
@@ -47,6 +48,14 @@ class Standing:
 def recommended_rounds(n_players: int) -> int:
     """ceil(log2(n)): enough rounds that one undefeated player remains (0 for 0 or 1 players)."""
     return max(0, n_players - 1).bit_length()
+
+
+def counted_games(games: Iterable[Game], open_rounds: Iterable[int]) -> list[Game]:
+    """The games the standings count: a bye (scored when the round is paired) counts once its round is
+    complete, every table reported. Mid-round, the bye's player keeps the points they had before the round,
+    like everyone else, as in Cobra (docs/domain.md 7)."""
+    open_rounds = set(open_rounds)
+    return [g for g in games if g.opponent is not None or g.round not in open_rounds]
 
 
 def compute_standings(

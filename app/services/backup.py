@@ -71,6 +71,8 @@ def backup(tournament: Tournament) -> dict:
             "name": t.name, "date": t.date.isoformat(), "format": t.format, "score_factor": t.score_factor,
             "planned_rounds": t.planned_rounds, "tiebreakers": t.tiebreakers, "power_pairing": t.power_pairing,
             "seed": t.seed, "slug": t.slug, "single_report": t.single_report,
+            "organiser": {"name": t.organiser_name, "nrdb_username": t.organiser_nrdb_username,
+                          "nrdb_id": t.organiser_nrdb_id},
         },
         "players": [
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
@@ -145,6 +147,7 @@ def read(doc) -> EventPlan:
         "seed": j.text(t.get("seed"), "seed", 32, empty=False),
         "single_report": j.boolean(t.get("single_report", False) if doc["version"] < 3 else t.get("single_report"),
                                    "single_report"),
+        **_organiser(t.get("organiser")),
     }
 
     players, names = [], NameClash()
@@ -250,6 +253,16 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
             drawn_games=drawn_games, seats=seats, claims=claims, changes=changes,
         ))
     return matches
+
+
+def _organiser(raw) -> dict:
+    """An imported NRTM file's organiser, kept by the event (absent from older backups)."""
+    if raw is None:
+        return {}
+    raw = j.obj(raw, "tournament organiser")
+    return {"organiser_name": j.text(raw.get("name", ""), "organiser name", 80),
+            "organiser_nrdb_username": j.text(raw.get("nrdb_username", ""), "organiser nrdb_username", 40),
+            "organiser_nrdb_id": j.integer(raw.get("nrdb_id"), "organiser nrdb_id", 0, 2**31 - 1, null=True)}
 
 
 def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: Format, version: int, stored):

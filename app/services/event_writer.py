@@ -111,6 +111,7 @@ class EventPlan:
     cut_kind: Optional[str] = None
     seeds: list = field(default_factory=list)  # player keys, seed 1 first
     cut_results: list = field(default_factory=list)  # CutRow, or (game, winner key or None, corp key or None)
+    warnings: list = field(default_factory=list)  # what a reader kept although the file contradicts itself
 
 
 class NameClash:

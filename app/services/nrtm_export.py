@@ -13,6 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from ..core import results as result_rules
 from ..extensions import db
+from ..core.cards import nrtm_faction
 from ..core.identities import canonical, faction
 from ..models import Match, Round, Seat, Tournament, User
 from ..core.pairing import Format
@@ -23,8 +24,8 @@ SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrt
 
 
 def _number(value) -> float:
-    """Tiebreakers are exact Fractions inside SASS; the file carries them rounded like Cobra's."""
-    return round(float(value), 4)
+    """Tiebreakers are exact Fractions inside SASS; the file carries the nearest double, as Cobra writes them."""
+    return float(value)
 
 
 def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
@@ -44,16 +45,15 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         corp_id, runner_id = canonical(p.corp_identity) or None, canonical(p.runner_identity) or None
         row = {
             "id": number[p.id], "name": p.name, "rank": s.rank,
-            "corpIdentity": corp_id, "corpFaction": faction(corp_id, "corp"),
-            "runnerIdentity": runner_id, "runnerFaction": faction(runner_id, "runner"),
+            "corpIdentity": corp_id, "corpFaction": nrtm_faction(faction(corp_id, "corp")),
+            "runnerIdentity": runner_id, "runnerFaction": nrtm_faction(faction(runner_id, "runner")),
             "matchPoints": s.points,
             "strengthOfSchedule": _number(s.tiebreakers[0]) if s.tiebreakers else 0,
             "extendedStrengthOfSchedule": _number(s.tiebreakers[1]) if len(s.tiebreakers) > 1 else 0,
         }
         if single:
             row["sideBalance"] = s.side_bias
-        if p.pronouns:
-            row["pronouns"] = p.pronouns
+        row["pronouns"] = p.pronouns or ""
         player_rows.append(row)
 
     elimination = []
@@ -68,7 +68,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "date": tournament.date.isoformat(),
         "cutToTop": len(cut.bracket.seeds) if cut else 0,
         "preliminaryRounds": len(rounds),
-        "tournamentOrganiser": organiser(tournament.owner),
+        "tournamentOrganiser": organiser(tournament),
         "players": player_rows,
         "eliminationPlayers": elimination,
         "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in r.matches] for r in rounds] + cut_rounds,
@@ -77,10 +77,16 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     }
 
 
-def organiser(user: User) -> dict:
+def organiser(tournament: Tournament) -> dict:
     """Cobra writes the organizer's NetrunnerDB account (nrdbId, nrdbUsername); SASS knows the display name and the
-    NetrunnerDB username the organizer gave in their account settings, and never writes the e-mail address."""
-    return {"nrdbId": None, "nrdbUsername": user.nrdb_username or None, "name": user.display_name or None}
+    NetrunnerDB username the organizer gave in their account settings, and never writes the e-mail address. An
+    account that gives neither writes the organiser of the file the event was imported from, if any."""
+    user: User = tournament.owner
+    if user.display_name or user.nrdb_username or not (tournament.organiser_name
+                                                       or tournament.organiser_nrdb_username):
+        return {"nrdbId": None, "nrdbUsername": user.nrdb_username or None, "name": user.display_name or None}
+    return {"nrdbId": tournament.organiser_nrdb_id, "nrdbUsername": tournament.organiser_nrdb_username or None,
+            "name": tournament.organiser_name or None}
 
 
 def _swiss_rounds(tournament: Tournament) -> list[Round]:

@@ -1,6 +1,9 @@
-"""NRTM JSON import: a new event from a file Cobra, Aesop's Tables or SASS wrote (the format: docs/domain.md 9).
+"""NRTM JSON import: a new event from a file Cobra, Aesop's Tables, the NRTM app or SASS wrote (the format:
+docs/domain.md 9; the quirks read: docs/api.md).
 
-Parse, check everything, then write in bulk: a file is imported whole or not at all.
+Parse, check everything, then write in bulk: a file is imported whole or not at all. Where a file contradicts
+itself but still says what happened (a score no result gives, a ranking its own games do not give), it is read
+as it says and the reader lists a warning, so the TO can decide before anything is written.
 """
 from __future__ import annotations
 
@@ -23,12 +26,25 @@ from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, Rou
 from .jsonfile import FileError
 
 MAX_CUT = 64  # eliminationPlayers at most, as in a backup
+MAX_POINTS = 100  # a side's score in a file at most; a player's round at most result_rules.kept_points_limit
+
+
+def check(data: bytes) -> EventPlan:
+    """The file read and checked, nothing written: FileError for a file SASS cannot import; the plan's
+    `warnings` list what it would keep although the file contradicts itself."""
+    return read(j.parse(data))
 
 
 def import_file(data: bytes, owner: User) -> Tournament:
-    """A new tournament owned by `owner` with the file's players, rounds, results and cut: all or nothing.
-    Parse, then check everything (read), then write in bulk (event_writer)."""
-    return event_writer.write(read(j.parse(data)), owner, "NRTM file")
+    """A new tournament owned by `owner` with the file's players, rounds, results and cut: all or nothing,
+    warnings or not (the TO has seen them: `check`). Parse, check everything (read), then write in bulk
+    (event_writer)."""
+    return store(check(data), owner)
+
+
+def store(plan: EventPlan, owner: User) -> Tournament:
+    """A checked file (`check`) written as a new tournament of `owner`, all or nothing."""
+    return event_writer.write(plan, owner, "NRTM file")
 
 
 def read(doc) -> EventPlan:
@@ -37,17 +53,22 @@ def read(doc) -> EventPlan:
 
     Cobra writes each game's `table` and the NRTM fields; Aesop's Tables writes `tableNumber`, a side's score
     as corpScore or runnerScore with no combinedScore, and cut games with scores rather than `winner` (older
-    versions: corpPlayer, runnerPlayer and winner_id). All of them come through."""
+    versions: corpPlayer, runnerPlayer and winner_id); the NRTM app writes an empty date and a bye's missing
+    opponent as player 0. All of them come through."""
     doc = j.obj(doc, "the file")
     for key in ("name", "players", "rounds"):
         if key not in doc:
             raise FileError(f"the file has no {key!r}: is it an NRTM JSON export?")
+    warnings: list[str] = []
     name = j.text(doc["name"], "name", 120, empty=False)
-    when = j.iso_date(doc["date"], "date") if doc.get("date") is not None else date.today()
+    if doc.get("date") in (None, ""):
+        when = date.today()
+        warnings.append(f"The file gives no date: the event is dated today ({when.isoformat()}); change it in "
+                        "the event's settings.")
+    else:
+        when = j.iso_date(doc["date"], "date")
 
     raw_players = j.array(doc["players"], "players")
-    if not raw_players:
-        raise FileError("the file lists no players")
     players, ids, names = [], set(), NameClash()
     for i, raw in enumerate(raw_players, 1):
         raw = j.obj(raw, f"player {i}")
@@ -79,6 +100,8 @@ def read(doc) -> EventPlan:
             raise FileError(f"round {n} is a swiss round after the cut")
         else:
             swiss.append((n, pairings))
+    if not players and (swiss or cut):
+        raise FileError("the file lists no players but has games")
 
     roles = any(isinstance(p.get(k), dict) and p[k].get("role") in ("corp", "runner")
                 for _, pairings in swiss for p in pairings for k in ("player1", "player2"))
@@ -86,11 +109,26 @@ def read(doc) -> EventPlan:
     planned = doc.get("preliminaryRounds")
     planned = j.integer(planned, "preliminaryRounds", 0, 1000) if planned is not None else None
     plan = EventPlan(tournament={"name": name, "date": when, "format": fmt.value,
-                                 "planned_rounds": planned or len(swiss) or None}, players=players)
-    plan.rounds = [RoundRow(number, True, _read_swiss_round(n, pairings, ids, fmt))
+                                 "planned_rounds": planned or len(swiss) or None, **_organiser(doc)},
+                     players=players)
+    plan.warnings = warnings
+    plan.rounds = [RoundRow(number, True, _read_swiss_round(n, pairings, ids, fmt, warnings))
                    for number, (n, pairings) in enumerate(swiss, 1)]
     _read_cut(plan, fmt, doc, cut, ids)
     return plan
+
+
+def _organiser(doc: dict) -> dict:
+    """The file's tournamentOrganiser (Cobra: nrdbId, nrdbUsername; SASS: name too), kept to write it back."""
+    raw = doc.get("tournamentOrganiser")
+    if raw is None:
+        return {}
+    raw = j.obj(raw, "tournamentOrganiser")
+    nrdb_id = raw.get("nrdbId")
+    return {"organiser_name": j.text(_cut(raw.get("name"), 80), "tournamentOrganiser name", 80, null=True) or "",
+            "organiser_nrdb_username": j.text(_cut(raw.get("nrdbUsername"), 40), "tournamentOrganiser nrdbUsername",
+                                              40, null=True) or "",
+            "organiser_nrdb_id": j.integer(nrdb_id, "tournamentOrganiser nrdbId", 0, 2**31 - 1, null=True)}
 
 
 def _pairing(p: dict, n: int, k: int) -> dict:
@@ -153,15 +191,16 @@ def _player_id(value, where: str):
 
 
 def _points(raw: dict, where: str, fmt: Format):
-    """A player's points in a swiss game: combinedScore, else the side scores (Aesop's Tables writes only those)."""
+    """A player's points in a swiss game: combinedScore, else the side scores (Aesop's Tables writes only those).
+    More than a result gives is kept (with a warning, later), up to kept_points_limit."""
     points = raw.get("combinedScore")
     if points is None and (raw.get("corpScore") is not None or raw.get("runnerScore") is not None):
-        points = (j.integer(raw.get("corpScore") or 0, f"{where} corpScore", 0)
-                  + j.integer(raw.get("runnerScore") or 0, f"{where} runnerScore", 0))
-    return j.integer(points, f"{where} combinedScore", 0, fmt.scoring.round_points, null=True)
+        points = (j.integer(raw.get("corpScore") or 0, f"{where} corpScore", 0, MAX_POINTS)
+                  + j.integer(raw.get("runnerScore") or 0, f"{where} runnerScore", 0, MAX_POINTS))
+    return j.integer(points, f"{where} combinedScore", 0, result_rules.kept_points_limit(fmt), null=True)
 
 
-def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[MatchRow]:
+def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: list) -> list[MatchRow]:
     matches, seen, tables = [], set(), set()
     for k, p in enumerate(pairings, 1):
         where = f"round {n} table {_label(p['table'])}"
@@ -174,7 +213,7 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
             raw = p.get(key)
             raw = {} if raw is None else j.obj(raw, f"{where} {key}")
             pid = raw.get("id")
-            if pid is None:
+            if pid is None or (pid == 0 and 0 not in ids and key == "player2"):  # the NRTM app's bye: player 0
                 continue
             pid = _player_id(pid, f"{where} {key} id")
             if pid not in ids:
@@ -184,23 +223,26 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format) -> list[Mat
             seen.add(pid)
             games = None  # double-sided: (corpScore, runnerScore) when the file gives both
             if fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None and raw.get("runnerScore") is not None:
-                games = (j.integer(raw["corpScore"], f"{where} {key} corpScore", 0, fmt.scoring.win),
-                         j.integer(raw["runnerScore"], f"{where} {key} runnerScore", 0, fmt.scoring.win))
+                games = (j.integer(raw["corpScore"], f"{where} {key} corpScore", 0, MAX_POINTS),
+                         j.integer(raw["runnerScore"], f"{where} {key} runnerScore", 0, MAX_POINTS))
             points = _points(raw, f"{where} {key}", fmt)
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
             sides.append((pid, role, points, games))
         if not sides:
             raise FileError(f"{where} has no players")
         intentional = j.boolean(p.get("intentionalDraw", False), f"{where} intentionalDraw")
-        matches.append(_swiss_match(where, table, sides, intentional, fmt))
+        matches.append(_swiss_match(where, table, sides, intentional, fmt, warnings))
     return matches
 
 
-def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format) -> MatchRow:
+def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format,
+                 warnings: list) -> MatchRow:
     if len(sides) == 1:
         pid, _, points, _ = sides[0]
-        if points is not None and points > fmt.scoring.bye:
-            raise FileError(f"{where}: a bye is worth {fmt.scoring.bye} points, not {points}")
+        if points is not None and points != fmt.scoring.bye:
+            warnings.append(f"{_title(where)}: a bye is worth {fmt.scoring.bye} points; the file gives {points}, "
+                            f"and SASS counts it as a bye ({fmt.scoring.bye} points).")
+            points = fmt.scoring.bye
         result = None if points is None else result_rules.BYE
         return MatchRow(table, True, result, False, [SeatRow(pid, 1, None, points)])
     (a, role_a, pa, games_a), (b, role_b, pb, games_b) = sides
@@ -215,31 +257,60 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
         if side_a == side_b:
             raise FileError(f"{where}: both players are {side_a}")
     result = None
+    if games_a and games_b and not any(games_a + games_b) and (pa or pb):
+        games_a = games_b = None  # old Cobra files: corpScore and runnerScore 0 beside the real combinedScore
     if pa is not None and games_a and games_b:
-        result = _double_games_key(where, games_a, games_b, pa, pb)
-    elif pa is not None:
-        result = _result_key(where, fmt, side_a, pa, pb, intentional)
+        result = _double_games_key(where, games_a, games_b, pa, pb, warnings)
+    if pa is not None and result is None:
+        result = _result_key(where, fmt, side_a, pa, pb, intentional, warnings)
     seats = [SeatRow(a, 1, side_a, pa), SeatRow(b, 2, side_b, pb)]
     return MatchRow(table, False, result, intentional, seats)
 
 
-def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
+def _title(where: str) -> str:
+    return where[:1].upper() + where[1:]
+
+
+def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool,
+                warnings: list) -> str:
+    """The result a scored game stores. A score no result gives (a typo of 5, the FFG era's 2-point timed win)
+    keeps the file's points and stores the result with the same winner: the file's totals stand."""
     try:
         return _result_for(fmt, side_a, pa, pb, intentional)
-    except result_rules.ResultError as e:
-        raise FileError(f"{where}: {e}") from None
+    except result_rules.ResultError:
+        key = _nearest(fmt, side_a, pa, pb, intentional)
+        warnings.append(f"{_title(where)}: {pa}-{pb} is not a result of {fmt.label.lower()}; the file's points stand "
+                        f"(recorded as {result_rules.label(fmt, key)}).")
+        return key
 
 
-def _double_games_key(where: str, games_a: tuple, games_b: tuple, pa: int, pb: int) -> str:
+def _nearest(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
+    """The result with the file's winner (or its tie) closest to the file's points."""
+    if fmt is Format.SINGLE_SIDED:
+        corp, runner = (pa, pb) if side_a == "corp" else (pb, pa)
+        return "corp" if corp > runner else "runner" if runner > corp else ("id" if intentional else "tie")
+    sign = (pa > pb) - (pa < pb)
+    options = [result_rules.outcome(fmt, key) for key, _ in result_rules.buttons(fmt)]
+    same = [o for o in options if (o.points[0] > o.points[1]) - (o.points[0] < o.points[1]) == sign]
+    return min(same, key=lambda o: (abs(o.points[0] - pa) + abs(o.points[1] - pb), o.key)).key
+
+
+def _double_games_key(where: str, games_a: tuple, games_b: tuple, pa: int, pb: int,
+                      warnings: list) -> Optional[str]:
     """A double-sided round from both players' corpScore and runnerScore: which side won each game is kept
-    (a 3-3 is not just 3-3); the totals must agree with combinedScore."""
+    (a 3-3 is not just 3-3). None, with a warning, when they are not two games or disagree with
+    combinedScore: then combinedScore stands."""
     try:
         result = result_rules.double_from_side_scores(*games_a, *games_b)
-    except result_rules.ResultError as e:
-        raise FileError(f"{where}: corpScore and runnerScore {games_a} and {games_b} are not two games: {e}") from None
+    except result_rules.ResultError:
+        warnings.append(f"{_title(where)}: corpScore and runnerScore {games_a[0]}/{games_a[1]} and "
+                        f"{games_b[0]}/{games_b[1]} are not two games SASS scores (3 a win, 1 a tie); "
+                        f"combinedScore {pa}-{pb} stands.")
+        return None
     if result.points != (pa, pb):
-        raise FileError(f"{where}: corpScore and runnerScore add up to {result.points[0]}-{result.points[1]}, "
-                        f"but combinedScore says {pa}-{pb}")
+        warnings.append(f"{_title(where)}: corpScore and runnerScore add up to {result.points[0]}-"
+                        f"{result.points[1]}, but combinedScore says {pa}-{pb}; combinedScore stands.")
+        return None
     return result.key
 
 
@@ -309,8 +380,8 @@ def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -
                         "to keep as played")
     champion = bracket.champion()
     if champion is not None and first is not None and first != champion:
-        raise FileError(f"eliminationPlayers ranks player {first} first, but the elimination games make player "
-                        f"{champion} the champion")
+        plan.warnings.append(f"eliminationPlayers ranks player {first} first, but the elimination games make "
+                             f"player {champion} the champion; SASS ranks the cut by its games.")
     plan.cut_kind, plan.seeds = bracket.kind, seeds
 
 

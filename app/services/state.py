@@ -52,6 +52,13 @@ def completed_games(tournament: Tournament, before_round: int | None = None,
     return games
 
 
+def open_rounds(tournament: Tournament) -> list[int]:
+    """The swiss rounds with a table still unreported (byes aside)."""
+    return list(db.session.scalars(
+        sa.select(Round.number).join(Match, Match.round_id == Round.id)
+        .where(Round.tournament_id == tournament.id, Match.result.is_(None), Match.is_bye.is_(False)).distinct()))
+
+
 _STANDINGS_CACHE: "OrderedDict[tuple, list]" = OrderedDict()
 _CACHE_SIZE = 64
 _cache_lock = threading.Lock()
@@ -61,7 +68,7 @@ def standings(tournament: Tournament, published_only: bool = False) -> list:
     """Swiss standings from the engine, cached per tournament version: phones polling a 2,000-player event
     cost a lookup, and any change to the event (which bumps the version) recomputes them. Public pages, the API
     and the NRTM file ask for `published_only`."""
-    from ..core.standings import compute_standings
+    from ..core.standings import compute_standings, counted_games
 
     key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers)
     with _cache_lock:
@@ -69,7 +76,7 @@ def standings(tournament: Tournament, published_only: bool = False) -> list:
             _STANDINGS_CACHE.move_to_end(key)
             return _STANDINGS_CACHE[key]
     with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
-        games = completed_games(tournament, published_only=published_only)
+        games = counted_games(completed_games(tournament, published_only=published_only), open_rounds(tournament))
         rows = compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers)
     with _cache_lock:
         _STANDINGS_CACHE[key] = rows

@@ -7,6 +7,7 @@ from flask import Flask, current_app, url_for
 from flask_login import current_user
 
 from ..core import clock
+from ..core.cards import data_date as card_data_date
 from ..core.names import name_key
 from ..models import Tournament, utcnow
 from ..services import participation, player_links, timer
@@ -18,6 +19,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(tiebreak, "tiebreak")
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
+    app.add_template_global(card_data_date, "card_data_date")  # the identity hints and the import page show it
     app.context_processor(page_context)
 
 

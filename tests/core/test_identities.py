@@ -1,23 +1,36 @@
-"""The identity table: every suggested identity has a NetrunnerDB faction code; names are canonicalised on the way
-in and out of NRTM files (straight quotes, as NetrunnerDB and Cobra spell them)."""
-import json
-
-from app.core.identities import PATH, canonical, faction, identities
+"""The identity table, read from the card data: every identity NetrunnerDB lists (current and rotated) has a
+faction of its side; names are canonicalised on the way in and out of NRTM files (straight quotes, as Cobra
+writes them)."""
+from app.core import cards
+from app.core.identities import canonical, data_date, faction, identities
 
 CORP = {"haas_bioroid", "jinteki", "nbn", "weyland_consortium", "neutral_corp"}
 RUNNER = {"anarch", "criminal", "shaper", "neutral_runner", "adam", "apex", "sunny_lebeau"}
 
 
 def test_every_identity_has_a_faction_of_its_side():
-    data = json.loads(PATH.read_text(encoding="utf-8"))
-    assert set(data["corp"]) == CORP and set(data["runner"]) == RUNNER
-    names = [n for side in ("corp", "runner") for names in data[side].values() for n in names]
-    assert len(names) == len(set(names)) == len(identities()["corp"]) + len(identities()["runner"])
+    names = identities()["corp"] + identities()["runner"]
+    assert len(names) == len(set(names)) == len(cards.identity_cards())
     for side, codes in (("corp", CORP), ("runner", RUNNER)):
+        assert {faction(name, side) for name in identities()[side]} == codes
         for name in identities()[side]:
-            assert faction(name, side) in codes
             assert canonical(name) == name  # the table is already canonical
             assert "“" not in name and "’" not in name
+
+
+def test_identities_real_events_played():
+    """Identities real NRTM files carried that the hand-kept table of old lacked (issue 20), with NetrunnerDB's
+    factions."""
+    assert faction("AU Co.: The Gold Standard in Clones", "corp") == "jinteki"
+    assert faction("Nebula Talent Management: Making Stars", "corp") == "nbn"
+    assert faction("Synapse Global: Faster than Thought", "corp") == "nbn"
+    assert faction("The Zwicky Group: Invisible Hands", "corp") == "weyland_consortium"
+    assert faction("LEO Construction: Labor Solutions", "corp") == "haas_bioroid"
+    assert faction("Thunderbolt Armaments: Peace Through Power", "corp") == "haas_bioroid"
+    assert faction("PT Untaian: Life's Building Blocks", "corp") == "jinteki"
+    assert faction("GameNET: Where Dreams are Real", "corp") == "nbn"
+    assert faction("MuslihaT: Multifarious Marketeer", "runner") == "criminal"
+    assert faction("Weyland Consortium: Builder of Nations", "corp") == "weyland_consortium"  # rotated
 
 
 def test_some_factions_by_hand():
@@ -39,3 +52,8 @@ def test_canonical_names():
     assert canonical("Harishchandra Ent.: Where You’re the Star") == "Harishchandra Ent.: Where You're the Star"
     assert canonical("Someone’s  “homebrew”") == 'Someone\'s "homebrew"'  # unknown: straightened, kept
     assert canonical("") == "" and canonical(None) == ""
+
+
+def test_data_date_is_the_source_commits():
+    assert data_date() == cards.data()["source"]["date"]
+    assert len(data_date()) == 10 and data_date()[4] == "-"

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.core.pairing import Entrant, Format, Game, Side
-from app.core.standings import TIEBREAKERS, compute_standings, default_tiebreakers, recommended_rounds
+from app.core.standings import (TIEBREAKERS, compute_standings, counted_games, default_tiebreakers,
+                                recommended_rounds)
 
 CORP, RUNNER = Side.CORP, Side.RUNNER
 
@@ -286,3 +287,15 @@ def test_standings_match_reference_and_are_a_ranked_permutation(event, system):
         assert s.rounds == s.games + s.byes and s.wins + s.losses + s.ties == s.rounds
         assert s.points == sum(g.player_points if g.player == s.player else g.opponent_points
                                for g in games if s.player in g.players())
+
+
+def test_a_bye_counts_once_its_round_is_complete():
+    """docs/domain.md 7: round 2's bye is scored when paired, but while table 1 is unreported the standings leave
+    it out (as Cobra); the games of other rounds, and real games of the open round, count."""
+    entrants = [Entrant(i, name) for i, name in enumerate(["A", "B", "C"], 1)]
+    games = [Game(1, 1, 2, 6, 0), Game(1, 3, None, 6), Game(2, 2, None, 6)]
+    assert counted_games(games, [2]) == games[:2] and counted_games(games, []) == games
+    points = {s.name: s.points for s in compute_standings(Format.DOUBLE_SIDED, entrants, counted_games(games, [2]))}
+    assert points == {"A": 6, "B": 0, "C": 6}
+    reported = games + [Game(2, 1, 3, 0, 6)]
+    assert counted_games(reported, [2]) == reported[:2] + reported[3:]

@@ -27,7 +27,7 @@ ROUTES = {
     "auth.login": PUBLIC, "auth.signup": PUBLIC, "auth.logout": ACCOUNT, "auth.change_password": ACCOUNT,
     "auth.profile": ACCOUNT,
     "tournaments.index": ACCOUNT, "tournaments.new": ACCOUNT, "tournaments.create": ACCOUNT,
-    "cut.restore": ACCOUNT, "cut.import_nrtm": ACCOUNT,
+    "cut.restore": ACCOUNT, "cut.import_nrtm": ACCOUNT, "cut.import_confirm": ACCOUNT,
     # one event: the dashboard and the round pages let a scorekeeper find the tables to score
     "tournaments.show": SCORE, "rounds.index": SCORE, "rounds.show": SCORE, "rounds.report": SCORE,
     "rounds.live": SCORE,

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import IntegerField, SelectField, SelectMultipleField
-from wtforms.validators import InputRequired, NumberRange
+from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField
+from wtforms.validators import DataRequired, InputRequired, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ...core.bracket_games import SIZES
@@ -39,3 +39,10 @@ class ConfirmForm(FlaskForm):
 
 class UploadForm(FlaskForm):
     file = FileField("File", validators=[FileRequired("Choose a file to upload.")])
+
+
+class ImportAnywayForm(FlaskForm):
+    """The second step of an NRTM import whose file contradicts itself: the file itself, signed, travels in the
+    page (any worker can finish the import; nothing is kept on the server in between)."""
+
+    token = HiddenField(validators=[DataRequired()])

@@ -5,9 +5,10 @@ import json
 
 from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request, url_for)
 from flask_login import current_user, login_required
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ...core import bracket_layout
-from ..forms.cut import ConfirmForm, CreateCutForm, PlayerChoiceForm, UploadForm
+from ..forms.cut import ConfirmForm, CreateCutForm, ImportAnywayForm, PlayerChoiceForm, UploadForm
 from ...services import backup as backup_service
 from ...services import cut as cut_service
 from ...services import nrtm_export, nrtm_import
@@ -160,24 +161,19 @@ def backup(tid: int):
 
 
 def _upload(template: str, store, done: str):
-    """A restore or import: at most UPLOAD_SLOTS at once site-wide (503 beyond), every refusal said once."""
+    """A restore: at most UPLOAD_SLOTS at once site-wide (503 beyond), every refusal said once."""
     form = UploadForm()
     if request.method == "GET":
         return render_template(template, form=form)
-    status = 400
     if form.validate_on_submit():
         try:
             with upload_slot():
                 t = store(form.file.data.read(), current_user)
         except (FileError, Busy) as e:
-            status = 503 if isinstance(e, Busy) else 400
-            reason = Busy.message if isinstance(e, Busy) else str(e)
-            form.file.errors.append(f"{reason[:1].upper()}{reason[1:]}. Nothing was created.")
-        else:
-            flash(done.format(name=t.name), "success")
-            return redirect(url_for("cut.index", tid=t.id) if t.cut_kind else _tournament_page(t))
-    headers = {"Retry-After": "5"} if status == 503 else {}
-    return render_template(template, form=form), status, headers
+            return _refused(template, form, e)
+        flash(done.format(name=t.name), "success")
+        return redirect(url_for("cut.index", tid=t.id) if t.cut_kind else _tournament_page(t))
+    return render_template(template, form=form), 400
 
 
 def _tournament_page(t) -> str:
@@ -192,10 +188,74 @@ def restore():
     return _upload("cut/restore.html", backup_service.restore, "Restored {name} as a new event.")
 
 
+REVIEW_SECONDS = 3600  # how long the warnings page's "Import anyway" stays good
+MAX_TOKEN = 400_000  # characters; the form limit (MAX_FORM_MEMORY_SIZE) is 500 kB
+
+
+def _signer() -> URLSafeTimedSerializer:
+    """Signs the file carried by the warnings page, for this user only (compressed: a 2 MB Cobra file of 235
+    players is a token of a few tens of kB)."""
+    return URLSafeTimedSerializer(current_app.secret_key, salt=f"nrtm-import:{current_user.get_id()}")
+
+
 @bp.route("/tournaments/import", methods=["GET", "POST"])
 @login_required
 def import_nrtm():
-    return _upload("cut/import.html", nrtm_import.import_file, "Imported {name}.")
+    """Step 1: a clean file is imported at once; a file that contradicts itself gets its warnings listed first,
+    with the choice to import it as it says or not (nothing is written before that)."""
+    form = UploadForm()
+    if request.method == "GET":
+        return render_template("cut/import.html", form=form)
+    if not form.validate_on_submit():
+        return render_template("cut/import.html", form=form), 400
+    data = form.file.data.read()
+    try:
+        with upload_slot():
+            plan = nrtm_import.check(data)
+            if not plan.warnings:
+                return _imported(nrtm_import.store(plan, current_user))
+    except (FileError, Busy) as e:
+        return _refused("cut/import.html", form, e)
+    token = _signer().dumps(data.decode("utf-8-sig"))
+    if len(token) > MAX_TOKEN:
+        form.file.errors.append("The file contradicts itself (below) and is too large to keep for a second step. "
+                                "Nothing was created.")
+        return render_template("cut/import.html", form=form, plan=plan), 400
+    return render_template("cut/import.html", form=UploadForm(formdata=None), plan=plan,
+                           review=ImportAnywayForm(token=token))
+
+
+@bp.post("/tournaments/import/confirm")
+@login_required
+def import_confirm():
+    """Step 2: the TO read the warnings and imports the file as it says."""
+    review = ImportAnywayForm()
+    form = UploadForm(formdata=None)
+    if not review.validate_on_submit():
+        return render_template("cut/import.html", form=form), 400
+    try:
+        data = _signer().loads(review.token.data, max_age=REVIEW_SECONDS).encode()
+    except BadSignature:
+        form.file.errors = ["That review has expired or was not made for this account: upload the file again. "
+                            "Nothing was created."]
+        return render_template("cut/import.html", form=form), 400
+    try:
+        with upload_slot():
+            return _imported(nrtm_import.import_file(data, current_user))
+    except (FileError, Busy) as e:
+        return _refused("cut/import.html", form, e)
+
+
+def _imported(t) -> Response:
+    flash(f"Imported {t.name}.", "success")
+    return redirect(url_for("cut.index", tid=t.id) if t.cut_kind else _tournament_page(t))
+
+
+def _refused(template: str, form, e: Exception):
+    busy = isinstance(e, Busy)
+    reason = Busy.message if busy else str(e)
+    form.file.errors = [*form.file.errors, f"{reason[:1].upper()}{reason[1:]}. Nothing was created."]
+    return render_template(template, form=form), 503 if busy else 400, {"Retry-After": "5"} if busy else {}
 
 
 # ---- public ------------------------------------------------------------------------------------------------

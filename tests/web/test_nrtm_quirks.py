@@ -1,0 +1,212 @@
+"""Real NRTM files' quirks (issue 20), each in a fixture of tests/fixtures/nrtm/ built from its description: an old
+Cobra file's 0/0 side scores, a TO's typo of 5 points, a cut ranking the file's own games contradict, the NRTM
+app's empty date, bye opponent 0 and 2-point timed wins, an event not started, a mid-round export. A file that
+contradicts itself is shown to the TO with its warnings and written only when they choose to; import then export
+gives back every field SASS stores."""
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from app.extensions import db
+from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
+from app.services import backup as backup_service
+from app.services import nrtm_export, nrtm_import, state
+from app.services.jsonfile import FileError
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm"
+URL = "https://sass.example/t/x"
+
+
+def _file(name: str) -> dict:
+    return json.loads((FIXTURES / f"{name}.json").read_text())
+
+
+def _bytes(doc) -> bytes:
+    return json.dumps(doc).encode()
+
+
+def _upload(client, doc):
+    return client.post("/tournaments/import", data={"file": (io.BytesIO(_bytes(doc)), "event.json")},
+                       content_type="multipart/form-data")
+
+
+def _hidden(page: str, name: str) -> str:
+    return re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page).group(1)
+
+
+def _counts():
+    return tuple(db.session.scalar(sa.select(sa.func.count()).select_from(m))
+                 for m in (Tournament, Player, Round, Match, Seat, CutEntry, CutResult))
+
+
+def _latest() -> Tournament:
+    return db.session.scalars(sa.select(Tournament).order_by(Tournament.id.desc())).first()
+
+
+def _stored_fields(doc: dict) -> dict:
+    """What SASS stores of an NRTM file, by player name: players (identities, pronouns, points), each swiss
+    pairing (table, names, roles, combinedScore, intentional draw) and each cut game (table, names, winner)."""
+    names = {p["id"]: p["name"] for p in doc["players"]}
+    rows = {p["name"]: (p["corpIdentity"], p["runnerIdentity"], p["matchPoints"], p.get("pronouns") or "")
+            for p in doc["players"]}
+
+    def seat(s):
+        if s.get("id") in (None, 0) and s.get("id") not in names:
+            return None
+        return (names[s["id"]], s.get("role"), s.get("combinedScore"), s.get("winner"))
+    rounds = [sorted((p["table"], seat(p["player1"]), seat(p["player2"]), p.get("intentionalDraw", False))
+                     for p in r) for r in doc["rounds"]]
+    return {"name": doc["name"], "players": rows, "rounds": rounds,
+            "cut": [(names[e["id"]], e["seed"]) for e in doc["eliminationPlayers"]]}
+
+
+def test_old_cobra_zero_side_scores_come_in_by_combined_score_and_round_trip(client, make_user, login):
+    """2018 Cobra: corpScore and runnerScore 0 beside the real combinedScore; a rotated identity; factions
+    spelled with hyphens, as SASS writes them back."""
+    make_user()
+    login()
+    doc = _file("cobra_2018_zero_side_scores")
+    assert nrtm_import.check(_bytes(doc)).warnings == []
+    assert _upload(client, doc).status_code in (302, 303)
+    out = nrtm_export.export(_latest(), URL)
+    assert _stored_fields(out) | {"rounds": None} == _stored_fields(doc) | {"rounds": None}
+    assert [[(p["player1"]["combinedScore"], p["player2"]["combinedScore"]) for p in r] for r in out["rounds"]] == \
+        [[(p["player1"]["combinedScore"], p["player2"]["combinedScore"]) for p in r] for r in doc["rounds"]]
+    factions = {p["name"]: (p["corpFaction"], p["runnerFaction"]) for p in out["players"]}
+    assert factions == {p["name"]: (p["corpFaction"], p["runnerFaction"]) for p in doc["players"]}
+    assert factions["Ama"][0] == "weyland-consortium"  # Builder of Nations, rotated long ago
+    assert [p["name"] for p in out["players"]] == ["Ama", "Bren", "Cai", "Dee"]
+
+
+def test_a_file_that_contradicts_itself_is_shown_first_and_imported_only_when_chosen(client, make_user, login):
+    """A combinedScore of 5 (no single-sided result gives it) and eliminationPlayers ranking Eli first although
+    Gus won the final: warnings, nothing written; "Import anyway" writes the file as it says."""
+    make_user()
+    login()
+    before = _counts()
+    doc = _file("cobra_typo_score_and_ranking")
+    response = _upload(client, doc)
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200 and "Nothing has been created yet" in page
+    assert "Round 1 table 1: 5-0 is not a result of single-sided swiss; the file's points stand" in page
+    assert "eliminationPlayers ranks player 1 first, but the elimination games make player 3 the champion" in page
+    assert _counts() == before
+    token, csrf = _hidden(page, "token"), _hidden(page, "csrf_token")
+
+    assert client.post("/tournaments/import/confirm", data={"csrf_token": csrf, "token": token[:-3] + "xyz"}
+                       ).status_code == 400  # a forged file
+    assert _counts() == before
+    response = client.post("/tournaments/import/confirm", data={"csrf_token": csrf, "token": token})
+    assert response.status_code in (302, 303)
+    t = _latest()
+    rows = {s.name: s for s in state.standings(t)}
+    assert rows["Eli"].points == 5 and rows["Hal"].points == 0  # the file's total stands
+    out = nrtm_export.export(t, URL)
+    assert out["rounds"][0][0]["player1"]["combinedScore"] == 5
+    assert {p["name"]: p["matchPoints"] for p in out["players"]} == {p["name"]: p["matchPoints"]
+                                                                     for p in doc["players"]}
+    # its backup restores: the kept score is not a hand-edited one
+    copy = backup_service.restore(json.dumps(backup_service.backup(t)).encode(), t.owner)
+    assert {s.name: s.points for s in state.standings(copy)} == {s.name: s.points for s in state.standings(t)}
+
+
+def test_the_review_is_for_the_account_that_uploaded(client, app, make_user, login):
+    make_user()
+    make_user("other@example.com")
+    login()
+    page = html.unescape(_upload(client, _file("cobra_typo_score_and_ranking")).get_data(as_text=True))
+    token = _hidden(page, "token")
+    other = app.test_client()
+    login("other@example.com", c=other)
+    form = html.unescape(other.get("/tournaments/import").get_data(as_text=True))
+    csrf = _hidden(form, "csrf_token")
+    before = _counts()
+    response = other.post("/tournaments/import/confirm", data={"csrf_token": csrf, "token": token})
+    assert response.status_code == 400 and "upload the file again" in response.get_data(as_text=True)
+    assert _counts() == before
+
+
+def test_nrtm_app_file(app, make_user):
+    """The NRTM iOS app: an empty date (today, with a warning), a bye against player 0, and a timed win worth 2
+    (FFG's modified win) that makes a round of 5-1: the totals stand."""
+    plan = nrtm_import.check(_bytes(_file("nrtm_app_ffg_era")))
+    assert plan.tournament["date"] == date.today() and plan.tournament["format"] == "double"
+    assert any("gives no date" in w for w in plan.warnings)
+    assert any("not two games" in w and "combinedScore 5-1 stands" in w for w in plan.warnings)
+    t = nrtm_import.import_file(_bytes(_file("nrtm_app_ffg_era")), make_user())
+    assert {s.name: s.points for s in state.standings(t)} == {"Ira": 6, "Jo": 5, "Kit": 1}
+    bye = next(m for m in db.session.scalars(sa.select(Match).where(Match.tournament_id == t.id)) if m.is_bye)
+    assert [s.player.name for s in bye.seats] == ["Ira"]
+
+
+def test_an_event_not_started_imports_with_its_settings(client, make_user, login):
+    make_user()
+    login()
+    response = _upload(client, _file("cobra_not_started"))
+    assert response.status_code in (302, 303)
+    t = _latest()
+    assert (t.name, t.date, t.planned_rounds, len(t.players)) == \
+        ("Next month's Circuit Opener", date(2026, 12, 12), 5, 0)
+    out = nrtm_export.export(t, URL)
+    assert (out["players"], out["rounds"], out["eliminationPlayers"]) == ([], [], [])
+
+
+def test_mid_round_bye_does_not_count_until_the_round_is_complete(app, make_user):
+    """Cobra scores round 2's bye when it pairs the round and leaves it out of its standings until the round is
+    complete; so does SASS."""
+    t = nrtm_import.import_file(_bytes(_file("cobra_mid_round_bye")), make_user())
+    points = {s.name: s.points for s in state.standings(t)}
+    assert points == {p["name"]: p["matchPoints"] for p in _file("cobra_mid_round_bye")["players"]}
+    assert points["Ned"] == 0  # not 6
+    m = db.session.scalars(sa.select(Match).join(Round).where(Round.tournament_id == t.id, Round.number == 2,
+                                                              Match.is_bye.is_(False))).one()
+    m.result = "6-0"
+    for s in m.seats:
+        s.points = 6 if s.position == 1 else 0
+    t.version += 1
+    db.session.commit()
+    assert {s.name: s.points for s in state.standings(t)} == {"Lu": 12, "Mo": 6, "Ned": 6}
+
+
+def test_not_nrtm_at_all_gets_a_clear_message(client, make_user, login):
+    make_user()
+    login()
+    before = _counts()
+    response = client.post("/tournaments/import", data={"file": (io.BytesIO(b"name,corp\nA,B\n"), "players.csv")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400 and "not valid JSON" in response.get_data(as_text=True)
+    response = _upload(client, {"players": []})
+    assert response.status_code == 400 and "is it an NRTM JSON export?" in response.get_data(as_text=True)
+    assert _counts() == before
+
+
+def test_a_bad_file_is_still_refused_whole(app, make_user):
+    doc = _file("cobra_typo_score_and_ranking")
+    doc["rounds"][0][0]["player1"]["combinedScore"] = 7  # more than twice a round's points: not a typo we keep
+    try:
+        nrtm_import.check(_bytes(doc))
+    except FileError as e:
+        assert "combinedScore should be between 0 and 6, not 7" in str(e)
+    else:
+        raise AssertionError("a 7 was kept")
+
+
+def test_the_files_organiser_is_written_back_unless_the_account_names_one(app, make_user):
+    doc = _file("cobra_2018_zero_side_scores")
+    owner = make_user()
+    t = nrtm_import.import_file(_bytes(doc), owner)
+    assert nrtm_export.export(t, URL)["tournamentOrganiser"] == {"nrdbId": 4242, "nrdbUsername": "organiser",
+                                                                 "name": None}
+    copy = backup_service.restore(json.dumps(backup_service.backup(t)).encode(), owner)
+    assert nrtm_export.export(copy, URL)["tournamentOrganiser"]["nrdbId"] == 4242
+    owner.display_name = "Store Champs Crew"
+    db.session.commit()
+    assert nrtm_export.export(t, URL)["tournamentOrganiser"] == {"nrdbId": None, "nrdbUsername": None,
+                                                                 "name": "Store Champs Crew"}
