@@ -1,6 +1,7 @@
 """What the venue prints: pairings by name for the wall, match slips with each player's QR code, QR codes."""
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from typing import Optional
@@ -20,6 +21,7 @@ from .rounds import RoundView
 QUIET_ZONE = 2  # modules of white around a code: scanners need some, paper margins add the rest
 
 
+@functools.lru_cache(maxsize=4096)  # a GP round's codes, so a slips page rebuilt after a result redraws none
 def qr_svg(text: str, *, inline: bool = False) -> str:
     """A QR code as an SVG that scales with its box (no fixed size). `inline`: for embedding in a page (an
     <svg> element is drawn under any Content-Security-Policy, where a data: image might not be)."""

@@ -7,6 +7,7 @@ from flask_login import login_required
 
 from ...services import printouts as service
 from ...services import rounds as rounds_service
+from .. import built_pages
 from ..access import SCORE, managed_tournament, public_tournament
 
 bp = Blueprint("printouts", __name__)
@@ -20,23 +21,31 @@ def qr(slug: str):
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
-def _round(tid: int, number: int):
+def _printout(tid: int, number: int, name: str, build, template: str):
+    """A printout's body, built once per event version for every worker and device (app/web/built_pages.py)."""
     t = managed_tournament(tid, SCORE)
-    rnd = rounds_service.load_round(t, number)
-    if rnd is None:
-        abort(404, f"There is no round {number}.")
-    return t, rnd
+
+    def from_round():
+        rnd = rounds_service.load_round(t, number)
+        return None if rnd is None else build(t, rnd)
+    return built_pages.respond(t, f"{name}-{number}", from_round,
+                               lambda body, meta: render_template(template, t=t, number=number, body=body, **meta),
+                               f"There is no round {number}.")
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/by-name")
 @login_required
 def by_name(tid: int, number: int):
-    t, rnd = _round(tid, number)
-    return render_template("printouts/by_name.html", t=t, rnd=rnd, rows=service.by_name(t, rnd))
+    def build(t, rnd):
+        return render_template("printouts/_by_name.html", t=t, rows=service.by_name(t, rnd)), \
+            {"published": rnd.published}
+    return _printout(tid, number, "by-name", build, "printouts/by_name.html")
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/slips")
 @login_required
 def slips(tid: int, number: int):
-    t, rnd = _round(tid, number)
-    return render_template("printouts/slips.html", t=t, rnd=rnd, slips=service.slips(t, rnd))
+    def build(t, rnd):
+        slips = service.slips(t, rnd)
+        return render_template("printouts/_slips.html", t=t, number=number, slips=slips), {"count": len(slips)}
+    return _printout(tid, number, "slips", build, "printouts/slips.html")
