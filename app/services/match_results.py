@@ -18,9 +18,10 @@ from .rounds import NotFound, PastRound, RoundError, corp_first
 
 @dataclass(frozen=True)
 class Actor:
-    """Who changes a result, for the result log: an account (the TO or a staff member) or a player."""
+    """Who changes a result, for the result log: an account (the TO or a staff member), a player, or a match
+    slip's table code ("slip": whoever held the paper, never logged as a player)."""
 
-    kind: str  # "organizer", "staff" or "player"
+    kind: str  # "organizer", "staff", "player" or "slip"
     user_id: Optional[int] = None
     player_id: Optional[int] = None
 

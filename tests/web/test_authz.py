@@ -20,6 +20,7 @@ from app.web.access import ORGANIZE, OWN, SCORE
 PUBLIC = "public"    # anyone, no login
 ACCOUNT = "account"  # any logged-in user, acting on their own account or creating their own events
 PLAYER = "player"    # a player through their secret link; no account role grants it
+SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
 
 ROUTES = {
     "static": PUBLIC,
@@ -46,6 +47,8 @@ ROUTES = {
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
     "player.link": PLAYER, "player.report": PLAYER, "player.drop": PLAYER,
+    # a printed match slip's code: its table, its round, one report
+    "slips.show": SLIP, "slips.report": SLIP,
     # the TO's side of self-report: the live feed with SCORE, players' links with ORGANIZE
     "player.round_reports": SCORE, "player.show_link": ORGANIZE, "player.reissue": ORGANIZE,
     # the round timer and the printouts a scorekeeper runs the floor with
@@ -59,19 +62,22 @@ ROLES = ("anonymous", "other", "scorekeeper", "organizer", "owner", "admin")
 GRANTS = {"anonymous": set(), "other": set(), "scorekeeper": {SCORE}, "organizer": {SCORE, ORGANIZE},
           "owner": {SCORE, ORGANIZE, OWN}, "admin": set()}
 READ = {"GET", "HEAD"}
+# GET routes the admin may not read although their capability's holders may: a player's link is the player, so
+# only those who may reissue it see it (the admin sees, reports nothing).
+ADMIN_MAY_NOT_READ = {"player.show_link"}
 
 
 def expected_allowed(role: str, endpoint: str, method: str) -> bool:
     need = ROUTES[endpoint]
     if need == PUBLIC:
         return True
-    if need == PLAYER:
+    if need in (PLAYER, SLIP):
         return False
     if role == "anonymous":
         return False
     if need == ACCOUNT:
         return True
-    return need in GRANTS[role] or (role == "admin" and method in READ)
+    return need in GRANTS[role] or (role == "admin" and method in READ and endpoint not in ADMIN_MAY_NOT_READ)
 
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
