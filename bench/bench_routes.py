@@ -28,9 +28,9 @@ from flask_migrate import upgrade  # noqa: E402
 
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
-from app.models import Player, Tournament  # noqa: E402
+from app.models import Match, Player, Round, Tournament  # noqa: E402
 from app.services import cut as cut_service  # noqa: E402
-from app.services import player_links  # noqa: E402
+from app.services import player_links, slip_codes  # noqa: E402
 from app.web import page_cache  # noqa: E402
 from bench.bench_web import EMAIL, PASSWORD, seed  # noqa: E402
 
@@ -66,8 +66,11 @@ def measure(players: int, rounds: int, runs: int) -> list[dict]:
         cut_service.create(t, 8, cut_service.kinds_for(t.fmt)[0])
         t = db.session.get(Tournament, info["tid"])
         player = db.session.scalars(db.select(Player).filter_by(tournament_id=t.id).order_by(Player.id)).first()
-        ids = {"tid": t.id, "slug": t.slug, "number": rounds, "pid": player.id, "game": 1,
-               "token": player_links.token(player)}
+        last = db.session.scalars(db.select(Round).filter_by(tournament_id=t.id, number=rounds)).one()
+        match = db.session.scalars(db.select(Match).filter_by(round_id=last.id, is_bye=False)
+                                   .order_by(Match.table)).first()
+        ids = {"tid": t.id, "slug": t.slug, "number": rounds, "pid": player.id, "game": 1, "mid": match.id,
+               "token": player_links.token(player), "code": slip_codes.code(t, last.id, match.table)}
     staff = app.test_client()
     staff.post("/login", data={"email": EMAIL, "password": PASSWORD})
     anonymous = app.test_client()

@@ -122,3 +122,18 @@ def test_concurrent_first_requests_wait_for_one_build(app, database_uri, event, 
         assert [status for status, _ in answers[kind]] == [200] * 4, kind
         assert len({re.sub(rb'value="[^"]+"', b"", body) for _, body in answers[kind]}) == 1, kind  # CSRF aside
         assert len(builds[kind]) == 1, kind
+
+
+def test_the_backup_is_built_once_per_version(event, monkeypatch):
+    from app.services import backup
+
+    to, t = event
+    builds = counting(monkeypatch, backup, "backup")
+    first = to.get(f"/tournaments/{t.id}/backup.json")
+    assert first.status_code == 200 and first.headers["ETag"] and "no-store" in first.headers["Cache-Control"]
+    assert first.headers["Content-Disposition"].startswith('attachment; filename="sass-backup-')
+    assert json.loads(first.data)["tournament"]["name"] == "Heavy Open"
+    page_cache.clear_memory()
+    assert to.get(f"/tournaments/{t.id}/backup.json").data == first.data and len(builds) == 1
+    report_all(to, t, 1, "corp")
+    assert to.get(f"/tournaments/{t.id}/backup.json").data != first.data and len(builds) == 2
