@@ -2,7 +2,8 @@
 the body is built once per event version and kept in the shared page cache (app/web/page_cache.py), so every
 worker and every device printing at once reads the same bytes, and concurrent first requests wait for one
 build. The page around it (header, account links, flashed messages) is rendered per request. The ETag is the
-body's digest and the account's session: a device that has the page gets an empty 304 without a render."""
+page's version, the body's digest and the account's session: a device that has the page gets an empty 304
+without a render."""
 from __future__ import annotations
 
 import hashlib
@@ -24,7 +25,9 @@ def respond(t, name: str, build: Callable[[], Optional[tuple[str, dict]]], shell
         abort(404, missing or None)
     tag = None
     if not session.get("_flashes"):  # a flashed message is shown once: that page is nobody's to keep
-        tag = hashlib.blake2b(f"{page.digest}\x00{current_user.get_id()}".encode(), digest_size=12).hexdigest()
+        # the page's key holds the event's version (the shell shows its name too), the digest the body's bytes
+        tag = hashlib.blake2b(f"{page.key}\x00{page.digest}\x00{current_user.get_id()}".encode(),
+                              digest_size=12).hexdigest()
         if request.if_none_match.contains_weak(tag):
             response = make_response("", 304)
             response.set_etag(tag, weak=True)
