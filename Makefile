@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := wsgi
 
-.PHONY: run test cards bench bench-web bench-load bench-public bench-uploads bench-participation simulate sweep clean
+.PHONY: run test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ bench: $(VENV)/.installed
 
 bench-web: $(VENV)/.installed
 	$(PY) -m bench.bench_web
+
+bench-routes: $(VENV)/.installed
+	$(PY) -m bench.bench_routes
 
 bench-load: $(VENV)/.installed
 	$(PY) -m bench.bench_status_load

@@ -303,7 +303,7 @@ class ResultChange(db.Model):
     id = db.Column(db.Integer, primary_key=True)
     tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
     match_id = db.Column(db.Integer, db.ForeignKey("matches.id", ondelete="CASCADE"), nullable=False, index=True)
-    actor = db.Column(db.String(10), nullable=False)  # "organizer", "staff" or "player"
+    actor = db.Column(db.String(10), nullable=False)  # "organizer", "staff", "player" or "slip" (a table's code)
     user_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="SET NULL"))
     player_id = db.Column(db.Integer, db.ForeignKey("players.id", ondelete="CASCADE"))
     old_result = db.Column(db.String(16))
@@ -311,7 +311,7 @@ class ResultChange(db.Model):
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
-        CheckConstraint("actor IN ('organizer', 'staff', 'player')", name="actor"),
+        CheckConstraint("actor IN ('organizer', 'staff', 'player', 'slip')", name="actor"),
     )
 
     user = db.relationship("User")

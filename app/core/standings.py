@@ -6,7 +6,7 @@ Points always come from the games themselves; per-format constants come from ``p
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
 from .pairing.formats import Format
@@ -15,7 +15,7 @@ from .pairing.tiebreakers import TIEBREAKERS, default_tiebreakers, standings_ord
 from .pairing.types import Entrant, Game, PlayerId
 
 __all__ = ["TIEBREAKERS", "Standing", "compute_standings", "counted_games", "default_tiebreakers",
-           "recommended_rounds"]
+           "recommended_rounds", "seeds_first", "RankChange", "rank_changes"]
 
 
 @dataclass
@@ -92,3 +92,34 @@ def compute_standings(
                 tiebreakers=tbs[i], dropped=e.dropped,
             ))
     return rows
+
+
+def seeds_first(rows: Sequence[Standing], seeds: Sequence[PlayerId]) -> list[Standing]:
+    """The swiss standings once a cut exists (docs/domain.md 8): the cut's players first, in seed order, then
+    everyone else in swiss order, ranked 1..n again. At the cut they are the same order (the seeds are the top
+    of the standings, less anyone dropped or excluded); after the organizer confirms a swiss correction they
+    stay the order the bracket was drawn with, so no page or export says otherwise."""
+    at = {p: i for i, p in enumerate(seeds)}
+    ordered = sorted(rows, key=lambda r: (0, at[r.player]) if r.player in at else (1, r.rank))
+    return [r if r.rank == rank else replace(r, rank=rank) for rank, r in enumerate(ordered, 1)]
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """One player's swiss line before and after a result change."""
+
+    name: str
+    rank: int
+    new_rank: int
+    points: int
+    new_points: int
+    seed: Optional[int]  # their seed in the cut, if they are in it
+
+
+def rank_changes(before: Sequence[Standing], after: Sequence[Standing], seeds: Sequence[PlayerId]) -> list[RankChange]:
+    """Who moves (rank or points) when `before` becomes `after` (both plain swiss order), seeds first."""
+    seed_of = {p: i for i, p in enumerate(seeds, 1)}
+    old = {r.player: r for r in before}
+    changes = [RankChange(r.name, old[r.player].rank, r.rank, old[r.player].points, r.points, seed_of.get(r.player))
+               for r in after if r.player in old and (old[r.player].rank, old[r.player].points) != (r.rank, r.points)]
+    return sorted(changes, key=lambda c: (c.seed is None, c.seed or 0, c.new_rank))

@@ -35,7 +35,7 @@ KIND = "sass-backup"
 # in versions 1 and 2 they are absent: no claims, an empty log, one report does not suffice.
 VERSION = 3
 READS = (1, 2, 3)
-ACTORS = ("organizer", "staff", "player")
+ACTORS = ("organizer", "staff", "player", "slip")
 
 
 def _time(moment: datetime) -> str:

@@ -61,7 +61,7 @@ class ChangeRow:
     """One entry of a match's result log (ResultChange). An account's change keeps its kind but not the account:
     accounts belong to a site, and a file never names one."""
 
-    actor: str  # "organizer", "staff" or "player"
+    actor: str  # "organizer", "staff", "player" or "slip"
     player: Optional[Hashable]
     old: Optional[str]
     new: str

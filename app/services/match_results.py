@@ -10,16 +10,18 @@ from sqlalchemy.orm import aliased, joinedload
 
 from ..core.results import BYE, Outcome
 from ..extensions import db
-from ..models import Match, ResultChange, Round, Seat, Tournament, touch, utcnow
+from ..core.standings import rank_changes
+from ..models import CutEntry, Match, ResultChange, Round, Seat, Tournament, touch, utcnow
 from .locks import lock_tournament
 from .rounds import NotFound, PastRound, RoundError, corp_first
 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who changes a result, for the result log: an account (the TO or a staff member) or a player."""
+    """Who changes a result, for the result log: an account (the TO or a staff member), a player, or a match
+    slip's table code ("slip": whoever held the paper, never logged as a player)."""
 
-    kind: str  # "organizer", "staff" or "player"
+    kind: str  # "organizer", "staff", "player" or "slip"
     user_id: Optional[int] = None
     player_id: Optional[int] = None
 
@@ -84,20 +86,36 @@ def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Ac
     touch(db.session, [t.id])
 
 
+class AfterCut(RoundError):
+    """A swiss result change once the cut exists: it moves the standings the bracket was seeded from, so only
+    the organizer may make it, having seen what it changes (after_cut_changes)."""
+
+    def __init__(self, round_number: int, table: int):
+        super().__init__(f"The cut exists: changing round {round_number}, table {table} changes the swiss "
+                         "standings. Only an organizer can make this change, after seeing what it changes.")
+        self.round_number, self.table = round_number, table
+
+
 def report_result(t: Tournament, match_id: int, outcome: Outcome, actor: Actor, *,
-                  past: bool = False) -> tuple[int, int]:
+                  past: bool = False, after_cut: bool = False) -> tuple[int, int]:
     """The TO's (or a staff member's) result: it always wins, and ends the players' report exchange.
     Returns (round number, table number).
 
     A round that a later round follows is over: its results feed the standings the later pairings came from,
     so changing one takes `past` (the TO chose "Edit results" on that round); without it, PastRound, so a
-    stale page or a stray tap cannot change an old round."""
+    stale page or a stray tap cannot change an old round.
+
+    Once the cut exists, a change of a swiss result also takes `after_cut` (the organizer confirmed it, having
+    seen after_cut_changes); without it, AfterCut, and nothing changes. The cut keeps its seeds either way."""
     locked = lock_match(t, match_id)
     if locked.later and not past:
         db.session.rollback()
         raise PastRound(f"Round {locked.round_number} is over: choose \"Edit results\" on its page to change "
                         "a result.", locked.round_number)
     table = locked.match.table
+    if t.cut_kind is not None and not after_cut and locked.match.result != outcome.key:
+        db.session.rollback()
+        raise AfterCut(locked.round_number, table)
     write_result(t, locked, outcome, actor)
     db.session.commit()
     db.session.expire_all()
@@ -137,3 +155,35 @@ def check_log(result: Optional[str], is_bye: bool, seated: set, changes: list) -
         previous = new
     if changes and previous != result:
         raise RoundError("the last change does not end at the match's result")
+
+
+@dataclass(frozen=True)
+class CutChange:
+    """What a swiss result change would do once the cut exists: the table, its old and new result, and every
+    player whose swiss rank or points move (core/standings.rank_changes)."""
+
+    round_number: int
+    table: int
+    old: Optional[str]
+    new: str
+    moves: list
+    size: int  # the cut's size
+
+
+def after_cut_changes(t: Tournament, match_id: int, outcome: Outcome) -> CutChange:
+    """The change tried in a transaction that is rolled back: the standings before and after, from the one
+    result writer and the one standings rule, so the preview is what the change would do."""
+    from .state import swiss_standings
+
+    locked = lock_match(t, match_id)
+    try:
+        seeds = list(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=t.id)
+                                        .order_by(CutEntry.seed)))
+        before = swiss_standings(t)
+        old, table = locked.match.result, locked.match.table
+        write_result(t, locked, outcome, Actor("organizer"))
+        db.session.flush()
+        after = swiss_standings(t)
+    finally:
+        db.session.rollback()
+    return CutChange(locked.round_number, table, old, outcome.key, rank_changes(before, after, seeds), len(seeds))

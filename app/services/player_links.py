@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 from flask import current_app, url_for
@@ -16,6 +17,9 @@ from ..extensions import db
 from ..models import Player
 
 MAC_HEX = 32  # 128 bits
+# The one spelling token() writes: ASCII digits without leading zeros (str.isdigit() also takes '²' and other
+# scripts' digits, which int() refuses or reads as another spelling of the same id), lower-case hex.
+TOKEN = re.compile(rf"([1-9][0-9]{{0,9}})\.([0-9a-f]{{{MAC_HEX}}})", re.ASCII)
 
 
 def token(player: Player) -> str:
@@ -30,11 +34,10 @@ def url(player: Player, tournament=None) -> str:
 
 def player_for(tournament, raw: str | None) -> Player | None:
     """The player of `tournament` that `raw` is a valid, unrevoked token for; None otherwise."""
-    if not raw or len(raw) > 40 or "." not in raw:
+    match = TOKEN.fullmatch(raw or "")
+    if match is None:
         return None
-    pid, _, mac = raw.partition(".")
-    if not pid.isdigit() or len(pid) > 10 or len(mac) != MAC_HEX:
-        return None
+    pid, mac = match.groups()
     player = db.session.get(Player, int(pid))
     if player is None or player.tournament_id != tournament.id:
         return None

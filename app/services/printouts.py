@@ -1,25 +1,24 @@
-"""What the venue prints: pairings by name for the wall, match slips with each player's QR code, QR codes."""
+"""What the venue prints: pairings by name for the wall, match slips with their table's report code, QR codes."""
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from typing import Optional
 
 import segno
-import sqlalchemy as sa
-from flask import current_app
 from markupsafe import Markup
 
-from ..extensions import db
-from ..models import Player, Tournament
+from ..models import Tournament
 from ..core.names import name_key
 from ..core.pairing import Format
-from . import player_links
+from . import slip_codes
 from .rounds import RoundView
 
 QUIET_ZONE = 2  # modules of white around a code: scanners need some, paper margins add the rest
 
 
+@functools.lru_cache(maxsize=4096)  # a GP round's codes, so a slips page rebuilt after a result redraws none
 def qr_svg(text: str, *, inline: bool = False) -> str:
     """A QR code as an SVG that scales with its box (no fixed size). `inline`: for embedding in a page (an
     <svg> element is drawn under any Content-Security-Policy, where a data: image might not be)."""
@@ -53,28 +52,24 @@ def by_name(t: Tournament, rnd: RoundView) -> list[NameRow]:
 class SlipSeat:
     name: str
     side: Optional[str]
-    qr: Optional[Markup]  # the player's own link, None until the player pages exist
 
 
 @dataclass(frozen=True)
 class Slip:
     table: int
     seats: list
+    qr: Optional[Markup]  # the table's report code (app/services/slip_codes.py); None for a reader who may not
 
 
-def slips(t: Tournament, rnd: RoundView) -> list[Slip]:
-    """One slip per table with two players (a bye needs no slip), in table order."""
-    ids = [s.player_id for m in rnd.matches if not m.is_bye for s in m.seats]
-    players = {p.id: p for p in db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id,
-                                                                           Player.id.in_(ids)))} if ids else {}
-    links = "player.link" in current_app.view_functions
+def slips(t: Tournament, rnd: RoundView, codes: bool = True) -> list[Slip]:
+    """One slip per table with two players (a bye needs no slip), in table order. Its QR code reports that
+    table in that round only; it never carries a player's link. `codes`: False for the site admin, who sees
+    and reports nothing."""
     single = t.fmt is Format.SINGLE_SIDED
     out = []
     for m in rnd.matches:
         if m.is_bye or len(m.seats) != 2:
             continue
-        seats = [SlipSeat(s.name, s.side if single else None,
-                          Markup(qr_svg(player_links.url(players[s.player_id], t), inline=True)) if links else None)
-                 for s in m.seats]
-        out.append(Slip(m.table, seats))
+        qr = Markup(qr_svg(slip_codes.url(t, rnd.id, m.table), inline=True)) if codes else None
+        out.append(Slip(m.table, [SlipSeat(s.name, s.side if single else None) for s in m.seats], qr))
     return out

@@ -101,6 +101,21 @@ def load_round(t: Tournament, number: int, *, published_only: bool = False) -> O
     return RoundView(head.id, head.number, head.published, tables)
 
 
+def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:
+    """(round number, the table) of one match of `t`, seats with names; None if it is not one of t's."""
+    rows = db.session.execute(
+        sa.select(Round.number, Match.id, Match.table, Match.is_bye, Match.result, Seat.player_id, Player.name,
+                  Seat.position, Seat.side, Seat.points, Seat.games_won)
+        .join(Match, Match.round_id == Round.id).join(Seat, Seat.match_id == Match.id)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Match.id == match_id, Match.tournament_id == t.id).order_by(Seat.position)).all()
+    if not rows:
+        return None
+    view = TableView(*rows[0][1:5], [SeatView(*row[5:]) for row in rows])
+    view.seats = ordered_seats(t, view)
+    return rows[0][0], view
+
+
 def points_before(t: Tournament, number: int) -> dict[int, int]:
     """Each player's points from the rounds before `number` (what they bring into it), by player id: one
     aggregate query, the same sum the standings make (points always come from the seats' games), and no

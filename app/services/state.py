@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..models import Match, Player, Round, Seat, Tournament
+from ..models import CutEntry, Match, Player, Round, Seat, Tournament
 from ..core.pairing import Entrant, Game, Side
 from ..core.pairing.history import gc_paused
 
@@ -67,19 +67,31 @@ _cache_lock = threading.Lock()
 def standings(tournament: Tournament, published_only: bool = False) -> list:
     """Swiss standings from the engine, cached per tournament version: phones polling a 2,000-player event
     cost a lookup, and any change to the event (which bumps the version) recomputes them. Public pages, the API
-    and the NRTM file ask for `published_only`."""
-    from ..core.standings import compute_standings, counted_games
+    and the NRTM file ask for `published_only`. Once a cut exists, its players come first in seed order
+    (core/standings.seeds_first): every page and export says what the bracket says."""
+    from ..core.standings import seeds_first
 
-    key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers)
+    seeds = tuple(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=tournament.id)
+                                     .order_by(CutEntry.seed))) if tournament.cut_kind else ()
+    key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers, seeds)
     with _cache_lock:
         if key in _STANDINGS_CACHE:
             _STANDINGS_CACHE.move_to_end(key)
             return _STANDINGS_CACHE[key]
-    with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
-        games = counted_games(completed_games(tournament, published_only=published_only), open_rounds(tournament))
-        rows = compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers)
+    rows = swiss_standings(tournament, published_only)
+    if seeds:
+        rows = seeds_first(rows, seeds)
     with _cache_lock:
         _STANDINGS_CACHE[key] = rows
         while len(_STANDINGS_CACHE) > _CACHE_SIZE:
             _STANDINGS_CACHE.popitem(last=False)
     return rows
+
+
+def swiss_standings(tournament: Tournament, published_only: bool = False) -> list:
+    """The standings the games give, as the swiss ranks them, cut or no cut (uncached)."""
+    from ..core.standings import compute_standings, counted_games
+
+    with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
+        games = counted_games(completed_games(tournament, published_only=published_only), open_rounds(tournament))
+        return compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers)

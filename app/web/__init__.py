@@ -4,6 +4,7 @@ from flask import Flask
 
 
 def init_web(app: Flask) -> None:
+    from .db_retry import retry_reads
     from .errors import register_error_handlers
     from .headers import register_security_headers
     from .template_helpers import register_template_helpers
@@ -13,5 +14,6 @@ def init_web(app: Flask) -> None:
     register_error_handlers(app)
     register_security_headers(app)
     register_blueprints(app)
+    retry_reads(app)
     register_template_helpers(app)
     init_throttle(app)

@@ -2,9 +2,12 @@
 from flask import Flask, abort, jsonify, render_template, request
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 
+from ..extensions import db
 from ..services.locks import TournamentGone
+from .db_retry import DROPPED, dropped
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -25,6 +28,20 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(TournamentGone)
     def tournament_gone(e):
         return _render(404, str(e))
+
+    @app.errorhandler(DBAPIError)
+    def database_error(e: DBAPIError):
+        """A dropped connection that a retry could not save (a write, or a read twice unlucky): 503 and what to
+        do; any other database error stays a 500 (a bug)."""
+        if not dropped(e):
+            raise e
+        db.session.rollback()
+        try:
+            response = _render(503, DROPPED)
+        except DBAPIError:  # the database is still away: a page without the account's header
+            db.session.rollback()
+            response = (DROPPED, 503, {"Content-Type": "text/plain; charset=utf-8"})
+        return response[0], 503, {**(response[2] if len(response) > 2 else {}), "Retry-After": "5"}
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

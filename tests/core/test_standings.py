@@ -299,3 +299,26 @@ def test_a_bye_counts_once_its_round_is_complete():
     assert points == {"A": 6, "B": 0, "C": 6}
     reported = games + [Game(2, 1, 3, 0, 6)]
     assert counted_games(reported, [2]) == reported[:2] + reported[3:]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=2, max_value=40).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.integers(min_value=1, max_value=n), unique=True, max_size=n),
+                        st.randoms(use_true_random=False))))
+def test_seeds_first_keeps_everyone_and_the_brackets_order(case):
+    """Once a cut exists: the seeds on top in seed order, everyone else after in swiss order, ranks 1..n, nobody
+    lost or doubled; at the cut (seeds = the top of the standings) nothing moves."""
+    from app.core.standings import seeds_first
+
+    n, seeds, rng = case
+    entrants = [Entrant(i, f"P{i}") for i in range(1, n + 1)]
+    games = [Game(1, a, a + 1, rng.choice([3, 0]), 0) for a in range(1, n, 2)]
+    rows = compute_standings(Format.PLAIN, entrants, games)
+    out = seeds_first(rows, seeds)
+    assert [r.rank for r in out] == list(range(1, n + 1))
+    assert sorted(r.player for r in out) == list(range(1, n + 1))
+    assert [r.player for r in out[:len(seeds)]] == seeds
+    rest = [r.player for r in rows if r.player not in seeds]
+    assert [r.player for r in out[len(seeds):]] == rest
+    top = [r.player for r in rows[:len(seeds)]]
+    assert [(r.player, r.rank) for r in seeds_first(rows, top)] == [(r.player, r.rank) for r in rows]

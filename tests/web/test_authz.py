@@ -20,6 +20,7 @@ from app.web.access import ORGANIZE, OWN, SCORE
 PUBLIC = "public"    # anyone, no login
 ACCOUNT = "account"  # any logged-in user, acting on their own account or creating their own events
 PLAYER = "player"    # a player through their secret link; no account role grants it
+SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
 
 ROUTES = {
     "static": PUBLIC,
@@ -36,7 +37,7 @@ ROUTES = {
     "players.edit": ORGANIZE, "players.delete": ORGANIZE, "players.drop": ORGANIZE, "players.undrop": ORGANIZE,
     "players.import_csv": ORGANIZE, "players.live": ORGANIZE, "rounds.pair": ORGANIZE, "rounds.publish": ORGANIZE, "rounds.undo": ORGANIZE,
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
-    "rounds.export_games": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
+    "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN,
     # players' phones and the read-only API
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
@@ -47,6 +48,8 @@ ROUTES = {
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
     "player.link": PLAYER, "player.report": PLAYER, "player.drop": PLAYER,
+    # a printed match slip's code: its table, its round, one report
+    "slips.show": SLIP, "slips.report": SLIP,
     # the TO's side of self-report: players' links with ORGANIZE (reports arrive on the round page: rounds.live)
     "player.show_link": ORGANIZE, "player.reissue": ORGANIZE,
     # the round timer and the printouts a scorekeeper runs the floor with
@@ -60,19 +63,22 @@ ROLES = ("anonymous", "other", "scorekeeper", "organizer", "owner", "admin")
 GRANTS = {"anonymous": set(), "other": set(), "scorekeeper": {SCORE}, "organizer": {SCORE, ORGANIZE},
           "owner": {SCORE, ORGANIZE, OWN}, "admin": set()}
 READ = {"GET", "HEAD"}
+# GET routes the admin may not read although their capability's holders may: a player's link is the player, so
+# only those who may reissue it see it (the admin sees, reports nothing).
+ADMIN_MAY_NOT_READ = {"player.show_link"}
 
 
 def expected_allowed(role: str, endpoint: str, method: str) -> bool:
     need = ROUTES[endpoint]
     if need == PUBLIC:
         return True
-    if need == PLAYER:
+    if need in (PLAYER, SLIP):
         return False
     if role == "anonymous":
         return False
     if need == ACCOUNT:
         return True
-    return need in GRANTS[role] or (role == "admin" and method in READ)
+    return need in GRANTS[role] or (role == "admin" and method in READ and endpoint not in ADMIN_MAY_NOT_READ)
 
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}

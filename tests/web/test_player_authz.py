@@ -124,3 +124,21 @@ def test_to_side_routes_refuse_visitors_and_other_organizers(app, world, make_us
     before = _snapshot()
     assert mallory.post(f"/tournaments/{t.id}/players/{victim.id}/link/reissue").status_code == 403
     assert _snapshot() == before
+
+
+def test_only_the_canonical_spelling_of_a_link_works(app, world):
+    """A link is `<id>.<hex>` exactly as player_links.token writes it: a superscript or another script's digit
+    (once a 500: '²'.isdigit() but int('²') raises), a leading zero, upper-case hex or a trailing newline is not
+    another spelling of the player's link but a wrong one: 404 on every player route, nothing changed."""
+    pid, mac = world["victim_token"].split(".")
+    spellings = ["\u00b2." + mac, "0" + pid + "." + mac, pid.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")) +
+                 "." + mac, pid.translate(str.maketrans("0123456789", "０１２３４５６７８９")) + "." + mac,
+                 pid + "." + mac.upper(), pid + "." + mac + "\n", pid + ".\u00b2" + mac[1:], "+" + pid + "." + mac]
+    client = app.test_client()
+    before = _snapshot()
+    for raw in spellings:
+        for (method, endpoint), answer in _try_all(app, client, _player_rules(app), world["slug"], raw,
+                                                    world["match"]).items():
+            assert answer.status_code == 404, (raw, method, endpoint, answer.status_code)
+    assert _snapshot() == before
+    assert client.get(f"/t/{world['slug']}/p/{world['victim_token']}").status_code == 200

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player
-from app.services import player_links
+from app.services import player_links, slip_codes
 from app.services.printouts import qr_svg
 from test_rounds import matches, pair, setup_event
 
@@ -79,7 +79,10 @@ def test_match_slips(event, app):
             assert player.name in slip
             with app.test_request_context():
                 link = player_links.url(player, t)
-            assert qr_svg(link, inline=True) in slip  # that player's own link
+            assert qr_svg(link, inline=True) not in slip  # no player's identity on paper
+        with app.test_request_context():
+            code = slip_codes.url(t, m.round_id, m.table)
+        assert slip.count("<svg") == 1 and qr_svg(code, inline=True) in slip  # the table's own report code
     assert "<script>" not in page and "onclick" not in page
     assert to.get(f"/tournaments/{t.id}/rounds/7/slips").status_code == 404
 

@@ -17,3 +17,9 @@ class PlayerReportForm(FlaskForm):
 
 class ConfirmForm(FlaskForm):
     """A one-button form (drop, new link): only the CSRF token."""
+
+
+class SlipReportForm(FlaskForm):
+    """A result button on a match slip's page: the button's key (the code in the URL names the table)."""
+
+    result = StringField("Result", validators=[InputRequired(), Length(max=16)])

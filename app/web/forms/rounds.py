@@ -28,6 +28,8 @@ class ResultForm(FlaskForm):
     second = IntegerField("Second", validators=[Optional(), NumberRange(min=0, max=99)])
     drawn = IntegerField("Drawn", validators=[Optional(), NumberRange(min=0, max=MAX_PLAIN_GAMES)])
     past = StringField("Past round", validators=[Optional(), AnyOf(["1"])])  # "1": the TO chose to edit a past round
+    # "1": the organizer saw what this swiss change does to the standings once the cut exists, and confirmed it
+    after_cut = StringField("After the cut", validators=[Optional(), AnyOf(["1"])])
 
 
 class EditPairingsForm(FlaskForm):

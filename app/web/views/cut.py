@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 
 from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request, url_for)
 from flask_login import current_user, login_required
@@ -14,6 +15,7 @@ from ...services import cut as cut_service
 from ...services import nrtm_export, nrtm_import
 from ...services.jsonfile import FileError
 from ...services.upload_slots import Busy, upload_slot
+from .. import page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
 
 bp = Blueprint("cut", __name__)
@@ -154,9 +156,14 @@ def _download(data: dict, filename: str, attachment: bool = True) -> Response:
 @bp.get("/tournaments/<int:tid>/backup.json")
 @login_required
 def backup(tid: int):
+    """A 2,000-player backup is megabytes and seconds of CPU: built once per event version, shared by every
+    worker and every organizer of the event (it names no one who asks), ETag'd."""
     t = managed_tournament(tid, ORGANIZE)
-    response = _download(backup_service.backup(t), f"sass-backup-{t.slug}-{t.date.isoformat()}.json")
-    response.headers["Cache-Control"] = "private, no-store"
+    page = page_cache.get(t, "backup", lambda: (json.dumps(backup_service.backup(t), indent=2, ensure_ascii=False)
+                                                + "\n", {"plain": True, "mimetype": "application/json"}))
+    response = page_cache.respond(page, cache_control="private, no-store")
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="sass-backup-{t.slug}-{t.date.isoformat()}.json"'
     return response
 
 
@@ -268,10 +275,24 @@ def public_url(t) -> str:
 
 @bp.get("/t/<slug>.json")
 def nrtm(slug: str):
-    """The NRTM file for the results site; ?download=1 saves it as a file."""
+    """The NRTM file for the results site; ?download=1 saves it as a file. A 2,000-player file is megabytes and
+    a second of CPU to build: built once per event version and shared (app/web/page_cache.py); the event's
+    address, which depends on the request, is a slot."""
     t = public_tournament(slug)
-    data = nrtm_export.export(t, public_url(t), current_app.config.get("APP_NAME", "SASS"))
-    return _download(data, f"{t.slug}-nrtm.json", attachment=request.args.get("download") == "1")
+    page = page_cache.get(t, "nrtm", lambda: _nrtm_text(t))
+    response = page_cache.respond(page, {"url": json.dumps(public_url(t)).replace("<", "\\u003c")[1:-1]})
+    if request.args.get("download") == "1":
+        response.headers["Content-Disposition"] = f'attachment; filename="{t.slug}-nrtm.json"'
+    return response
+
+
+def _nrtm_text(t) -> tuple[str, dict]:
+    """The file with its link as a slot. Every `<` in it is written \\u003c (the same JSON), so no name can
+    make a slot, and the link is marked with a random word no name holds."""
+    mark = secrets.token_hex(16)
+    data = nrtm_export.export(t, mark, current_app.config.get("APP_NAME", "SASS"))
+    text = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").replace("<", "\\u003c")
+    return text.replace(f'"{mark}"', f'"{page_cache.slot("url")}"'), {"mimetype": "application/json"}
 
 
 @bp.get("/t/<slug>/bracket")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import segno
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_login import login_required
+from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...core import results
@@ -19,7 +19,7 @@ from ...core.pairing import Format
 from ...services import participation, player_links
 from ...services import rounds as rounds_service
 from .. import player_session
-from ..access import ORGANIZE, managed_tournament, public_tournament
+from ..access import ORGANIZE, managed_tournament, may, public_tournament
 
 bp = Blueprint("player", __name__)
 
@@ -103,7 +103,11 @@ def _managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Pl
 @bp.get("/tournaments/<int:tid>/players/<int:pid>/link")
 @login_required
 def show_link(tid: int, pid: int):
+    """A player's link is the player: shown only to those who may reissue it (organizers), never to the site
+    admin reading the event (who reports nothing) nor to a scorekeeper."""
     t, player = _managed_player(tid, pid, ORGANIZE)
+    if not may(current_user, t, ORGANIZE):
+        abort(403)
     url = player_links.url(player, t)
     qr = Markup(segno.make(url, error="m").svg_inline(scale=6, omitsize=True, title=f"Player link of {player.name}"))
     return render_template("player/link.html", t=t, player=player, url=url, qr=qr, form=ConfirmForm())

@@ -2,12 +2,13 @@
 static/style.css (@media print); these pages are laid out for A4."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, url_for
-from flask_login import login_required
+from flask import Blueprint, Response, render_template, url_for
+from flask_login import current_user, login_required
 
 from ...services import printouts as service
 from ...services import rounds as rounds_service
-from ..access import SCORE, managed_tournament, public_tournament
+from .. import built_pages
+from ..access import SCORE, managed_tournament, may, public_tournament
 
 bp = Blueprint("printouts", __name__)
 
@@ -20,23 +21,36 @@ def qr(slug: str):
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
-def _round(tid: int, number: int):
-    t = managed_tournament(tid, SCORE)
-    rnd = rounds_service.load_round(t, number)
-    if rnd is None:
-        abort(404, f"There is no round {number}.")
-    return t, rnd
+def _printout(t, number: int, name: str, build, template: str):
+    """A printout's body, built once per event version for every worker and device (app/web/built_pages.py)."""
+    def from_round():
+        rnd = rounds_service.load_round(t, number)
+        return None if rnd is None else build(rnd)
+    return built_pages.respond(t, f"{name}-{number}", from_round,
+                               lambda body, meta: render_template(template, t=t, number=number, body=body, **meta),
+                               f"There is no round {number}.")
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/by-name")
 @login_required
 def by_name(tid: int, number: int):
-    t, rnd = _round(tid, number)
-    return render_template("printouts/by_name.html", t=t, rnd=rnd, rows=service.by_name(t, rnd))
+    t = managed_tournament(tid, SCORE)
+
+    def build(rnd):
+        return render_template("printouts/_by_name.html", t=t, rows=service.by_name(t, rnd)), \
+            {"published": rnd.published}
+    return _printout(t, number, "by-name", build, "printouts/by_name.html")
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/slips")
 @login_required
 def slips(tid: int, number: int):
-    t, rnd = _round(tid, number)
-    return render_template("printouts/slips.html", t=t, rnd=rnd, slips=service.slips(t, rnd))
+    """The slips; their codes report tables, so the site admin (who reports nothing) gets them without."""
+    t = managed_tournament(tid, SCORE)
+    codes = may(current_user, t, SCORE)
+
+    def build(rnd):
+        slips = service.slips(t, rnd, codes)
+        return render_template("printouts/_slips.html", t=t, number=number, slips=slips), \
+            {"count": len(slips), "codes": codes}
+    return _printout(t, number, "slips" if codes else "slips-read", build, "printouts/slips.html")

@@ -66,9 +66,11 @@ def _page(t, rnd, mode) -> dict:
             flagged.setdefault(w.table, []).append(w)
     editing_results = past and mode == "results"
     score = may(current_user, t, SCORE)
+    after_cut = t.cut_kind is not None  # swiss results change only through after_cut, by an organizer
     return dict(
-        t=t, rnd=rnd, summaries=summaries, latest=latest, editable=editable,
-        organize=may(current_user, t, ORGANIZE), score=score, entry=score and (not past or editing_results),
+        t=t, rnd=rnd, summaries=summaries, latest=latest, editable=editable, after_cut=after_cut,
+        organize=may(current_user, t, ORGANIZE), score=score,
+        entry=score and not after_cut and (not past or editing_results),
         past=past, editing_results=editing_results, editing_pairings=editable and mode == "pairings",
         unreported=sum(1 for m in rnd.matches if m.result is None),
         warnings=warnings, flagged=flagged, round_warnings=[w for w in warnings if w.table is None],
@@ -242,11 +244,14 @@ def report(tid: int, mid: int):
     form = ResultForm()
     if not form.validate():
         return _refuse(400, _form_errors(form))
+    after_cut = form.after_cut.data == "1"
+    if after_cut and not may(current_user, t, ORGANIZE):
+        return _refuse(403, "Only an organizer can change a swiss result once the cut exists.")
     fmt = t.fmt  # read before the commit expires the tournament row (the redirect runs no query after the write)
     try:
         outcome = _outcome(t, form)
         number, table = match_results.report_result(t, mid, outcome, match_results.Actor.account(current_user, t),
-                                       past=form.past.data == "1")
+                                       past=form.past.data == "1" or after_cut, after_cut=after_cut)
     except service.NotFound as e:
         abort(404, str(e))
     except service.PastRound as e:
@@ -254,10 +259,16 @@ def report(tid: int, mid: int):
             return jsonify(error=str(e)), 409
         flash(str(e), "error")
         return redirect(url_for("rounds.show", tid=tid, number=e.round_number), 303)
+    except match_results.AfterCut as e:
+        return _refuse(409 if may(current_user, t, ORGANIZE) else 403,
+                       f"{e} An organizer uses \"Change after the cut\" on the table.")
     except (results.ResultError, service.RoundError) as e:
         return _refuse(400, str(e))
     label = results.label(fmt, outcome.key)
     saved = f"Saved: table {table}, {label}."
+    if after_cut:
+        flash(f"{saved} The swiss standings changed; the cut keeps its seeds.", "success")
+        return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"t{table}"), 303)
     if _wants_json():
         return jsonify(id=mid, table=table, round=number, result=outcome.key, label=label,
                        state=participation.CONFIRMED, message=saved,
@@ -265,6 +276,40 @@ def report(tid: int, mid: int):
     flash(saved, "success")
     args = {"edit": "results"} if form.past.data == "1" else {}
     return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"t{table}", **args), 303)
+
+
+@bp.route("/tournaments/<int:tid>/matches/<int:mid>/after-cut", methods=["GET", "POST"])
+@login_required
+def after_cut(tid: int, mid: int):
+    """A swiss result change once the cut exists, an organizer's: GET chooses the result, POST shows what it
+    would change (every swiss rank and points that move, who is seeded where) and asks for the confirmation
+    that rounds.report needs (after_cut=1). Nothing changes before that."""
+    t = managed_tournament(tid, ORGANIZE)
+    table = service.load_table(t, mid)
+    if table is None:
+        abort(404, "That match is not part of this tournament.")
+    number, m = table
+    if t.cut_kind is None:
+        flash("This event has no cut: change the result on the round page.", "error")
+        return redirect(url_for("rounds.show", tid=tid, number=number, _anchor=f"t{m.table}"), 303)
+    if m.is_bye:
+        abort(404, "A bye has no result to change.")
+    context = dict(t=t, number=number, m=m, buttons=results.buttons(t.fmt), label=results.label,
+                   report_url=lambda _mid: url_for("rounds.after_cut", tid=tid, mid=mid),
+                   game_choices=_game_choices)
+    if request.method == "GET":
+        return render_template("rounds/after_cut.html", **context)
+    form = ResultForm()
+    if not form.validate():
+        abort(400, _form_errors(form))
+    try:
+        outcome = _outcome(t, form)
+        change = match_results.after_cut_changes(t, mid, outcome)
+    except service.NotFound as e:
+        abort(404, str(e))
+    except (results.ResultError, service.RoundError) as e:
+        abort(400, str(e))
+    return render_template("rounds/after_cut.html", change=change, outcome=outcome, form=form, **context)
 
 
 def _wants_json() -> bool:

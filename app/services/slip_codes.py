@@ -1,0 +1,95 @@
+"""A match slip's table code: the QR code on a printed slip reports that table, in that round, and nothing else.
+
+A slip goes from hand to hand (the printer, the scorekeeper, both players, the table beside them), so it must
+not carry anyone's identity: a player's link would let whoever holds the paper act as that player (drop them,
+report their later rounds) long after the round, and a removed scorekeeper would keep a stack of them. The code
+is `<round id>.<table>.<HMAC-SHA256(SECRET_KEY, event, round id, table)>` (128 bits of the MAC kept), so no row
+is stored and no copy of the database can forge one. It works only while its round is the event's latest,
+published round and no cut exists: the next round, an undo (a new round gets a new id) or the cut kill it. It
+reports the table's result once, while the table has none; a result already in is the organizer's to change.
+The result log names the slip, not a player (match_results.Actor "slip").
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+import sqlalchemy as sa
+from flask import current_app, url_for
+
+from ..core.results import Outcome, label
+from ..extensions import db
+from ..models import Match, Round, Tournament
+from . import match_results
+from .rounds import RoundError, TableView, load_table
+
+MAC_HEX = 32
+CODE = re.compile(rf"([1-9][0-9]{{0,9}})\.([1-9][0-9]{{0,5}})\.([0-9a-f]{{{MAC_HEX}}})", re.ASCII)
+
+
+class SlipClosed(RoundError):
+    """The slip's round is over, or its table's result is in: nothing was changed."""
+
+
+@dataclass(frozen=True)
+class SlipTable:
+    round_number: int
+    table: TableView
+
+
+def code(t: Tournament, round_id: int, table: int) -> str:
+    return f"{round_id}.{table}.{_mac(t, round_id, table)}"
+
+
+def url(t: Tournament, round_id: int, table: int) -> str:
+    """The absolute address a slip's QR code holds."""
+    return url_for("slips.show", slug=t.slug, code=code(t, round_id, table), _external=True)
+
+
+def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
+    """The table `raw` is a genuine code for (its round may be over: see open_reason); None otherwise."""
+    found = CODE.fullmatch(raw or "")
+    if found is None:
+        return None
+    round_id, table = int(found.group(1)), int(found.group(2))
+    if not hmac.compare_digest(found.group(3), _mac(t, round_id, table)):
+        return None
+    match_id = db.session.scalar(sa.select(Match.id).join(Round, Round.id == Match.round_id).where(
+        Round.id == round_id, Round.tournament_id == t.id, Match.table == table, Match.is_bye.is_(False)))
+    loaded = load_table(t, match_id) if match_id is not None else None
+    return SlipTable(*loaded) if loaded else None
+
+
+def closed_reason(t: Tournament, slip: SlipTable) -> Optional[str]:
+    """Why this slip reports nothing now, or None while it may."""
+    latest = db.session.execute(sa.select(Round.number, Round.published).filter_by(tournament_id=t.id)
+                                .order_by(Round.number.desc()).limit(1)).first()
+    if t.cut_kind is not None or latest is None or latest.number != slip.round_number or not latest.published:
+        return f"Round {slip.round_number} is over: this slip reports nothing now. Ask the organizer."
+    if slip.table.result is not None:
+        return (f"The result is in: {label(t.fmt, slip.table.result)}. Only the organizer can change it now.")
+    return None
+
+
+def report(t: Tournament, slip: SlipTable, outcome: Outcome) -> None:
+    """The table's result through its slip, checked again under the match lock: SlipClosed when the round is
+    over or a result is in (two players scanning at once: the first one counts)."""
+    locked = match_results.lock_match(t, slip.table.id)
+    fresh = SlipTable(locked.round_number, TableView(locked.match.id, locked.match.table, locked.match.is_bye,
+                                                     locked.match.result, slip.table.seats))
+    reason = closed_reason(t, fresh)
+    if reason:
+        db.session.rollback()
+        raise SlipClosed(reason)
+    match_results.write_result(t, locked, outcome, match_results.Actor("slip"))
+    db.session.commit()
+    db.session.expire_all()
+
+
+def _mac(t: Tournament, round_id: int, table: int) -> str:
+    key = current_app.config["SECRET_KEY"].encode()
+    msg = f"match-slip:{t.id}:{t.seed}:{round_id}:{table}".encode()
+    return hmac.new(key, msg, hashlib.sha256).hexdigest()[:MAC_HEX]

@@ -1,0 +1,50 @@
+"""A dropped database connection (the server restarted, a proxy or the DBA cut it) is not the user's problem.
+
+Two layers: the pool's pre-ping (SQLALCHEMY_ENGINE_OPTIONS in config.py) replaces a connection that died while it
+sat in the pool before a request uses it; and a connection that dies during a read-only request (GET, HEAD) gets
+the request run once more on a fresh one, since running a read twice changes nothing. A write (POST) is never run
+again: its connection may have died during COMMIT, when nobody can know whether it was saved, and a second run
+could save it twice. Its user gets a 503 page saying the connection dropped and to check whether the change is
+there before trying again (docs/security.md, "A dropped database connection").
+"""
+from __future__ import annotations
+
+import functools
+import logging
+
+from flask import Flask, request
+from sqlalchemy.exc import DBAPIError
+
+from ..extensions import db
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+DROPPED = ("The connection to the database dropped while this was being saved. Check whether your change is "
+           "there, then try again.")
+log = logging.getLogger(__name__)
+
+
+def dropped(error: BaseException) -> bool:
+    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
+
+
+def retrying(view):
+    @functools.wraps(view)
+    def run(*args, **kwargs):
+        if request.method not in SAFE_METHODS:
+            return view(*args, **kwargs)
+        try:
+            return view(*args, **kwargs)
+        except DBAPIError as e:
+            if not dropped(e):
+                raise
+            log.warning("database connection dropped during %s %s: running it again", request.method,
+                        request.path)
+            db.session.rollback()
+            return view(*args, **kwargs)
+    return run
+
+
+def retry_reads(app: Flask) -> None:
+    """Wrap every view (call after the blueprints are registered)."""
+    for endpoint, view in list(app.view_functions.items()):
+        app.view_functions[endpoint] = retrying(view)

@@ -1,0 +1,84 @@
+"""A dropped database connection (docs/security.md, "A dropped database connection"): a connection killed in the
+pool is replaced by the pre-ping; a read killed mid-request runs once more; a write killed mid-request answers
+503 with what to do and leaves nothing half-written. PostgreSQL only: pg_terminate_backend from another
+connection, as a restart or a DBA would."""
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from app.extensions import db
+from app.models import Match, ResultChange
+from app.services import match_results
+from app.services import rounds as rounds_service
+from test_rounds import matches, pair, setup_event
+
+
+@pytest.fixture
+def killer(app, database_uri):
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("needs PostgreSQL (set TEST_DATABASE_URL)")
+    engine = sa.create_engine(db.engine.url, isolation_level="AUTOCOMMIT")
+
+    def kill_all() -> int:
+        """Terminate every connection to the test database but this one: the app's pool and session alike."""
+        with engine.connect() as conn:
+            return len(conn.execute(sa.text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()")).all())
+    yield kill_all
+    engine.dispose()
+
+
+@pytest.fixture
+def event(make_user, make_tournament, login):
+    to, t, _ = setup_event(make_user, make_tournament, login, n=6, name="Drop Open")
+    pair(to, t, 1)
+    to.post(f"/tournaments/{t.id}/rounds/1/publish")
+    return to, t
+
+
+def test_a_connection_killed_in_the_pool_is_replaced(app, killer, event):
+    to, t = event
+    assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
+    db.session.remove()  # the app's connection goes back to the pool
+    assert killer() >= 1
+    assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
+    assert app.test_client().get(f"/t/{t.slug}/pairings").status_code == 200
+
+
+def test_a_read_killed_mid_request_runs_again(app, killer, event, monkeypatch):
+    to, t = event
+    real, calls = rounds_service.load_round, []
+
+    def dying(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            db.session.execute(sa.text("SELECT 1"))  # this request's connection, checked out
+            killer()
+        return real(*args, **kwargs)
+    monkeypatch.setattr(rounds_service, "load_round", dying)
+    response = to.get(f"/tournaments/{t.id}/rounds/1")
+    assert response.status_code == 200 and len(calls) == 2
+
+
+def test_a_write_killed_mid_request_says_so_and_writes_nothing(app, killer, event, monkeypatch):
+    to, t = event
+    game = next(m for m, _ in matches(t, 1) if not m.is_bye)
+    real = match_results.write_result
+
+    def dying(*args, **kwargs):
+        real(*args, **kwargs)  # the result written, not committed
+        killer()
+        db.session.execute(sa.text("SELECT 1"))
+    monkeypatch.setattr(match_results, "write_result", dying)
+    response = to.post(f"/tournaments/{t.id}/matches/{game.id}/result", data={"result": "corp"})
+    assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+    assert "Check whether your change is there" in response.get_data(as_text=True)
+    db.session.rollback()
+    assert db.session.get(Match, game.id).result is None
+    assert db.session.scalar(sa.select(sa.func.count(ResultChange.id))) == 0
+    monkeypatch.undo()
+    assert to.post(f"/tournaments/{t.id}/matches/{game.id}/result", data={"result": "corp"}).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Match, game.id).result == "corp"
