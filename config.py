@@ -3,6 +3,7 @@ import os
 import secrets
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent
 INSTANCE_DIR = BASE_DIR / "instance"
@@ -51,6 +52,17 @@ def secret_key(environ=os.environ, instance_dir: Path = INSTANCE_DIR) -> str:
     return key
 
 
+def public_url(value: str) -> str:
+    """PUBLIC_URL checked: the address phones use (scheme, host, optional port and prefix), without a trailing
+    slash; empty means links follow the address each request came in by."""
+    value = value.strip().rstrip("/")
+    if value and (urlsplit(value).scheme not in ("http", "https") or not urlsplit(value).netloc
+                  or urlsplit(value).query or urlsplit(value).fragment):
+        raise RuntimeError(f"PUBLIC_URL should look like https://sass.example.org or http://192.168.1.20:5000, "
+                           f"not {value!r}")
+    return value
+
+
 def _env_flag(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
@@ -75,6 +87,10 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"
     APP_NAME = "SASS"
+    # The address phones use, e.g. https://sass.example.org or http://192.168.1.20:5000 (`make venue` sets it):
+    # every absolute link, QR code, slip, projector page and export is built from it, never from the Host header
+    # a request came with. Empty: from the request (fine on a laptop used through its own address).
+    PUBLIC_URL = public_url(os.environ.get("PUBLIC_URL", ""))
 
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact

@@ -3,20 +3,39 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, has_request_context, request
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from config import public_url
 
 from .extensions import csrf, db, login_manager, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class SassFlask(Flask):
+    """Flask whose absolute links name PUBLIC_URL when it is set: every `url_for(..., _external=True)` (player
+    links, QR codes, slips, the projector page, exports, the API) then points where phones can reach, whatever
+    Host header the request came with."""
+
+    def url_for(self, endpoint: str, *, _anchor=None, _method=None, _scheme=None, _external=None, **values) -> str:
+        public = self.config.get("PUBLIC_URL")
+        if not (public and _external):
+            return super().url_for(endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme,
+                                   _external=_external, **values)
+        path = super().url_for(endpoint, _anchor=_anchor, _method=_method, **values)
+        if has_request_context() and request.script_root and path.startswith(request.script_root):
+            path = path[len(request.script_root):]
+        return public + path
+
+
 def create_app(overrides: dict | None = None) -> Flask:
-    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+    app = SassFlask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=str(ROOT / "instance"))
     app.config.from_object("config.Config")
     if overrides:
         app.config.update(overrides)
+    app.config["PUBLIC_URL"] = public_url(app.config.get("PUBLIC_URL") or "")
     if app.config["TRUSTED_PROXIES"]:  # the client's address (for throttling) and scheme, from the proxy
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
