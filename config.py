@@ -83,6 +83,10 @@ class Config:
     # Public pages built once per tournament version, shared by every worker (app/web/page_cache.py);
     # empty: instance/page-cache.
     PAGE_CACHE_DIR = os.environ.get("PAGE_CACHE_DIR", "")
+    # Every publish keeps the event's backup here (app/services/backup.py `keep`), the last BACKUPS_KEPT per event;
+    # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
+    BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
+    BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"

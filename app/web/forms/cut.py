@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import IntegerField, SelectField, SelectMultipleField
+from wtforms import IntegerField, RadioField, SelectField, SelectMultipleField
 from wtforms.validators import InputRequired, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -39,3 +39,10 @@ class ConfirmForm(FlaskForm):
 
 class UploadForm(FlaskForm):
     file = FileField("File", validators=[FileRequired("Choose a file to upload.")])
+
+
+class RestoreForm(UploadForm):
+    how = RadioField("Restore as", default="copy", choices=[
+        ("copy", "A new event: a copy with a new address and new player links"),
+        ("move", "Move this event here: it keeps its address and every player link, so printed QR codes and slips "
+                 "keep working (refused if the address is taken here)")])
