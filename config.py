@@ -63,7 +63,7 @@ def public_url(value: str) -> str:
     return value
 
 
-def _env_flag(name: str, default: bool) -> bool:
+def _env_flag(name: str, default):
     value = os.environ.get(name)
     return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
 
@@ -95,6 +95,9 @@ class Config:
     # every absolute link, QR code, slip, projector page and export is built from it, never from the Host header
     # a request came with. Empty: from the request (fine on a laptop used through its own address).
     PUBLIC_URL = public_url(os.environ.get("PUBLIC_URL", ""))
+    # Session and remember-me cookies only over https: on by default when PUBLIC_URL is https, SECURE_COOKIES=1
+    # or 0 to say so yourself (e.g. https at a proxy with no PUBLIC_URL).
+    SECURE_COOKIES = _env_flag("SECURE_COOKIES", None)
 
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
@@ -104,6 +107,10 @@ class Config:
     RATELIMIT_ENABLED = _env_flag("RATELIMIT_ENABLED", True)
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
     RATELIMIT_HEADERS_ENABLED = True  # Retry-After on a 429
+    # A shared store that stops answering (Redis down) must not stop log-ins: each process then counts in its own
+    # memory, logs it, and goes back to the store when it answers again (Flask-Limiter's fallback).
+    RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
+    RATELIMIT_SWALLOW_ERRORS = True
     LOGIN_LIMIT_PER_ACCOUNT = "10/minute"  # failed log-ins for one e-mail address
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"

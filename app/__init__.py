@@ -1,6 +1,7 @@
 """SASS, the Side Aware Swiss System: the Flask application factory."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import Flask, has_request_context, request
@@ -36,6 +37,10 @@ def create_app(overrides: dict | None = None) -> Flask:
     if overrides:
         app.config.update(overrides)
     app.config["PUBLIC_URL"] = public_url(app.config.get("PUBLIC_URL") or "")
+    _require_shared_key(app, overrides or {})
+    if app.config.get("SECURE_COOKIES") is None:  # served over https: cookies never travel over plain http
+        app.config["SECURE_COOKIES"] = app.config["PUBLIC_URL"].startswith("https://")
+    app.config["SESSION_COOKIE_SECURE"] = app.config["REMEMBER_COOKIE_SECURE"] = app.config["SECURE_COOKIES"]
     if app.config["TRUSTED_PROXIES"]:  # the client's address (for throttling) and scheme, from the proxy
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
@@ -53,6 +58,17 @@ def create_app(overrides: dict | None = None) -> Flask:
     init_web(app)
     _sqlite_settings(app)
     return app
+
+
+def _require_shared_key(app: Flask, overrides: dict) -> None:
+    """On PostgreSQL SASS may run on several hosts: a key each host made for itself would make a session, a form or
+    a player link from one host worthless on the next. So the key must be given, the same on every host."""
+    given = os.environ.get("SECRET_KEY", "").strip() or overrides.get("SECRET_KEY")
+    if not given and app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        raise RuntimeError(
+            "SECRET_KEY is not set. With PostgreSQL (DATABASE_URL) every host serving SASS must sign sessions, "
+            "forms and player links with one key: set SECRET_KEY to the same random value on each host, e.g. "
+            "python3 -c 'import secrets; print(secrets.token_hex(32))'")
 
 
 def _sqlite_settings(app: Flask) -> None:

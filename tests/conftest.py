@@ -17,7 +17,8 @@ from flask import g
 from hypothesis import settings
 from flask_migrate import upgrade
 
-from app import create_app
+os.environ.setdefault("SECRET_KEY", "tests-shared-secret-key")  # every app in the tests, as on a real cluster
+from app import create_app  # noqa: E402
 from app.extensions import db
 from app.models import Tournament, User
 from config import database_url
