@@ -267,6 +267,8 @@ class Seat(db.Model):
                              ondelete="CASCADE"),
         UniqueConstraint("round_id", "player_id"),
         UniqueConstraint("match_id", "position"),
+        # the status poll's newest seat of a round (app/services/status.py): one probe, whatever other events hold
+        sa.Index("ix_seats_round_id_id", "round_id", "id"),
         CheckConstraint("position IN (1, 2)", name="position"),
         CheckConstraint("side IS NULL OR side IN ('corp', 'runner')", name="side"),
         CheckConstraint("points IS NULL OR points >= 0", name="points"),
