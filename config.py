@@ -106,6 +106,7 @@ class Config:
     # production.
     RATELIMIT_ENABLED = _env_flag("RATELIMIT_ENABLED", True)
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
+    RATELIMIT_KEY_PREFIX = os.environ.get("RATELIMIT_KEY_PREFIX", "sass")  # several sites on one Redis: one each
     RATELIMIT_HEADERS_ENABLED = True  # Retry-After on a 429
     # A shared store that stops answering (Redis down) must not stop log-ins: each process then counts in its own
     # memory, logs it, and goes back to the store when it answers again (Flask-Limiter's fallback).
