@@ -4,7 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := wsgi
 
-.PHONY: run test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation simulate sweep clean
+PORT ?= 5000
+
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,6 +17,10 @@ $(VENV)/.installed: requirements.txt
 run: $(VENV)/.installed
 	$(PY) -m flask db upgrade
 	$(PY) -m flask run --host 127.0.0.1 --port 5000
+
+venue: $(VENV)/.installed
+	$(PY) -m flask db upgrade
+	PORT=$(PORT) $(PY) -m flask venue
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -n auto

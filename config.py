@@ -3,6 +3,7 @@ import os
 import secrets
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent
 INSTANCE_DIR = BASE_DIR / "instance"
@@ -51,7 +52,18 @@ def secret_key(environ=os.environ, instance_dir: Path = INSTANCE_DIR) -> str:
     return key
 
 
-def _env_flag(name: str, default: bool) -> bool:
+def public_url(value: str) -> str:
+    """PUBLIC_URL checked: the address phones use (scheme, host, optional port and prefix), without a trailing
+    slash; empty means links follow the address each request came in by."""
+    value = value.strip().rstrip("/")
+    if value and (urlsplit(value).scheme not in ("http", "https") or not urlsplit(value).netloc
+                  or urlsplit(value).query or urlsplit(value).fragment):
+        raise RuntimeError(f"PUBLIC_URL should look like https://sass.example.org or http://192.168.1.20:5000, "
+                           f"not {value!r}")
+    return value
+
+
+def _env_flag(name: str, default):
     value = os.environ.get(name)
     return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
 
@@ -71,10 +83,21 @@ class Config:
     # Public pages built once per tournament version, shared by every worker (app/web/page_cache.py);
     # empty: instance/page-cache.
     PAGE_CACHE_DIR = os.environ.get("PAGE_CACHE_DIR", "")
+    # Every publish keeps the event's backup here (app/services/backup.py `keep`), the last BACKUPS_KEPT per event;
+    # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
+    BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
+    BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"
     APP_NAME = "SASS"
+    # The address phones use, e.g. https://sass.example.org or http://192.168.1.20:5000 (`make venue` sets it):
+    # every absolute link, QR code, slip, projector page and export is built from it, never from the Host header
+    # a request came with. Empty: from the request (fine on a laptop used through its own address).
+    PUBLIC_URL = public_url(os.environ.get("PUBLIC_URL", ""))
+    # Session and remember-me cookies only over https: on by default when PUBLIC_URL is https, SECURE_COOKIES=1
+    # or 0 to say so yourself (e.g. https at a proxy with no PUBLIC_URL).
+    SECURE_COOKIES = _env_flag("SECURE_COOKIES", None)
 
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
@@ -83,7 +106,12 @@ class Config:
     # production.
     RATELIMIT_ENABLED = _env_flag("RATELIMIT_ENABLED", True)
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
+    RATELIMIT_KEY_PREFIX = os.environ.get("RATELIMIT_KEY_PREFIX", "sass")  # several sites on one Redis: one each
     RATELIMIT_HEADERS_ENABLED = True  # Retry-After on a 429
+    # A shared store that stops answering (Redis down) must not stop log-ins: each process then counts in its own
+    # memory, logs it, and goes back to the store when it answers again (Flask-Limiter's fallback).
+    RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
+    RATELIMIT_SWALLOW_ERRORS = True
     LOGIN_LIMIT_PER_ACCOUNT = "10/minute"  # failed log-ins for one e-mail address
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"

@@ -1,5 +1,12 @@
-"""Command-line tools: `flask create-admin`."""
+"""Command-line tools: `flask create-admin`; `flask venue` (what `make venue` runs)."""
+import ipaddress
+import os
+import shutil
+import socket
+import sys
+
 import click
+import segno
 from flask import Flask
 
 from .extensions import db
@@ -7,6 +14,8 @@ from .models import User
 
 
 def register_cli(app: Flask) -> None:
+    register_venue(app)
+
     @app.cli.command("create-admin")
     @click.option("--email", prompt=True)
     @click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
@@ -23,3 +32,46 @@ def register_cli(app: Flask) -> None:
         user.is_admin = True
         db.session.commit()
         click.echo(f"Admin {email} is ready.")
+
+
+def lan_address() -> str:
+    """This machine's address on the local network: the one its default route leaves from. Connecting a UDP
+    socket only asks the kernel for a route; nothing is sent. 127.0.0.1 when there is no network at all."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 9))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def venue_command(address: str, port: int, workers: int) -> tuple[str, list[str]]:
+    """The address phones use and the gunicorn command line serving SASS to them on every interface."""
+    public = f"http://{address}:{port}"
+    gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or shutil.which("gunicorn")
+    return public, [gunicorn or "gunicorn", "--workers", str(workers), "--threads", "4",
+                    "--bind", f"0.0.0.0:{port}", "--no-control-socket", "wsgi:app"]
+
+
+def register_venue(app: Flask) -> None:
+    @app.cli.command("venue")
+    @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT") or 5000), show_default="5000")
+    @click.option("--workers", type=int, default=2, show_default=True)
+    def venue(port: int, workers: int) -> None:
+        """Serve SASS to the phones in the hall: gunicorn on every interface, with PUBLIC_URL set to this
+        laptop's address on the local network (VENUE_ADDRESS overrides it), shown with a QR code."""
+        chosen = os.environ.get("VENUE_ADDRESS", "").strip()
+        address = chosen or lan_address()
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise click.BadParameter(f"{address!r} is not an IP address", param_hint="VENUE_ADDRESS") from None
+        public, command = venue_command(address, port, workers)
+        click.echo(f"\nPhones open:  {public}\n")
+        segno.make(public, error="m").terminal(compact=True)
+        if not chosen and ipaddress.ip_address(address).is_loopback:
+            click.echo("No network found: only this computer can open that address. Join the hall's Wi-Fi and "
+                       "start again (or set VENUE_ADDRESS).")
+        click.echo(f"Open {public} on this laptop too; let the firewall accept port {port}. Ctrl+C stops.\n")
+        sys.stdout.flush()
+        os.execve(command[0], command, {**os.environ, "PUBLIC_URL": public})

@@ -171,6 +171,9 @@ class Player(db.Model):
     # The secret player link is derived from this key and the app's SECRET_KEY (app/services/player_links.py):
     # the database alone never yields a working link, and a new key revokes the old link.
     link_key = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(16))
+    # An event moved here from another machine (app/services/backup.py): SHA-256 of the link this player held
+    # there, so QR codes printed there keep working; a hash, so the database alone still yields no link.
+    moved_link = db.Column(db.String(64), index=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -268,6 +271,8 @@ class Seat(db.Model):
                              ondelete="CASCADE"),
         UniqueConstraint("round_id", "player_id"),
         UniqueConstraint("match_id", "position"),
+        # the status poll's newest seat of a round (app/services/status.py): one probe, whatever other events hold
+        sa.Index("ix_seats_round_id_id", "round_id", "id"),
         CheckConstraint("position IN (1, 2)", name="position"),
         CheckConstraint("side IS NULL OR side IN ('corp', 'runner')", name="side"),
         CheckConstraint("points IS NULL OR points >= 0", name="points"),

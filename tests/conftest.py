@@ -17,7 +17,8 @@ from flask import g
 from hypothesis import settings
 from flask_migrate import upgrade
 
-from app import create_app
+os.environ.setdefault("SECRET_KEY", "tests-shared-secret-key")  # every app in the tests, as on a real cluster
+from app import create_app  # noqa: E402
 from app.extensions import db
 from app.models import Tournament, User
 from config import database_url
@@ -81,11 +82,12 @@ def _empty_tables() -> None:
 
 
 _PAGE_CACHE_DIR = tempfile.mkdtemp(prefix="sass-test-pages-")  # not the checkout's instance/ folder
+_BACKUP_DIR = tempfile.mkdtemp(prefix="sass-test-backups-")  # publishes keep backups (app/services/backup.py)
 
 
 def _test_app(database_uri, **config):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
-                      **config})
+                      "BACKUP_DIR": _BACKUP_DIR, **config})
 
     @app.before_request
     def _forget_cached_user():

@@ -65,3 +65,17 @@ def test_the_environment_wins_and_writes_nothing(tmp_path):
     assert config.secret_key({"SECRET_KEY": "from the environment"}, tmp_path / "instance") == "from the environment"
     assert not (tmp_path / "instance").exists()
     assert len(config.secret_key({"SECRET_KEY": "  "}, tmp_path)) == 64  # blank is not a key
+
+
+def test_postgresql_without_a_secret_key_refuses_to_start(monkeypatch):
+    """Several hosts on one PostgreSQL: a key each made for itself would log the TO out at every hop and break
+    every player link made on another host. No database is reached: the app stops before."""
+    from app import create_app
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    with pytest.raises(RuntimeError, match="SECRET_KEY is not set.*same random value on each host"):
+        create_app({"SQLALCHEMY_DATABASE_URI": "postgresql+psycopg2://sass@127.0.0.1/sass"})
+    monkeypatch.setenv("SECRET_KEY", "k" * 64)
+    assert create_app({"SQLALCHEMY_DATABASE_URI": "postgresql+psycopg2://sass@127.0.0.1/sass"})
+    monkeypatch.delenv("SECRET_KEY")
+    assert create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})  # one machine: the generated key is fine

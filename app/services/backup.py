@@ -7,34 +7,49 @@ transaction of bulk inserts (event_writer).
 """
 from __future__ import annotations
 
+import gzip
+import json
+import logging
+import os
+import re
 from datetime import datetime
 from fractions import Fraction
+from pathlib import Path
 
 import sqlalchemy as sa
+from flask import current_app
 from sqlalchemy.orm import selectinload
 
 from ..core import results as result_rules
 from ..core.bracket_games import KINDS
 from ..core.brackets import Bracket, BracketError, PlayedBracket
 from ..extensions import db
-from ..models import CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Tournament, User, as_utc
+from ..models import (CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Staff, Tournament, User,
+                      as_utc, utcnow)
 from ..core.pairing import Format
 from ..core.standings import TIEBREAKERS
 from . import event_writer
 from . import jsonfile as j
-from . import participation
+from . import participation, player_links
 from .event_writer import ChangeRow, ClaimRow, CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
 from .jsonfile import FileError
 from .match_results import check_log
 from .rounds import RoundError
+
+log = logging.getLogger(__name__)
 
 KIND = "sass-backup"
 # 2: a double-sided result names both games ("3-0/0-3"); version 1 files (totals such as "3-3") still restore,
 # their totals read as results.double_sided reads them.
 # 3: each match carries the players' claims (self-reports) and its result log, and the settings single_report;
 # in versions 1 and 2 they are absent: no claims, an empty log, one report does not suffice.
-VERSION = 3
-READS = (1, 2, 3)
+# 4: each player carries `link`, a hash of their link, and the event its `staff` (e-mail, role) and `owner`'s
+# e-mail, so that a move (restore keeping the address) keeps the links and the staff; absent before: a move refused.
+VERSION = 4
+READS = (1, 2, 3, 4)
+STAFF_ROLES = ("organizer", "scorekeeper")
+HASH = re.compile(r"[0-9a-f]{64}")
+SLUG = re.compile(r"[0-9a-z]{1,16}")
 ACTORS = ("organizer", "staff", "player", "slip")
 
 
@@ -64,6 +79,7 @@ def backup(tournament: Tournament) -> dict:
                                                    "old": c.old_result, "new": c.new_result,
                                                    "at": _time(c.created_at)})
     t = tournament
+    staff = db.session.scalars(sa.select(Staff).filter_by(tournament_id=t.id).join(Staff.user).order_by(User.email))
     return {
         "kind": KIND,
         "version": VERSION,
@@ -74,10 +90,12 @@ def backup(tournament: Tournament) -> dict:
             "organiser": {"name": t.organiser_name, "nrdb_username": t.organiser_nrdb_username,
                           "nrdb_id": t.organiser_nrdb_id},
         },
+        "owner": t.owner.email,
+        "staff": [{"email": s.user.email, "role": s.role} for s in staff],
         "players": [
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-             "fixed_table": p.fixed_table, "pronouns": p.pronouns}
+             "fixed_table": p.fixed_table, "pronouns": p.pronouns, "link": player_links.carried(p)}
             for p in players
         ],
         "rounds": [
@@ -97,6 +115,43 @@ def backup(tournament: Tournament) -> dict:
             "results": [_cut_row(r, number) for r in results],
         },
     }
+
+
+def packed(doc: dict) -> bytes:
+    """A backup as a gzip file (compact JSON): what the download offers and the automatic backups keep."""
+    return gzip.compress(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode(), compresslevel=6,
+                         mtime=0)
+
+
+def folder() -> Path:
+    """Where automatic backups go: BACKUP_DIR, else beside the SQLite file (what a spare laptop needs is then in
+    one place), else the instance folder."""
+    if current_app.config.get("BACKUP_DIR"):
+        return Path(current_app.config["BACKUP_DIR"])
+    url = sa.engine.make_url(current_app.config["SQLALCHEMY_DATABASE_URI"])
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        return Path(url.database).resolve().parent / "backups"
+    return Path(current_app.instance_path) / "backups"
+
+
+def keep(tournament: Tournament, label: str) -> Path | None:
+    """Write the event's backup to folder()/<slug>/ and keep only the newest BACKUPS_KEPT there: a laptop that dies
+    mid-event loses at most the round in progress. A failure (disk full, no rights) is logged and never fails the
+    action that asked; None then."""
+    where = folder() / tournament.slug
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        path = where / f"{utcnow():%Y%m%dT%H%M%S%f}-{tournament.slug}-{label}.json.gz"
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_bytes(packed(backup(tournament)))
+        os.replace(tmp, path)  # never a half-written file under the real name
+        kept = sorted(where.glob("*.json.gz"))
+        for old in kept[:-max(1, int(current_app.config["BACKUPS_KEPT"]))]:
+            old.unlink(missing_ok=True)
+        return path
+    except OSError:
+        log.exception("automatic backup of event %s (%s) not written to %s", tournament.id, label, where)
+        return None
 
 
 def _cut_row(r: CutResult, number: dict) -> dict:
@@ -123,6 +178,26 @@ def restore(data: bytes, owner: User) -> Tournament:
     all or nothing."""
     plan = read(j.parse(data))
     plan.tournament["name"] = restored_name(plan.tournament["name"])
+    return event_writer.write(plan, owner, "backup")
+
+
+def move(data: bytes, owner: User) -> Tournament:
+    """The event itself, moved here (from a dead laptop, or a laptop to a server): its address and every player's
+    link are kept, so printed QR codes and slips keep working, and its staff and former owner keep their roles where
+    their accounts exist here (the former owner as organizer). Refused when the address is taken here or the file
+    is too old to carry the links; all or nothing."""
+    plan = read(j.parse(data))
+    if plan.slug is None or any(p.moved_link is None for p in plan.players):
+        raise FileError("this backup was made by an older SASS and does not carry the players' links: restore it as "
+                        "a new event instead")
+    if db.session.scalar(sa.select(Tournament.id).filter_by(slug=plan.slug)) is not None:
+        raise FileError(f"the address /t/{plan.slug} is taken on this server (was the event moved here already?): "
+                        "restore it as a new event instead")
+    accounts = {u.email: u.id for u in db.session.scalars(
+        sa.select(User).where(User.email.in_([email for email, _ in plan.staff])))}
+    plan.keep_address = True
+    plan.staff_ids = [(accounts[email], role) for email, role in plan.staff
+                      if email in accounts and accounts[email] != owner.id]
     return event_writer.write(plan, owner, "backup")
 
 
@@ -165,6 +240,7 @@ def read(doc) -> EventPlan:
             fixed_table=j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
             # absent from backups made before pronouns existed
             pronouns=j.text(raw.get("pronouns", ""), f"player {name!r} pronouns", 40),
+            moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
@@ -181,10 +257,36 @@ def read(doc) -> EventPlan:
                                _check_matches(raw.get("matches"), number, ids, fmt, doc["version"])))
 
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
+    if doc["version"] >= 4:
+        plan.slug = j.text(t.get("slug"), "tournament slug", 16, empty=False)
+        if not SLUG.fullmatch(plan.slug):
+            raise FileError("the tournament's slug should be lower-case letters and digits")
+        plan.staff = _check_staff(doc)
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
     return plan
+
+
+def _hash(value, where: str) -> str:
+    text = j.text(value, where, 64, empty=False)
+    if not HASH.fullmatch(text):
+        raise FileError(f"{where} should be 64 hexadecimal digits")
+    return text
+
+
+def _check_staff(doc: dict) -> list[tuple[str, str]]:
+    """(e-mail, role): the former owner as organizer, then the staff, each account once."""
+    owner = j.text(doc.get("owner"), "owner", 254, empty=False).lower()
+    staff, seen = [(owner, "organizer")], {owner}
+    for i, raw in enumerate(j.array(doc.get("staff"), "staff"), 1):
+        raw = j.obj(raw, f"staff {i}")
+        email = j.text(raw.get("email"), f"staff {i} email", 254, empty=False).lower()
+        role = j.choice(raw.get("role"), f"staff {i} role", STAFF_ROLES)
+        if email not in seen:
+            seen.add(email)
+            staff.append((email, role))
+    return staff
 
 
 def _score_factor(value) -> str:

@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Match, Player, ResultChange, ResultClaim, Round, Seat, Tournament, User,
-                     utcnow)
+from ..models import (CutEntry, CutResult, Match, Player, ResultChange, ResultClaim, Round, Seat, Staff, Tournament,
+                     User, utcnow)
 from ..core.names import name_key
 from .jsonfile import FileError
 from .upload_slots import Busy
@@ -36,6 +36,7 @@ class PlayerRow:
     first_round_bye: bool = False
     fixed_table: Optional[int] = None
     pronouns: str = ""
+    moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
 
 
 @dataclass
@@ -112,6 +113,10 @@ class EventPlan:
     seeds: list = field(default_factory=list)  # player keys, seed 1 first
     cut_results: list = field(default_factory=list)  # CutRow, or (game, winner key or None, corp key or None)
     warnings: list = field(default_factory=list)  # what a reader kept although the file contradicts itself
+    slug: Optional[str] = None  # the event's address where it came from (a backup's); kept only by a move
+    staff: list = field(default_factory=list)  # (e-mail, role) where it came from (a backup's)
+    keep_address: bool = False  # a move: the slug is kept, and `staff_ids` are the staff's accounts here
+    staff_ids: list = field(default_factory=list)  # (user id, role)
 
 
 class NameClash:
@@ -152,6 +157,8 @@ def write(plan: EventPlan, owner: User, what: str) -> Tournament:
 
 def _insert(plan: EventPlan, owner: User) -> Tournament:
     t = Tournament(owner=owner, **plan.tournament)
+    if plan.keep_address:
+        t.slug = plan.slug
     if plan.cut_kind:
         t.cut_kind = plan.cut_kind
     db.session.add(t)
@@ -162,7 +169,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
         {"tournament_id": tid, "name": p.name, "name_key": name_key(p.name), "corp_identity": p.corp_identity,
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "link_key": secrets.token_hex(16),
-         "created_at": now}
+         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}
@@ -190,6 +197,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "player_id": player_id.get(c.player), "old_result": c.old, "new_result": c.new, "created_at": c.at}
         for r in plan.rounds for m in r.matches for c in m.changes])
 
+    _insert_all(Staff, [{"tournament_id": tid, "user_id": uid, "role": role, "created_at": now}
+                        for uid, role in plan.staff_ids])
     _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i}
                            for i, p in enumerate(plan.seeds, 1)])
     cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]

@@ -11,6 +11,8 @@ import hmac
 import re
 import secrets
 
+import sqlalchemy as sa
+
 from flask import current_app, url_for
 
 from ..extensions import db
@@ -39,16 +41,28 @@ def player_for(tournament, raw: str | None) -> Player | None:
         return None
     pid, mac = match.groups()
     player = db.session.get(Player, int(pid))
-    if player is None or player.tournament_id != tournament.id:
-        return None
-    if not hmac.compare_digest(mac, _mac(player.id, player.link_key)):
-        return None
-    return player
+    if player is not None and player.tournament_id == tournament.id \
+            and hmac.compare_digest(mac, _mac(player.id, player.link_key)):
+        return player
+    # A link made on the machine this event was moved from (a preimage of the stored hash: unforgeable too)
+    return db.session.scalar(sa.select(Player).filter_by(tournament_id=tournament.id, moved_link=digest(raw)))
+
+
+def digest(raw_token: str) -> str:
+    """What a moved event keeps of a player's old link (Player.moved_link)."""
+    return hashlib.sha256(f"player-link:{raw_token}".encode()).hexdigest()
+
+
+def carried(player: Player) -> str:
+    """The hash a backup carries to keep this player's link on another machine: of the link they were first
+    given (on the machine this event was moved from, if it was), else of their link here."""
+    return player.moved_link or digest(token(player))
 
 
 def reissue(player: Player) -> None:
-    """A new link key: the old link stops working at once. The caller commits."""
+    """A new link key: the old link stops working at once (a link from before a move too). The caller commits."""
     player.link_key = secrets.token_hex(16)
+    player.moved_link = None
 
 
 def _mac(player_id: int, link_key: str) -> str:

@@ -11,7 +11,7 @@ The Content-Security-Policy is the one a page must live with (docs/security.md):
 - fetch() to this site only; forms post to this site only; no page may be framed (clickjacking).
 A view that truly needs something else sets its own header: setdefault keeps it.
 """
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -23,6 +23,8 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
+HSTS = "max-age=31536000"  # a year; no includeSubDomains: other sites may share the domain
 
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -39,4 +41,6 @@ def register_security_headers(app: Flask) -> None:
     def security_headers(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.is_secure:  # reached over TLS (directly, or a trusted proxy's X-Forwarded-Proto): https only
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response

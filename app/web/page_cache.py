@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import logging
 import os
 import re
 import struct
@@ -40,6 +41,8 @@ try:
     import fcntl
 except ImportError:  # not on Windows: two workers may then build the same page at once, harmlessly
     fcntl = None
+
+log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SLOT = re.compile(r"<!--slot:([\w-]+)-->")
@@ -237,22 +240,14 @@ def get(t, name: str, build: Callable[[], Optional[tuple[str, dict]]]) -> Option
         if page is not None:
             _memory.move_to_end(key)
             return page
-    base = folder()
-    path = base / f"{key}.page"
-    page = _read(key, path)
+    try:
+        page = _shared(family, key, build)
+    except OSError as e:  # the folder is missing, read-only or full: serve the page, built here, and say so
+        log.warning("page cache folder unusable, %s built without it: %s", key, e)
+        built = _built(build)
+        page = None if built is None else Page(key, *built)
     if page is None:
-        with _file_lock(base / f"{family}.lock"):
-            page = _read(key, path)  # another worker built it while this one waited
-            if page is None:
-                with gc_paused():  # thousands of rows' objects, all kept until the page is written
-                    built = build()
-                    if built is None:
-                        return None
-                    text, meta = built
-                    meta = json.loads(json.dumps(meta))  # as every other worker reads it: keys are strings
-                    _write(base, path, text.encode(), meta)
-                    _forget_older(base, family, path)
-                    page = Page(key, text, meta)
+        return None
     with _memory_lock:
         _memory[key] = page
         for old in [k for k in _memory if k != key and k.startswith(family + "_")]:
@@ -260,6 +255,37 @@ def get(t, name: str, build: Callable[[], Optional[tuple[str, dict]]]) -> Option
         while len(_memory) > 1 and sum(p.size for p in _memory.values()) > MEMORY_BYTES:
             _memory.popitem(last=False)
     return page
+
+
+def _shared(family: str, key: str, build) -> Optional[Page]:
+    """The page from the shared folder, built and written there by the first worker that needs it."""
+    base = folder()
+    path = base / f"{key}.page"
+    page = _read(key, path)
+    if page is None:
+        with _file_lock(base / f"{family}.lock"):
+            page = _read(key, path)  # another worker built it while this one waited
+            if page is None:
+                built = _built(build)
+                if built is None:
+                    return None
+                text, meta = built
+                try:
+                    _write(base, path, text.encode(), meta)
+                    _forget_older(base, family, path)
+                except OSError as e:  # a full disk: this page is served all the same
+                    log.warning("page cache folder unusable, %s not kept: %s", key, e)
+                page = Page(key, text, meta)
+    return page
+
+
+def _built(build) -> Optional[tuple[str, dict]]:
+    with gc_paused():  # thousands of rows' objects, all kept until the page is written
+        built = build()
+    if built is None:
+        return None
+    text, meta = built
+    return text, json.loads(json.dumps(meta))  # as every other worker reads it: keys are strings
 
 
 def _read(key: str, path: Path) -> Optional[Page]:

@@ -1,9 +1,11 @@
 """Every helper the templates share, registered in one place: filters, globals and what each page's context holds."""
 from __future__ import annotations
 
+import ipaddress
 from fractions import Fraction
+from urllib.parse import urlsplit
 
-from flask import Flask, current_app, url_for
+from flask import Flask, current_app, request, url_for
 from flask_login import current_user
 
 from ..core import clock
@@ -20,7 +22,26 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
     app.add_template_global(card_data_date, "card_data_date")  # the identity hints and the import page show it
+    app.add_template_global(site_root, "site_root")
+    app.add_template_global(is_loopback, "is_loopback")
     app.context_processor(page_context)
+
+
+def site_root() -> str:
+    """The site's address as phones use it: PUBLIC_URL when set, else the address of this request."""
+    public = current_app.config.get("PUBLIC_URL")
+    return public + "/" if public else request.host_url
+
+
+def is_loopback(url: str) -> bool:
+    """Whether `url` names this machine only (localhost, 127.x, ::1): phones cannot reach it."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def page_context() -> dict:

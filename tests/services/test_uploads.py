@@ -102,6 +102,9 @@ def test_bulk_restore_round_trips_a_rich_event(client, make_user, make_tournamen
     second = backup_service.backup(restored)
     assert second["tournament"].pop("slug") != first["tournament"].pop("slug")
     assert second["tournament"].pop("name") == first["tournament"].pop("name") + " (restored)"
+    for doc in (first, second):  # a copy has player links of its own
+        for p in doc["players"]:
+            p.pop("link")
     assert second == first
 
 

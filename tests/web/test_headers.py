@@ -98,3 +98,26 @@ def test_policy_is_one_string_of_known_directives():
     policy = _policy(CONTENT_SECURITY_POLICY)
     assert policy["default-src"] == "'self'" and policy["style-src"] == "'self'"
     assert policy["img-src"] == "'self' data:" and policy["form-action"] == "'self'"
+
+
+def test_cookies_are_secure_and_hsts_is_sent_behind_tls(app, make_user):
+    """PUBLIC_URL on https: the session and remember-me cookies carry Secure; a request that came over TLS (here
+    through a trusted proxy's X-Forwarded-Proto) gets Strict-Transport-Security, a plain one does not."""
+    from app import create_app
+
+    secure = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
+                         "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                         "PUBLIC_URL": "https://sass.example.org", "TRUSTED_PROXIES": 1})
+    assert secure.config["SESSION_COOKIE_SECURE"] and secure.config["REMEMBER_COOKIE_SECURE"]
+    make_user()
+    client = secure.test_client()
+    response = client.post("/login", data={"email": "to@example.com", "password": "correct horse", "remember": "y"},
+                           headers={"X-Forwarded-Proto": "https"})
+    cookies = response.headers.getlist("Set-Cookie")
+    assert cookies and all("; Secure" in c for c in cookies)
+    assert response.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in client.get("/login").headers
+    assert not app.config["SESSION_COOKIE_SECURE"]  # plain http (a venue laptop): cookies must still work
+    plain = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "PUBLIC_URL": "https://x.example",
+                        "SECURE_COOKIES": False})
+    assert not plain.config["SESSION_COOKIE_SECURE"]

@@ -115,3 +115,35 @@ def test_print_styles_hide_navigation_and_buttons(client):
     hidden = media[:media.index("display:none")]
     for selector in ("header.site", "nav", ".actions", "form", "button", ".no-print"):
         assert selector in hidden
+
+
+def test_public_url_names_every_absolute_link_whatever_the_host(event, app, client):
+    """PUBLIC_URL set: the QR code, slips, projector page, dashboard, API and NRTM file name it, never the Host
+    header the request came with (a poisoned or loopback Host cannot leak into what phones scan)."""
+    to, t = event
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
+    public = f"http://192.168.1.20:5000/t/{t.slug}"
+    evil = {"Host": "evil.example"}
+    r = client.get(f"/t/{t.slug}/qr.svg", headers=evil)
+    assert r.get_data(as_text=True) == qr_svg(public) and r.headers["Cache-Control"] == "public, max-age=86400"
+    slips = to.get(f"/tournaments/{t.id}/rounds/1/slips").get_data(as_text=True)
+    player = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id, name="Ann")).one()
+    assert qr_svg(f"{public}/p/{player_links.token(player)}", inline=True) in slips
+    assert f"<strong>{public}</strong>" in client.get(f"/t/{t.slug}/projector", headers=evil).get_data(as_text=True)
+    dashboard = to.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert f'href="{public}"' in dashboard and "loopback-warning" not in dashboard
+    nrtm = client.get(f"/t/{t.slug}.json", headers=evil).get_json()
+    assert {"rel": "uploadedfrom", "href": public} in nrtm["links"]
+    api = client.get(f"/api/tournaments/{t.slug}", headers=evil).get_json()
+    assert api["links"]["standings"] == f"http://192.168.1.20:5000/api/tournaments/{t.slug}/standings"
+    assert "localhost" not in slips + dashboard  # the host the TO came by
+
+
+def test_host_derived_qr_code_is_not_shared_and_the_dashboard_warns_on_loopback(event, app, client):
+    to, t = event
+    app.config["PUBLIC_URL"] = ""
+    assert client.get(f"/t/{t.slug}/qr.svg").headers["Cache-Control"] == "private, no-cache"
+    page = to.get(f"/tournaments/{t.id}").get_data(as_text=True)  # the TO came by http://localhost
+    assert "loopback-warning" in page and "phones cannot open it" in page
+    app.config["PUBLIC_URL"] = "http://127.0.0.1:5000"
+    assert "loopback-warning" in to.get(f"/tournaments/{t.id}").get_data(as_text=True)

@@ -232,6 +232,33 @@ def test_an_unreadable_file_is_built_again(live):
 
 
 
+@pytest.mark.parametrize("trouble", ["not a folder", "full"])
+def test_a_cache_folder_that_fails_serves_the_pages_uncached(live, app, tmp_path, monkeypatch, caplog, trouble):
+    """The page-cache folder unusable (a file where the folder should be, or a full disk): public pairings,
+    standings and the API's standings still answer, right, after every change; the failure is logged."""
+    to, anon, t, _ = live
+    base = f"/t/{t.slug}"
+    pages = [f"{base}/pairings", f"{base}/standings", f"/api/tournaments/{t.slug}/standings"]
+    before = [text(anon.get(p)) for p in pages]
+    page_cache.clear_memory()
+    if trouble == "not a folder":
+        (tmp_path / "file").write_text("")
+        monkeypatch.setitem(app.config, "PAGE_CACHE_DIR", str(tmp_path / "file" / "pages"))
+    else:
+        monkeypatch.setitem(app.config, "PAGE_CACHE_DIR", str(tmp_path / "pages"))
+
+        def full(*args, **kwargs):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(page_cache.tempfile, "mkstemp", full)
+    report_all(to, t, 1, "runner", past=True)  # a change: every page must be built again
+    for path, old in zip(pages, before):
+        response = anon.get(path)
+        assert response.status_code == 200, path
+        assert text(response) != old, path
+    assert "page cache folder unusable" in caplog.text
+
+
 def test_workers_that_miss_together_build_once(app):
     """Two workers asking for a page nobody has built yet: one builds it, the other waits and reads its file."""
     import threading

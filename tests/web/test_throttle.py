@@ -4,6 +4,8 @@ The test apps run with the production limits (config.py); a test lowers one thro
 limits read on every request."""
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from app import create_app
@@ -106,3 +108,18 @@ def test_client_address_behind_a_proxy(proxies, separate):
     codes = [client.post("/login", data={"email": f"malformed{i}", "password": "x"},
                          headers={"X-Forwarded-For": f"192.0.2.{i}"}).status_code for i in range(4)]
     assert codes == ([422] * 4 if separate else [422, 422, 429, 429])
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again when this returns: nothing listens there
+
+
+def test_a_shared_store_that_is_down_never_stops_log_ins(caplog):
+    """RATELIMIT_STORAGE_URI on Redis and Redis down: log-in attempts are still answered (never a 500), still
+    throttled, each process counting in memory, and the outage is logged."""
+    client = _bare_app(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{_closed_port()}",
+                       LOGIN_LIMIT_PER_IP="3/minute").test_client()
+    assert [_malformed(client) for _ in range(4)] == [422, 422, 422, 429]
+    assert "storage" in caplog.text.lower() or "redis" in caplog.text.lower() or "connect" in caplog.text.lower()

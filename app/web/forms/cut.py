@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField
+from wtforms import HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField
 from wtforms.validators import DataRequired, InputRequired, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -46,3 +46,10 @@ class ImportAnywayForm(FlaskForm):
     page (any worker can finish the import; nothing is kept on the server in between)."""
 
     token = HiddenField(validators=[DataRequired()])
+
+
+class RestoreForm(UploadForm):
+    how = RadioField("Restore as", default="copy", choices=[
+        ("copy", "A new event: a copy with a new address and new player links"),
+        ("move", "Move this event here: it keeps its address and every player link, so printed QR codes and slips "
+                 "keep working (refused if the address is taken here)")])

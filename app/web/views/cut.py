@@ -9,7 +9,7 @@ from flask_login import current_user, login_required
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ...core import bracket_layout
-from ..forms.cut import ConfirmForm, CreateCutForm, ImportAnywayForm, PlayerChoiceForm, UploadForm
+from ..forms.cut import ConfirmForm, CreateCutForm, ImportAnywayForm, PlayerChoiceForm, RestoreForm, UploadForm
 from ...services import backup as backup_service
 from ...services import cut as cut_service
 from ...services import nrtm_export, nrtm_import
@@ -156,26 +156,34 @@ def _download(data: dict, filename: str, attachment: bool = True) -> Response:
 @bp.get("/tournaments/<int:tid>/backup.json")
 @login_required
 def backup(tid: int):
-    """A 2,000-player backup is megabytes and seconds of CPU: built once per event version, shared by every
-    worker and every organizer of the event (it names no one who asks), ETag'd."""
+    """The event's backup, built once per event version and shared by every worker and every organizer of the
+    event (it names no one who asks), ETag'd; ?gzip=1 compressed (a tenth of the size: what a big event's restore
+    needs)."""
     t = managed_tournament(tid, ORGANIZE)
+    name = f"sass-backup-{t.slug}-{t.date.isoformat()}.json"
+    if request.args.get("gzip") == "1":
+        response = current_app.response_class(backup_service.packed(backup_service.backup(t)),
+                                              mimetype="application/gzip")
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}.gz"'
+        response.headers["Cache-Control"] = "private, no-store"
+        return response
     page = page_cache.get(t, "backup", lambda: (json.dumps(backup_service.backup(t), indent=2, ensure_ascii=False)
                                                 + "\n", {"plain": True, "mimetype": "application/json"}))
     response = page_cache.respond(page, cache_control="private, no-store")
-    response.headers["Content-Disposition"] = \
-        f'attachment; filename="sass-backup-{t.slug}-{t.date.isoformat()}.json"'
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def _upload(template: str, store, done: str):
-    """A restore: at most UPLOAD_SLOTS at once site-wide (503 beyond), every refusal said once."""
-    form = UploadForm()
+def _upload(template: str, store, done: str, form_class=UploadForm):
+    """A restore: at most UPLOAD_SLOTS at once site-wide (503 beyond), every refusal said once.
+    `store(data, user, form)` writes the file."""
+    form = form_class()
     if request.method == "GET":
         return render_template(template, form=form)
     if form.validate_on_submit():
         try:
             with upload_slot():
-                t = store(form.file.data.read(), current_user)
+                t = store(form.file.data.read(), current_user, form)
         except (FileError, Busy) as e:
             return _refused(template, form, e)
         flash(done.format(name=t.name), "success")
@@ -192,7 +200,10 @@ def _tournament_page(t) -> str:
 @bp.route("/tournaments/restore", methods=["GET", "POST"])
 @login_required
 def restore():
-    return _upload("cut/restore.html", backup_service.restore, "Restored {name} as a new event.")
+    def store(data, user, form):
+        return (backup_service.move if form.how.data == "move" else backup_service.restore)(data, user)
+
+    return _upload("cut/restore.html", store, "Restored {name}.", RestoreForm)
 
 
 REVIEW_SECONDS = 3600  # how long the warnings page's "Import anyway" stays good

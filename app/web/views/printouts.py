@@ -2,7 +2,7 @@
 static/style.css (@media print); these pages are laid out for A4."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_login import current_user, login_required
 
 from ...services import printouts as service
@@ -18,7 +18,10 @@ def qr(slug: str):
     """The event page's QR code, for the dashboard, the projector and posters."""
     t = public_tournament(slug)
     svg = service.qr_svg(url_for("public.home", slug=t.slug, _external=True))
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+    # Built from PUBLIC_URL it is the same for everyone: a proxy may keep it. Built from this request's Host header
+    # it is this visitor's alone: a shared cache must never hand it (perhaps pointing elsewhere) to phones.
+    cache = "public, max-age=86400" if current_app.config["PUBLIC_URL"] else "private, no-cache"
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": cache})
 
 
 def _printout(t, number: int, name: str, build, template: str):

@@ -1,0 +1,16 @@
+"""gunicorn settings for one SASS app host behind nginx (deploy/nginx-sass.conf): `gunicorn -c deploy/gunicorn.conf.py
+wsgi:app`. Sync-style threads are enough because nginx buffers every request and answer."""
+import multiprocessing
+import os
+
+bind = os.environ.get("SASS_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("SASS_WORKERS", multiprocessing.cpu_count() * 2))
+threads = 4
+worker_class = "gthread"
+timeout = 30              # the longest request, a 2 MB restore, takes about 2 s
+graceful_timeout = 20
+keepalive = 5             # nginx keeps connections to the app open (upstream keepalive)
+max_requests = 5000       # a worker is replaced now and then
+max_requests_jitter = 500
+accesslog = "-"
+control_socket_disable = True

@@ -1,0 +1,277 @@
+"""The reference deployment (deploy/) for real: nginx from Debian, running deploy/nginx-sass.conf, in front of two
+app hosts (separate gunicorn processes with deploy/gunicorn.conf.py, on 127.0.0.2 and 127.0.0.3, each with its own
+working folders), one PostgreSQL (TEST_DATABASE_URL), one Redis (127.0.0.1:6379). All traffic stays on loopback.
+
+Through the proxy a publish on host A reaches phones within 2 s; a log-out on A ends the session on B; throttling
+counts exactly across hosts; and with its Redis stopped a host still logs people in. Skipped, with the reason, when
+TEST_DATABASE_URL is unset or nginx, redis-server or the running Redis is missing (CI has them all)."""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+REDIS = shutil.which("redis-server")
+KEY = "deployment-test-shared-key-" + "k" * 32
+PASSWORD = "correct horse battery"
+
+
+def _redis_up(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+pytestmark = [
+    pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="needs PostgreSQL: set TEST_DATABASE_URL"),
+    pytest.mark.skipif(not os.path.exists(NGINX), reason="needs nginx (apt-get install -y nginx)"),
+    pytest.mark.skipif(not REDIS, reason="needs redis-server (apt-get install -y redis-server)"),
+]
+
+
+def _free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _wait(host: str, port: int, proc=None, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return
+        except OSError:
+            assert proc is None or proc.poll() is None, f"{host}:{port} exited"
+            time.sleep(0.2)
+    raise AssertionError(f"nothing answers on {host}:{port}")
+
+
+class Browser:
+    """Cookies by name, sent to whichever host is asked (the hosts sit behind one address in real life)."""
+
+    def __init__(self):
+        self.cookies: dict[str, str] = {}
+
+    def request(self, host: str, port: int, method: str, path: str, form: dict | None = None):
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+        body = None
+        if form is not None:
+            from urllib.parse import urlencode
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        data = response.read().decode(errors="replace")
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            value = rest.split(";", 1)[0]
+            if "Expires=Thu, 01 Jan 1970" in header or not value:
+                self.cookies.pop(name, None)
+            else:
+                self.cookies[name] = value
+        conn.close()
+        return response.status, data, response.headers
+
+    def csrf(self, host, port, path="/login") -> str:
+        status, page, _ = self.request(host, port, "GET", path)
+        return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+
+    def log_in(self, host, port, email, password=PASSWORD) -> int:
+        return self.request(host, port, "POST", "/login",
+                            {"csrf_token": self.csrf(host, port), "email": email, "password": password})[0]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    if not _redis_up(6379):
+        pytest.skip("needs the machine's Redis on 127.0.0.1:6379")
+    os.environ.setdefault("SECRET_KEY", KEY)
+    from conftest import _postgres_url
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from app.extensions import db
+
+    uri = _postgres_url("_deploy")
+    tmp = tmp_path_factory.mktemp("deploy")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": KEY})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    nginx_port = _free_port()
+    public = f"http://127.0.0.1:{nginx_port}"
+    prefix = f"sass-deploy-{uuid.uuid4().hex[:8]}"
+    procs, hosts = [], {}
+
+    def host(name: str, address: str, redis_uri: str):
+        port = _free_port(address)
+        work = tmp / name
+        work.mkdir()
+        env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": KEY, "PUBLIC_URL": public, "TRUSTED_PROXIES": "1",
+               "RATELIMIT_STORAGE_URI": redis_uri, "RATELIMIT_KEY_PREFIX": prefix, "SASS_BIND": f"{address}:{port}",
+               "SASS_WORKERS": "2", "PAGE_CACHE_DIR": str(work / "pages"), "BACKUP_DIR": str(work / "backups")}
+        proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+                                 "--chdir", str(ROOT), "wsgi:app"], cwd=work, env=env,
+                                stdout=open(work / "log", "w"), stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(proc)
+        _wait(address, port, proc)
+        hosts[name] = (address, port)
+        return proc
+
+    host("a", "127.0.0.2", "redis://127.0.0.1:6379")
+    host("b", "127.0.0.3", "redis://127.0.0.1:6379")
+
+    site = (ROOT / "deploy/nginx-sass.conf").read_text()
+    site = re.sub(r"    server 127\.0\.0\.1:8000;\n    server 10\.0\.0\.12:8000;",
+                  "    server {}:{};\n    server {}:{};".format(*hosts["a"], *hosts["b"]), site)
+    site = site.replace("/var/cache/nginx/sass", str(tmp / "nginx-cache"))
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{nginx_port};")
+    site = re.sub(r"    ssl_certificate.*\n", "", site)
+    site = site[:site.index("server {\n    listen 80;")]
+    assert "10.0.0.12" not in site and "443" not in site
+    (tmp / "sass.conf").write_text(site)
+    (tmp / "nginx.conf").write_text(f"""
+user root;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log {tmp}/nginx-access.log;
+    client_body_temp_path {tmp}/nginx-body;
+    proxy_temp_path {tmp}/nginx-proxy;
+    fastcgi_temp_path {tmp}/nginx-fastcgi;
+    uwsgi_temp_path {tmp}/nginx-uwsgi;
+    scgi_temp_path {tmp}/nginx-scgi;
+    include {tmp}/sass.conf;
+}}
+""")
+    nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    procs.append(nginx)
+    _wait("127.0.0.1", nginx_port, nginx)
+    try:
+        yield {"app": app, "uri": uri, "proxy": ("127.0.0.1", nginx_port), "hosts": hosts, "tmp": tmp,
+               "host": host, "prefix": prefix}
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        with app.app_context():
+            from app.extensions import db as _db
+            _db.engine.dispose()
+
+
+def _account(cluster, email: str) -> None:
+    from app.extensions import db
+    from app.models import User
+
+    with cluster["app"].app_context():
+        user = User(email=email)
+        user.set_password(PASSWORD)
+        db.session.add(user)
+        db.session.commit()
+        db.session.remove()
+
+
+def _event(cluster, email: str) -> tuple[int, str]:
+    """An event of `email` with 8 players, round 1 paired and not yet published."""
+    from app.extensions import db
+    from app.models import Player, Tournament, User
+    from app.services import rounds
+
+    with cluster["app"].app_context():
+        owner = db.session.scalars(db.select(User).filter_by(email=email)).one()
+        t = Tournament(owner=owner, name="Proxy Open", format="single")
+        db.session.add(t)
+        db.session.add_all([Player(tournament=t, name=f"Player {i}") for i in range(8)])
+        db.session.commit()
+        rounds.pair_next_round(t, 1)
+        tid, slug = t.id, t.slug
+        db.session.remove()
+    return tid, slug
+
+
+def test_a_publish_on_host_a_reaches_phones_through_the_proxy_within_2s(cluster):
+    _account(cluster, "to-publish@example.com")
+    tid, slug = _event(cluster, "to-publish@example.com")
+    to, phone = Browser(), Browser()
+    proxy, a = cluster["proxy"], cluster["hosts"]["a"]
+    assert to.log_in(*proxy, "to-publish@example.com") == 302  # the form from one host, posted to either
+    status, body, _ = phone.request(*proxy, "GET", f"/t/{slug}/status.json")
+    assert status == 200 and '"round":null' in body.replace(" ", "")
+    token = to.csrf(*a, f"/tournaments/{tid}/rounds/1")
+    published = time.monotonic()
+    status, _, _ = to.request(*a, "POST", f"/tournaments/{tid}/rounds/1/publish", {"csrf_token": token})
+    assert status == 303
+    while True:
+        status, body, _ = phone.request(*proxy, "GET", f"/t/{slug}/status.json")
+        if '"round":1' in body.replace(" ", ""):
+            break
+        assert time.monotonic() - published < 2, "phones did not see the publish within 2 s"
+        time.sleep(0.1)
+    status, page, _ = phone.request(*proxy, "GET", f"/t/{slug}/pairings")
+    assert status == 200 and "Player 0" in page
+
+
+def test_log_out_on_host_a_ends_the_session_on_host_b(cluster):
+    _account(cluster, "to-logout@example.com")
+    to = Browser()
+    a, b = cluster["hosts"]["a"], cluster["hosts"]["b"]
+    assert to.log_in(*a, "to-logout@example.com") == 302
+    assert to.request(*b, "GET", "/tournaments")[0] == 200  # the session from A works on B
+    kept = dict(to.cookies)  # a copy, as a thief would keep it
+    token = to.csrf(*a, "/tournaments")
+    assert to.request(*a, "POST", "/logout", {"csrf_token": token})[0] == 302
+    thief = Browser()
+    thief.cookies = kept
+    assert thief.request(*b, "GET", "/tournaments")[0] == 302  # to the log-in page
+
+
+def test_throttling_counts_exactly_across_hosts(cluster):
+    _account(cluster, "to-throttle@example.com")
+    a, b = cluster["hosts"]["a"], cluster["hosts"]["b"]
+    codes = []
+    for i in range(11):  # 10 failed log-ins a minute for one account, wherever they land
+        codes.append(Browser().log_in(*(a if i % 2 else b), "to-throttle@example.com", "wrong password"))
+    assert codes == [422] * 10 + [429]
+
+
+def test_with_its_redis_stopped_a_host_still_logs_people_in(cluster):
+    _account(cluster, "to-redis@example.com")
+    port = _free_port()
+    redis = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                             stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait("127.0.0.1", port, redis)
+        cluster["host"]("c", "127.0.0.4", f"redis://127.0.0.1:{port}")
+        c = cluster["hosts"]["c"]
+        assert Browser().log_in(*c, "to-redis@example.com") == 302
+    finally:
+        os.killpg(redis.pid, signal.SIGTERM)
+        redis.wait(timeout=10)
+    for _ in range(3):
+        assert Browser().log_in(*c, "to-redis@example.com") == 302
+    assert Browser().log_in(*c, "to-redis@example.com", "wrong password") == 422
+    assert " 500 " not in (cluster["tmp"] / "c" / "log").read_text()  # the access log: never a 500
