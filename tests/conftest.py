@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -21,7 +20,7 @@ os.environ.setdefault("SECRET_KEY", "tests-shared-secret-key")  # every app in t
 from app import create_app  # noqa: E402
 from app.extensions import db
 from app.models import Tournament, User
-from config import database_url
+from databases import postgres_url as _postgres_url
 
 # CI replays the same examples every run (a red CI means a real regression); local runs keep exploring.
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -32,18 +31,6 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") e
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 # Several checkouts (worktrees) may test at once against one server: each gets databases of its own.
 CHECKOUT = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:6]
-
-
-def _postgres_url(suffix: str = "") -> str:
-    """A database of this worker's own beside TEST_DATABASE_URL's, made empty."""
-    base = database_url(os.environ["TEST_DATABASE_URL"])
-    name = re.sub(r"\W", "_", f"{sa.engine.make_url(base).database}_{CHECKOUT}_{WORKER}{suffix}")
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

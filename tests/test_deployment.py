@@ -102,13 +102,13 @@ def cluster(tmp_path_factory):
     if not _redis_up(6379):
         pytest.skip("needs the machine's Redis on 127.0.0.1:6379")
     os.environ.setdefault("SECRET_KEY", KEY)
-    from conftest import _postgres_url
+    from databases import postgres_url
     from flask_migrate import upgrade
 
     from app import create_app
     from app.extensions import db
 
-    uri = _postgres_url("_deploy")
+    uri = postgres_url("_deploy")
     tmp = tmp_path_factory.mktemp("deploy")
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": KEY})
     with app.app_context():

@@ -20,6 +20,7 @@ from app import create_app
 from app.extensions import db
 from app.models import Player, Tournament, User
 from app.services import rounds as rounds_service
+from app.services import slip_codes
 from app.services.printouts import qr_svg
 
 from conftest import PASSWORD
@@ -118,7 +119,13 @@ def test_a_phone_registers_at_the_printed_address_and_everything_points_there(ve
     expect(desk.locator("#loopback-warning")).to_be_visible()
     desk.screenshot(path=str(screenshots / "venue_dashboard_1280.png"), full_page=True)
     desk.goto(f"{printed}/tournaments/{tid}/rounds/1/slips")
-    assert _any_slip(desk, token_link)  # Grace's slip carries her link at the printed address
+    with app.test_request_context():  # Grace's slip carries her table's report code at the printed address
+        t = db.session.get(Tournament, tid)
+        rnd = rounds_service.load_round(t, 1)
+        grace = next(m for m in rnd.matches if any(s.name == "Grace Hopper" for s in m.seats))
+        slip_link = slip_codes.url(t, rnd.id, grace.table)
+        db.session.remove()
+    assert slip_link.startswith(f"{printed}/t/{slug}/") and _any_slip(desk, slip_link)
     qr = urllib.request.urlopen(f"{printed}/t/{slug}/qr.svg", timeout=5).read().decode()
     assert qr == qr_svg(f"{printed}/t/{slug}")
     phone_context.close()
