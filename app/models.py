@@ -351,7 +351,7 @@ class CutEntry(db.Model):
 class CutResult(db.Model):
     """A cut game's recorded side choice and/or winner; the bracket is rebuilt from the seeds and these.
 
-    A cut kept exactly as played (an imported one no layout describes, app.core.brackets.PlayedBracket) names each
+    A cut kept exactly as played (an imported one no layout describes, app.core.played_bracket.PlayedBracket) names each
     game's players and cut round here; then every game has a row, its winner NULL until played."""
 
     __tablename__ = "cut_results"

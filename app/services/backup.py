@@ -22,7 +22,8 @@ from sqlalchemy.orm import selectinload
 
 from ..core import results as result_rules
 from ..core.bracket_games import KINDS
-from ..core.brackets import Bracket, BracketError, PlayedBracket
+from ..core.brackets import Bracket, BracketError
+from ..core.played_bracket import PlayedBracket
 from ..extensions import db
 from ..models import (CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Staff, Tournament, User,
                       as_utc, utcnow)

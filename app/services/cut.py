@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..core.bracket_games import SIZES
-from ..core.brackets import (Bracket, BracketError, CutGame, PlayedBracket, PlayedGame, cut_sides, recommended_cut,
-                             seed_cut)
+from ..core.brackets import Bracket, BracketError, CutGame, cut_sides, recommended_cut, seed_cut
+from ..core.played_bracket import PlayedBracket, PlayedGame
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..core.pairing import Format

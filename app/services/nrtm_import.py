@@ -15,7 +15,8 @@ from typing import Optional
 
 from ..core import results as result_rules
 from ..core.bracket_games import LAYOUTS
-from ..core.brackets import Bracket, BracketError, PlayedBracket, PlayedGame
+from ..core.brackets import Bracket, BracketError
+from ..core.played_bracket import PlayedBracket, PlayedGame
 from ..core.identities import canonical
 from ..models import Tournament, User
 from ..core.pairing import Format

@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from app.core.bracket_games import LAYOUTS, SIZES
-from app.core.brackets import Bracket, BracketError, PlayedBracket, PlayedGame, cut_sides, recommended_cut, seed_cut
+from app.core.brackets import Bracket, BracketError, cut_sides, recommended_cut, seed_cut
+from app.core.played_bracket import PlayedBracket, PlayedGame
 from app.core.pairing import Entrant, Format, Game, Side
 from app.core.standings import compute_standings
 
