@@ -22,6 +22,7 @@ import networkx as nx
 from .byes import bye_limits
 from .formats import Format
 from .history import History
+from .lex_matching import NotPerfect, lex_matching
 from .tables import number_tables
 from .tiebreakers import ranking_keys
 from .types import Entrant, Game, PairingError, RoundPlan
@@ -202,12 +203,21 @@ class _Field:
 
     # ---------------------------------------------------------------- exact matching (networkx, big ints)
 
-    def _exact(self, nodes: list, edges: list, counted: Optional[set] = None) -> list:
-        """Minimum-LexCost perfect matching of `edges` [(u, v, type or None)] by networkx with B**rank weights.
-
-        Only types whose higher pod is in `counted` cost anything (all types when None). Raises _Infeasible."""
-        types = sorted({t for _, _, t in edges if t and (counted is None or t[0] in counted)},
-                       key=lambda t: (-t[0], t[1]))  # least expensive first
+    def _exact(self, nodes: list, edges: list, counted: Optional[set] = None, reference: bool = False) -> list:
+        """Minimum-LexCost perfect matching of `edges` [(u, v, type or None)]: rustworkx a chunk of types at a time
+        (`lex_matching`), or, for the reference (and should the decided types outgrow 128-bit weights), networkx
+        with B**rank Python-int weights. Only types whose higher pod is in `counted` cost anything (all types when
+        None). Raises _Infeasible."""
+        if counted is not None:
+            edges = [(u, v, t if t and t[0] in counted else None) for u, v, t in edges]
+        if not reference:
+            try:
+                found = lex_matching(nodes, edges, self.pod_of)
+            except NotPerfect as failure:
+                raise _Infeasible(failure.unmatched) from None
+            if found is not None:
+                return found
+        types = sorted({t for _, _, t in edges if t}, key=lambda t: (-t[0], t[1]))  # least expensive first
         base = len(nodes) // 2 + 1
         weight = {t: base**r for r, t in enumerate(types)}
         big = base ** len(types)
@@ -228,7 +238,7 @@ class _Field:
         """The reference: every legal edge, one networkx max-weight max-cardinality matching."""
         nodes = list(range(self.n)) + ([self.bye] if self.bye is not None else [])
         edges = [(u, v, self._type(u, v)) for u in nodes for v in nodes if u < v and self.allowed(u, v)]
-        return self._exact(nodes, edges)
+        return self._exact(nodes, edges, reference=True)
 
     # ---------------------------------------------------------------- fast exact path
 
