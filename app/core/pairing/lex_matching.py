@@ -37,17 +37,19 @@ class NotPerfect(Exception):
         self.unmatched = list(unmatched)
 
 
-def lex_matching(nodes: Sequence[Hashable], edges: Sequence[tuple], pod_of: Callable[[Hashable], int]
-                 ) -> Optional[list]:
+def lex_matching(nodes: Sequence[Hashable], edges: Sequence[tuple], pod_of: Callable[[Hashable], int],
+                 bits: int = WEIGHT_BITS) -> Optional[list]:
     """A perfect matching of `nodes` over `edges` [(u, v, type)] minimising type counts lexicographically.
 
     A type is (x, y), x < y, the pods of its two ends (`pod_of`); (x, y) costs more than (x', y') when x < x', or
-    x == x' and y > y'. Type None costs nothing. Raises NotPerfect; None when the weights would not fit."""
-    return _Lex(nodes, edges, pod_of).solve()
+    x == x' and y > y'. Type None costs nothing. Raises NotPerfect; None when the weights would not fit in
+    `bits` bits."""
+    return _Lex(nodes, edges, pod_of, bits).solve()
 
 
 class _Lex:
-    def __init__(self, nodes, edges, pod_of):
+    def __init__(self, nodes, edges, pod_of, bits):
+        self.limit = 1 << bits
         self.nodes = list(nodes)
         index = {v: i for i, v in enumerate(self.nodes)}
         self.eu = [index[u] for u, _, _ in edges]
@@ -88,9 +90,10 @@ class _Lex:
         graph.add_nodes_from(range(len(self.nodes)))
         live = [k for k, a in enumerate(self.alive) if a]
         et = self.et
-        graph.add_edges_from([(self.eu[k], self.ev[k], (big - weight.get(et[k], 0), k)) for k in live])
-        mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w[0])
-        chosen = [graph.get_edge_data(u, v)[1] for u, v in mate]
+        graph.add_edges_from([(self.eu[k], self.ev[k], k) for k in live])
+        cost = [big - weight.get(t, 0) for t in et]
+        mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
+        chosen = [graph.get_edge_data(u, v) for u, v in mate]
         covered = {i for pair in mate for i in pair}
         if len(covered) + sum(self.gone) < len(self.nodes):
             raise NotPerfect(self.nodes[i] for i in range(len(self.nodes)) if i not in covered and not self.gone[i])
@@ -111,7 +114,7 @@ class _Lex:
         room = 1
         for lev in levels:
             room *= self._cap(lev) + 1
-        limit = 1 << WEIGHT_BITS
+        limit = self.limit
         if room >= limit:
             return None
         chunk_start = len(levels)

@@ -28,6 +28,7 @@ from .tiebreakers import ranking_keys
 from .types import Entrant, Game, PairingError, RoundPlan
 
 SOLVERS = ("auto", "fast", "networkx")
+WHOLE_REST = 400  # an exact block that would leave at most this many players below it takes them all in
 SLOT_MARGIN = 8  # an exact block cuts a pod to slots when it has this many players more than twice the slots
 
 
@@ -181,6 +182,7 @@ class _Field:
         for i in order:
             self.pods[self.pod[i]].append(i)
         self.max_met = max(map(len, met), default=0)
+        self.big_int_solves = 0  # exact blocks whose decided types outgrew rustworkx's weights (networkx solved them)
         self.bye_pods = sorted({self.pod[i] for i in range(n) if eligible[i]})  # pods with a possible bye-taker
 
     # ---------------------------------------------------------------- cost
@@ -217,6 +219,7 @@ class _Field:
                 raise _Infeasible(failure.unmatched) from None
             if found is not None:
                 return found
+            self.big_int_solves += 1
         types = sorted({t for _, _, t in edges if t}, key=lambda t: (-t[0], t[1]))  # least expensive first
         base = len(nodes) // 2 + 1
         weight = {t: base**r for r, t in enumerate(types)}
@@ -294,6 +297,8 @@ class _Field:
                 else:
                     grow = (top, failed)
             a, b = grow[:2]
+            if sum(self.avail[a:]) <= WHOLE_REST:  # small enough to be one exact block: no growing, no taking back
+                b = self.npods - 1
             compress = len(grow) < 3  # (a, b, False): the compressed H could not be made real
             try:
                 made = self._exact_block(a, b, compress)
@@ -325,6 +330,8 @@ class _Field:
         how = f"fast: {self.npods - hard} of {self.npods} pods built on the relaxation"
         if exact:
             how += f", {hard} in {len(exact)} exact block(s) of at most {max(blk.size for blk in exact)} nodes"
+        if self.big_int_solves:
+            how += f", {self.big_int_solves} solved by networkx"
         return [p for blk in blocks for p in blk.pairs], how
 
     def _undo(self, blocks: list) -> "_Block":
