@@ -27,7 +27,7 @@ from typing import Callable, Hashable, Optional, Sequence
 
 import rustworkx as rx
 
-WEIGHT_BITS = 100  # rustworkx sums weights in 128-bit integers: the edges stay below 2**100
+WEIGHT_BITS = 120  # rustworkx's weights are 128-bit integers and its slacks reach 4x the largest weight
 
 
 class NotPerfect(Exception):
@@ -56,6 +56,9 @@ class _Lex:
         self.ev = [index[v] for _, v, _ in edges]
         self.et = [t for _, _, t in edges]
         self.alive = [True] * len(edges)
+        self.graph = rx.PyGraph(multigraph=False)
+        self.graph.add_nodes_from(range(len(self.nodes)))
+        self.eid = self.graph.add_edges_from(list(zip(self.eu, self.ev, range(len(edges)))))
         self.by_type: dict = defaultdict(list)
         self.at: list = [[] for _ in self.nodes]
         for k, (u, v, t) in enumerate(zip(self.eu, self.ev, self.et)):
@@ -86,12 +89,8 @@ class _Lex:
     def _match(self, weight: dict) -> list:
         """rustworkx: maximum cardinality, then minimum total weight; the pairs as edge indices."""
         big = max(weight.values(), default=0) + 1
-        graph = rx.PyGraph(multigraph=False)
-        graph.add_nodes_from(range(len(self.nodes)))
-        live = [k for k, a in enumerate(self.alive) if a]
-        et = self.et
-        graph.add_edges_from([(self.eu[k], self.ev[k], k) for k in live])
-        cost = [big - weight.get(t, 0) for t in et]
+        cost = [big - weight.get(t, 0) for t in self.et]
+        graph = self.graph
         mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
         chosen = [graph.get_edge_data(u, v) for u, v in mate]
         covered = {i for pair in mate for i in pair}
@@ -107,13 +106,21 @@ class _Lex:
             low |= lo
         return min(len(high), len(low))
 
+    def _span(self, level) -> int:
+        """How far a level's count can fall below or rise above its value in the optimum that a solve must find:
+        a decided type's count can only be lower (at the first decided type where a matching differs from the
+        optimum, it has more; so below that, at most the optimum's count less), an undecided level's anything
+        from 0 to its cap."""
+        t = level[0]
+        return self.positive[t] if t in self.positive else self._cap(level)
+
     def _levels(self) -> Optional[list]:
         """The weighted levels of the next solve, the costliest first: the decided positive types, then a chunk of
         undecided ones (lists of types); None when the decided ones alone do not fit."""
         levels = [[t] for t in self.order[:self.next] if t in self.positive]
         room = 1
         for lev in levels:
-            room *= self._cap(lev) + 1
+            room *= self._span(lev) + 1
         limit = self.limit
         if room >= limit:
             return None
@@ -150,7 +157,7 @@ class _Lex:
             for lev in reversed(levels):
                 for t in lev:
                     weight[t] = w
-                w += self._cap(lev) * w
+                w += self._span(lev) * w
             chosen = self._match(weight)
             count: dict = defaultdict(int)
             used_in_stage: dict = {}
@@ -194,7 +201,12 @@ class _Lex:
 
     def _drop_type(self, t) -> None:
         for k in self.by_type[t]:
-            self.alive[k] = False
+            if self.alive[k]:
+                self._kill(k)
+
+    def _kill(self, k) -> None:
+        self.alive[k] = False
+        self.graph.remove_edge_from_index(self.eid[k])
 
     def _propagate(self) -> None:
         """Commit every edge that is the last one at a node (it is in every perfect matching left)."""
@@ -213,7 +225,7 @@ class _Lex:
                 self.gone[node] = True
                 for e in at[node]:
                     if alive[e]:
-                        alive[e] = False
+                        self._kill(e)
                         other = ev[e] if eu[e] == node else eu[e]
                         degree[other] -= 1
                         if degree[other] == 1 and not self.gone[other]:
@@ -224,7 +236,7 @@ class _Lex:
                     del self.positive[t]
                     for e in self.by_type[t]:
                         if alive[e]:
-                            alive[e] = False
+                            self._kill(e)
                             for node in (eu[e], ev[e]):
                                 degree[node] -= 1
                                 if degree[node] == 1 and not self.gone[node]:

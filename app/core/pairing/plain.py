@@ -28,7 +28,7 @@ from .tiebreakers import ranking_keys
 from .types import Entrant, Game, PairingError, RoundPlan
 
 SOLVERS = ("auto", "fast", "networkx")
-WHOLE_REST = 400  # an exact block that would leave at most this many players below it takes them all in
+WHOLE_REST = 10_000  # an exact block that failed once takes in every player below it if they have this few legal pairs
 SLOT_MARGIN = 8  # an exact block cuts a pod to slots when it has this many players more than twice the slots
 
 
@@ -276,6 +276,7 @@ class _Field:
         self.bye_free = self.bye is not None
         blocks: list = []  # committed, top down
         top, zone, grow = 0, -1, None  # grow: (top, b) of an exact block to solve next
+        retry = False  # the exact block to solve next replaces one that failed (grew, or was taken back)
         while top < self.npods or grow:
             if grow is None:
                 run, b, failed = [], top, None
@@ -293,11 +294,11 @@ class _Field:
                     continue
                 if zone >= top:  # the run below an exact block failed: take that block back, solve it larger
                     block = self._undo(blocks)
-                    grow = (block.top, failed)
+                    grow, retry = (block.top, failed), True
                 else:
-                    grow = (top, failed)
+                    grow, retry = (top, failed), False
             a, b = grow[:2]
-            if sum(self.avail[a:]) <= WHOLE_REST:  # small enough to be one exact block: no growing, no taking back
+            if retry and b < self.npods - 1 and self._legal_pairs(a) <= WHOLE_REST:  # grow to the rest at once
                 b = self.npods - 1
             compress = len(grow) < 3  # (a, b, False): the compressed H could not be made real
             try:
@@ -309,6 +310,7 @@ class _Field:
                         if block.zone < block.top or not blocks:
                             break
                     grow = (block.top, b)
+                    retry = True
                 elif b < self.npods - 1:
                     grow = (a, self.npods - 1)  # no pairing at all: the exact whole field names who is left
                 elif compress and self.last_slots:
@@ -318,6 +320,7 @@ class _Field:
                 continue
             if made is None:  # H's optimum cannot be made real: without slots, or H takes in the next segment
                 grow = (a, b, False) if compress and self.last_slots else (a, self._segment(b + 1)[0])
+                retry = True
                 continue
             real, taken, bye_used = made
             blocks.append(_Block(a, b, real, taken, True, -1, self.bye_free, self.last_size))
@@ -333,6 +336,13 @@ class _Field:
         if self.big_int_solves:
             how += f", {self.big_int_solves} solved by networkx"
         return [p for blk in blocks for p in blk.pairs], how
+
+    def _legal_pairs(self, a: int) -> int:
+        """How many pairs of the untaken players from pod a down have not met."""
+        rest = {v for x in range(a, self.npods) for v in self.pods[x] if v not in self.taken}
+        met = sum(len(self.met[v] & rest) if len(self.met[v]) < len(rest) else len(rest & self.met[v])
+                  for v in rest)
+        return len(rest) * (len(rest) - 1) // 2 - met // 2
 
     def _undo(self, blocks: list) -> "_Block":
         """Take back the last committed block: its players are free again."""
