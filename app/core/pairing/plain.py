@@ -203,7 +203,7 @@ class _Field:
             return self.eligible[v if u == self.bye else u]
         return v not in self.met[u]
 
-    # ---------------------------------------------------------------- exact matching (networkx, big ints)
+    # ---------------------------------------------------------------- exact matching
 
     def _exact(self, nodes: list, edges: list, counted: Optional[set] = None, reference: bool = False) -> list:
         """Minimum-LexCost perfect matching of `edges` [(u, v, type or None)]: rustworkx a chunk of types at a time
@@ -258,15 +258,16 @@ class _Field:
         boundary nothing crosses and reproduces its stages exactly: any pairing with the same prefix splits
         there too. The run must reach below every pod that lost players to an exact block above (the "zone"):
         below it everyone's remaining problem is the same.
-        (ii) Exact blocks, where a segment cannot be built. Nothing below `top` is taken then. networkx solves
+        (ii) Exact blocks, where a segment cannot be built. Nothing below `top` is taken then. An exact solve of
         H = pods top..b plus "sinks": the nearest players below with their rematches ignored (each real
         partner below maps to a sink no lower, so H relaxes the rest of the field) and the bye; only stages
         top..b count; a big pod of the block enters H as a few slots (`_exact_block` says why that is exact,
         and H is solved again without slots if their optimum cannot be made real). Pairs of H that reach a sink are made real with untaken players of the sink's pod (same
         types); the players they take form the zone that the next built run must cover. If they cannot be made
-        real, or the run below fails, H grows down to the failing segment. If H has no perfect matching at all,
+        real, or the run below fails, H grows down to the failing segment (or, when the players below have few
+        legal pairs left, `WHOLE_REST`, to the whole rest at once). If H has no perfect matching at all,
         the committed block above could not be completed: it is taken back and solved together with H.
-        Each round trip grows H or moves up, so this ends (at worst with networkx on the whole field, which
+        Each round trip grows H or moves up, so this ends (at worst with an exact solve of the whole field, which
         then names the players left unpaired).
         """
         if self.n == 0:
