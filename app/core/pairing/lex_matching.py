@@ -92,7 +92,7 @@ class _Lex:
         cost = [big - weight.get(t, 0) for t in self.et]
         graph = self.graph
         mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
-        chosen = [graph.get_edge_data(u, v) for u, v in mate]
+        chosen = sorted(graph.get_edge_data(u, v) for u, v in mate)  # rustworkx returns a set: fix the order
         covered = {i for pair in mate for i in pair}
         if len(covered) + sum(self.gone) < len(self.nodes):
             raise NotPerfect(self.nodes[i] for i in range(len(self.nodes)) if i not in covered and not self.gone[i])

@@ -90,3 +90,19 @@ def test_deep_events_cost_what_the_reference_costs(n, depth, seed, power):
     fast = pair_plain(ents, games, rnd, seed, power, "auto")
     assert fast.total_cost == ref.total_cost
     check_invariants(ents, games, fast)
+
+
+def test_deep_event_pairs_the_same_in_every_process():
+    """rustworkx hands its matching back as a set: the pairing must not depend on that set's order."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = ("from plain_helpers import swiss_history; from app.core.pairing.plain import pair_plain; "
+              "ents, games = swiss_history(40, 24, 7); "
+              "print([(p.player, p.opponent) for p in pair_plain(ents, games, 25, 7).pairings])")
+    here = Path(__file__).resolve().parent
+    env = {"PYTHONPATH": f"{here}:{here.parents[2]}", "PYTHONHASHSEED": "random"}
+    runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(3)}
+    assert len(runs) == 1
