@@ -11,6 +11,11 @@ Histories (plain swiss, best-of-three matches):
   requested first-round byes; 2,000 players, 15 rounds.
 - power: the natural event with power pairing (1-2, 3-4, ... by standings).
 - natural 20,000 players (rounds 2, 5, 8) and swisspair's own 199 players (rounds 10 and 20).
+- deep into an event, every round: 300 players x 24 rounds, 60 players until no legal pairing is left (58 rounds
+  at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of 60, 70, ..., 190 rounds.
+  Most pods there cannot pair inside themselves (`--deep` runs these alone).
+
+Times are CPU seconds (`time.process_time`): the machine is shared.
 
 Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
 swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
@@ -209,6 +214,7 @@ def worker(name: str) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the small histories only")
+    parser.add_argument("--deep", action="store_true", help="the histories deep into an event only")
     parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -220,7 +226,7 @@ def main(argv=None) -> int:
     except ImportError:
         print("swisspair is missing: pip install -r bench/requirements.txt")
         return 1
-    names = args.histories or (QUICK if args.quick else list(HISTORIES))
+    names = args.histories or (QUICK if args.quick else DEEP if args.deep else list(HISTORIES))
     print(f"Plain swiss vs swisspair 0.2.1, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the "
           f"start; median of repeated pairings, both measured in this run.\n")
     print("| history | players | round | SASS s | swisspair s | SASS / swisspair | down-pairs vs swisspair "
