@@ -11,6 +11,11 @@ Histories (plain swiss, best-of-three matches):
   requested first-round byes; 2,000 players, 15 rounds.
 - power: the natural event with power pairing (1-2, 3-4, ... by standings).
 - natural 20,000 players (rounds 2, 5, 8) and swisspair's own 199 players (rounds 10 and 20).
+- deep into an event, every round: 300 players x 24 rounds, 60 players until no legal pairing is left (58 rounds
+  at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of 60, 70, ..., 190 rounds.
+  Most pods there cannot pair inside themselves (`--deep` runs these alone).
+
+Times are CPU seconds (`time.process_time`): the machine is shared.
 
 Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
 swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
@@ -33,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.core.pairing import Entrant, Format, Game, pair_round  # noqa: E402
+from app.core.pairing import Entrant, Format, Game, PairingError, pair_round  # noqa: E402
 from app.core.pairing.plain import prepare  # noqa: E402
 from bench.workers import worker_rows  # noqa: E402
 
@@ -48,12 +53,19 @@ HISTORIES = {
     "power 2,000": (2_000, (2, 4, 8, 12, 15), "power"),
     "natural 20,000": (20_000, (2, 5, 8), "natural"),
     "natural 199": (199, (10, 20), "natural"),
+    # deep into an event: most pods cannot pair inside themselves, every round measured
+    "deep 300": (300, tuple(range(1, 25)), "natural"),
+    "deep 60": (60, tuple(range(1, 59)), "natural"),
+    "deep 100": (100, tuple(range(1, 91)), "natural"),
+    "deep 199": (199, tuple(range(1, 151)), "natural"),
+    "round robin 199": (199, tuple(range(61, 192, 10)), "round-robin"),
 }
 QUICK = ("one-draw 2,001", "natural 199")
+DEEP = ("deep 300", "deep 60", "deep 100", "deep 199", "round robin 199")
 
 
-def repeats(n: int) -> int:
-    return 5 if n <= 4_001 else 3
+def repeats(n: int, rounds: int = 1) -> int:
+    return 3 if n > 4_001 or rounds > 30 else 5
 
 
 class Event:
@@ -79,10 +91,19 @@ class Event:
 
     def play(self) -> None:
         self.round += 1
-        plan = pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round, seed=self.round,
-                          power_pairing=self.power)
+        if self.kind == "round-robin":
+            pairings = round_robin(len(self.entrants), self.round)
+        else:
+            plan = pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round,
+                              seed=self.round, power_pairing=self.power)
+            pairings = [(p.player, p.opponent) for p in plan.pairings]
+        self.record(pairings)
+
+    def record(self, pairings) -> None:
+        """Results of one round's pairings ((player, opponent or None)), drawn from the strengths."""
         rnd = self.rnd
-        for p in plan.pairings:
+        for player, opponent in pairings:
+            p = Pairing(player, opponent)
             if p.opponent is None:
                 self.games.append(Game(self.round, p.player, None, 3, player_games=2))
             elif rnd.random() < self.draws:
@@ -97,6 +118,29 @@ class Event:
             self.entrants = [Entrant(e.id, e.name, dropped=e.dropped or rnd.random() < self.drop_rate,
                                      fixed_table=e.fixed_table, first_round_bye=e.first_round_bye)
                              for e in self.entrants]
+
+
+class Pairing:
+    def __init__(self, player, opponent):
+        self.player, self.opponent = player, opponent
+
+
+def round_robin(n: int, rnd: int) -> list:
+    """Round `rnd` of the circle method for players 0..n-1 (odd n: the one left over has the bye)."""
+    slots = list(range(n)) + ([None] if n % 2 else [])
+    m = len(slots)
+    turn = (rnd - 1) % (m - 1)
+    rest = slots[1:]
+    rest = rest[-turn:] + rest[:-turn] if turn else rest
+    ring = [slots[0]] + rest
+    out = []
+    for k in range(m // 2):
+        a, b = ring[k], ring[m - 1 - k]
+        if a is None or b is None:
+            out.append((b if a is None else a, None))
+        else:
+            out.append((a, b))
+    return out
 
 
 def one_draw(n: int) -> tuple[list[Entrant], list[Game]]:
@@ -124,16 +168,16 @@ def measure(entrants, games, rnd: int, power: bool) -> dict:
     n = len([e for e in entrants if not e.dropped])
     ours, theirs = [], []
     pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)  # warm caches
-    for _ in range(repeats(n)):
-        t0 = time.perf_counter()
+    for _ in range(repeats(n, rnd)):
+        t0 = time.process_time()
         plan = pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)
-        ours.append(time.perf_counter() - t0)
+        ours.append(time.process_time() - t0)
     field = prepare(entrants, games, rnd, random.Random(f"{rnd}:{rnd}"))
     players = swisspair_players(field)
-    for _ in range(repeats(n)):
-        t0 = time.perf_counter()
+    for _ in range(repeats(n, rnd)):
+        t0 = time.process_time()
         matches = swisspair.create_matches(players, power_pairing=power)
-        theirs.append(time.perf_counter() - t0)
+        theirs.append(time.process_time() - t0)
     by_name = {str(p): p for p in field.ranked}
     their_pairs = [(by_name[m.p1.id], None if m.p2 is None else by_name[m.p2.id]) for m in matches]
     met = {(field.ranked[i], field.ranked[j]) for i, m in enumerate(field.met) for j in m}
@@ -157,15 +201,20 @@ def worker(name: str) -> None:
         return
     event = Event(n, kind)
     while event.round < max(rounds):
-        if event.round + 1 in rounds:
-            row = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
-            print(json.dumps(dict(history=name, **row)), flush=True)
-        event.play()
+        try:
+            if event.round + 1 in rounds:
+                row = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
+                print(json.dumps(dict(history=name, **row)), flush=True)
+            event.play()
+        except PairingError:  # a small field can run out of legal opponents: the event ends there
+            print(json.dumps(dict(history=name, round=event.round + 1, ended=True)), flush=True)
+            return
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the small histories only")
+    parser.add_argument("--deep", action="store_true", help="the histories deep into an event only")
     parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -177,7 +226,7 @@ def main(argv=None) -> int:
     except ImportError:
         print("swisspair is missing: pip install -r bench/requirements.txt")
         return 1
-    names = args.histories or (QUICK if args.quick else list(HISTORIES))
+    names = args.histories or (QUICK if args.quick else DEEP if args.deep else list(HISTORIES))
     print(f"Plain swiss vs swisspair 0.2.1, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the "
           f"start; median of repeated pairings, both measured in this run.\n")
     print("| history | players | round | SASS s | swisspair s | SASS / swisspair | down-pairs vs swisspair "
@@ -188,6 +237,9 @@ def main(argv=None) -> int:
         rows = worker_rows("bench.bench_plain", name)
         failures += not rows
         for r in rows:
+            if r.get("ended"):
+                print(f"| {r['history']} | | {r['round']} | no legal pairing left: SASS refuses, naming the players | | | | | | |")
+                continue
             ratios.append(r["ours"] / r["theirs"])
             versus = r["versus"] + ("" if r["legal"] else " (swisspair paired a rematch)")
             print(f"| {r['history']} | {r['players']:,} | {r['round']} | {r['ours']:.3f} | {r['theirs']:.3f} | "

@@ -22,11 +22,13 @@ import networkx as nx
 from .byes import bye_limits
 from .formats import Format
 from .history import History
+from .lex_matching import NotPerfect, lex_matching
 from .tables import number_tables
 from .tiebreakers import ranking_keys
 from .types import Entrant, Game, PairingError, RoundPlan
 
 SOLVERS = ("auto", "fast", "networkx")
+WHOLE_REST = 10_000  # an exact block that failed once takes in every player below it if they have this few legal pairs
 SLOT_MARGIN = 8  # an exact block cuts a pod to slots when it has this many players more than twice the slots
 
 
@@ -180,6 +182,7 @@ class _Field:
         for i in order:
             self.pods[self.pod[i]].append(i)
         self.max_met = max(map(len, met), default=0)
+        self.big_int_solves = 0  # exact blocks whose decided types outgrew rustworkx's weights (networkx solved them)
         self.bye_pods = sorted({self.pod[i] for i in range(n) if eligible[i]})  # pods with a possible bye-taker
 
     # ---------------------------------------------------------------- cost
@@ -200,14 +203,24 @@ class _Field:
             return self.eligible[v if u == self.bye else u]
         return v not in self.met[u]
 
-    # ---------------------------------------------------------------- exact matching (networkx, big ints)
+    # ---------------------------------------------------------------- exact matching
 
-    def _exact(self, nodes: list, edges: list, counted: Optional[set] = None) -> list:
-        """Minimum-LexCost perfect matching of `edges` [(u, v, type or None)] by networkx with B**rank weights.
-
-        Only types whose higher pod is in `counted` cost anything (all types when None). Raises _Infeasible."""
-        types = sorted({t for _, _, t in edges if t and (counted is None or t[0] in counted)},
-                       key=lambda t: (-t[0], t[1]))  # least expensive first
+    def _exact(self, nodes: list, edges: list, counted: Optional[set] = None, reference: bool = False) -> list:
+        """Minimum-LexCost perfect matching of `edges` [(u, v, type or None)]: rustworkx a chunk of types at a time
+        (`lex_matching`), or, for the reference (and should the decided types outgrow 128-bit weights), networkx
+        with B**rank Python-int weights. Only types whose higher pod is in `counted` cost anything (all types when
+        None). Raises _Infeasible."""
+        if counted is not None:
+            edges = [(u, v, t if t and t[0] in counted else None) for u, v, t in edges]
+        if not reference:
+            try:
+                found = lex_matching(nodes, edges, self.pod_of)
+            except NotPerfect as failure:
+                raise _Infeasible(failure.unmatched) from None
+            if found is not None:
+                return found
+            self.big_int_solves += 1
+        types = sorted({t for _, _, t in edges if t}, key=lambda t: (-t[0], t[1]))  # least expensive first
         base = len(nodes) // 2 + 1
         weight = {t: base**r for r, t in enumerate(types)}
         big = base ** len(types)
@@ -228,7 +241,7 @@ class _Field:
         """The reference: every legal edge, one networkx max-weight max-cardinality matching."""
         nodes = list(range(self.n)) + ([self.bye] if self.bye is not None else [])
         edges = [(u, v, self._type(u, v)) for u in nodes for v in nodes if u < v and self.allowed(u, v)]
-        return self._exact(nodes, edges)
+        return self._exact(nodes, edges, reference=True)
 
     # ---------------------------------------------------------------- fast exact path
 
@@ -245,15 +258,16 @@ class _Field:
         boundary nothing crosses and reproduces its stages exactly: any pairing with the same prefix splits
         there too. The run must reach below every pod that lost players to an exact block above (the "zone"):
         below it everyone's remaining problem is the same.
-        (ii) Exact blocks, where a segment cannot be built. Nothing below `top` is taken then. networkx solves
+        (ii) Exact blocks, where a segment cannot be built. Nothing below `top` is taken then. An exact solve of
         H = pods top..b plus "sinks": the nearest players below with their rematches ignored (each real
         partner below maps to a sink no lower, so H relaxes the rest of the field) and the bye; only stages
         top..b count; a big pod of the block enters H as a few slots (`_exact_block` says why that is exact,
         and H is solved again without slots if their optimum cannot be made real). Pairs of H that reach a sink are made real with untaken players of the sink's pod (same
         types); the players they take form the zone that the next built run must cover. If they cannot be made
-        real, or the run below fails, H grows down to the failing segment. If H has no perfect matching at all,
+        real, or the run below fails, H grows down to the failing segment (or, when the players below have few
+        legal pairs left, `WHOLE_REST`, to the whole rest at once). If H has no perfect matching at all,
         the committed block above could not be completed: it is taken back and solved together with H.
-        Each round trip grows H or moves up, so this ends (at worst with networkx on the whole field, which
+        Each round trip grows H or moves up, so this ends (at worst with an exact solve of the whole field, which
         then names the players left unpaired).
         """
         if self.n == 0:
@@ -263,6 +277,7 @@ class _Field:
         self.bye_free = self.bye is not None
         blocks: list = []  # committed, top down
         top, zone, grow = 0, -1, None  # grow: (top, b) of an exact block to solve next
+        retry = False  # the exact block to solve next replaces one that failed (grew, or was taken back)
         while top < self.npods or grow:
             if grow is None:
                 run, b, failed = [], top, None
@@ -280,10 +295,12 @@ class _Field:
                     continue
                 if zone >= top:  # the run below an exact block failed: take that block back, solve it larger
                     block = self._undo(blocks)
-                    grow = (block.top, failed)
+                    grow, retry = (block.top, failed), True
                 else:
-                    grow = (top, failed)
+                    grow, retry = (top, failed), False
             a, b = grow[:2]
+            if retry and b < self.npods - 1 and self._legal_pairs(a) <= WHOLE_REST:  # grow to the rest at once
+                b = self.npods - 1
             compress = len(grow) < 3  # (a, b, False): the compressed H could not be made real
             try:
                 made = self._exact_block(a, b, compress)
@@ -294,6 +311,7 @@ class _Field:
                         if block.zone < block.top or not blocks:
                             break
                     grow = (block.top, b)
+                    retry = True
                 elif b < self.npods - 1:
                     grow = (a, self.npods - 1)  # no pairing at all: the exact whole field names who is left
                 elif compress and self.last_slots:
@@ -303,6 +321,7 @@ class _Field:
                 continue
             if made is None:  # H's optimum cannot be made real: without slots, or H takes in the next segment
                 grow = (a, b, False) if compress and self.last_slots else (a, self._segment(b + 1)[0])
+                retry = True
                 continue
             real, taken, bye_used = made
             blocks.append(_Block(a, b, real, taken, True, -1, self.bye_free, self.last_size))
@@ -315,7 +334,16 @@ class _Field:
         how = f"fast: {self.npods - hard} of {self.npods} pods built on the relaxation"
         if exact:
             how += f", {hard} in {len(exact)} exact block(s) of at most {max(blk.size for blk in exact)} nodes"
+        if self.big_int_solves:
+            how += f", {self.big_int_solves} solved by networkx"
         return [p for blk in blocks for p in blk.pairs], how
+
+    def _legal_pairs(self, a: int) -> int:
+        """How many pairs of the untaken players from pod a down have not met."""
+        rest = {v for x in range(a, self.npods) for v in self.pods[x] if v not in self.taken}
+        met = sum(len(self.met[v] & rest) if len(self.met[v]) < len(rest) else len(rest & self.met[v])
+                  for v in rest)
+        return len(rest) * (len(rest) - 1) // 2 - met // 2
 
     def _undo(self, blocks: list) -> "_Block":
         """Take back the last committed block: its players are free again."""
