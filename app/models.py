@@ -171,7 +171,7 @@ class Player(db.Model):
     # The secret player link is derived from this key and the app's SECRET_KEY (app/services/player_links.py):
     # the database alone never yields a working link, and a new key revokes the old link.
     link_key = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(16))
-    # An event moved here from another machine (app/services/backup.py): SHA-256 of the link this player held
+    # An event moved here from another machine (app/services/restore.py: move): SHA-256 of the link this player held
     # there, so QR codes printed there keep working; a hash, so the database alone still yields no link.
     moved_link = db.Column(db.String(64), index=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)

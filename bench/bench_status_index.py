@@ -19,7 +19,8 @@ os.environ.setdefault("SECRET_KEY", "bench-status-index")
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import User  # noqa: E402
-from app.services import backup as backup_service, event_writer, status  # noqa: E402
+from app.services import event_writer, status  # noqa: E402
+from app.services import restore as restore_service  # noqa: E402
 from bench.bench_uploads import make_backup  # noqa: E402
 
 ADMIN = "postgresql+psycopg2://postgres@127.0.0.1/test"
@@ -59,8 +60,8 @@ def main() -> None:
             owner.set_password("bench password")
             db.session.add(owner)
             db.session.commit()
-            polled = event_writer.write(backup_service.read(make_backup(8, 1, seed=3)), owner, "backup")
-            event_writer.write(backup_service.read(make_backup(2000, 6)), owner, "backup")  # newer seats elsewhere
+            polled = event_writer.write(restore_service.read(make_backup(8, 1, seed=3)), owner, "backup")
+            event_writer.write(restore_service.read(make_backup(2000, 6)), owner, "backup")  # newer seats elsewhere
             db.session.execute(sa.text("ANALYZE"))
             db.session.commit()
             print("| status poll | seat rows read | median execution (ms) |\n|---|---|---|")

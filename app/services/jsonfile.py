@@ -123,3 +123,15 @@ def choice(value, where: str, options: tuple, null: bool = False):
     if value not in options:
         raise FileError(f"{where} should be one of {', '.join(map(str, options))}")
     return value
+
+
+def player_id(value, where: str):
+    """A player's id as event files write it: a non-empty string or an integer."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return integer(value, where)
+
+
+def brief(value) -> str:
+    """A value as a message names it: whatever a hostile file put there, briefly."""
+    return str(value) if isinstance(value, int) else json.dumps(value)[:20]

@@ -14,19 +14,15 @@ from typing import Optional
 
 
 from ..core import results as result_rules
-from ..core.bracket_games import LAYOUTS
-from ..core.brackets import Bracket, BracketError
-from ..core.played_bracket import PlayedBracket, PlayedGame
 from ..core.identities import canonical
 from ..models import Tournament, User
 from ..core.pairing import Format
-from . import cut as cut_service
 from . import event_writer
 from . import jsonfile as j
-from .event_writer import CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from .event_writer import EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from . import nrtm_cut
 from .jsonfile import FileError
 
-MAX_CUT = 64  # eliminationPlayers at most, as in a backup
 MAX_POINTS = 100  # a side's score in a file at most; a player's round at most result_rules.kept_points_limit
 
 
@@ -73,7 +69,7 @@ def read(doc) -> EventPlan:
     players, ids, names = [], set(), NameClash()
     for i, raw in enumerate(raw_players, 1):
         raw = j.obj(raw, f"player {i}")
-        pid = _player_id(raw.get("id"), f"player {i} id")
+        pid = j.player_id(raw.get("id"), f"player {i} id")
         if pid in ids:
             raise FileError(f"player id {pid} appears twice")
         pname = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
@@ -115,7 +111,7 @@ def read(doc) -> EventPlan:
     plan.warnings = warnings
     plan.rounds = [RoundRow(number, True, _read_swiss_round(n, pairings, ids, fmt, warnings))
                    for number, (n, pairings) in enumerate(swiss, 1)]
-    _read_cut(plan, fmt, doc, cut, ids)
+    nrtm_cut.read_cut(plan, fmt, doc, cut, ids)
     return plan
 
 
@@ -142,7 +138,7 @@ def _pairing(p: dict, n: int, k: int) -> dict:
         return p
     # Aesop's Tables before 2024: {corpPlayer, runnerPlayer ("(BYE)"), corpScore "3", runnerScore "0"} and, in
     # the cut, {corpPlayer, runnerPlayer, winner_id, loser_id}
-    where = f"round {n} table {_label(p['table'])}"
+    where = f"round {n} table {j.brief(p['table'])}"
     runner = p.get("runnerPlayer")
     runner = None if runner == "(BYE)" else runner
     if "winner_id" in p:
@@ -159,11 +155,6 @@ def _pairing(p: dict, n: int, k: int) -> dict:
     p["player2"] = {"id": runner, "role": "runner", "runnerScore": None if runner is None else scores[1]}
     p.setdefault("intentionalDraw", False)
     return p
-
-
-def _label(table) -> str:
-    """A table as a message names it: whatever a hostile file put there, briefly."""
-    return str(table) if isinstance(table, int) else json.dumps(table)[:20]
 
 
 def _old_score(value, where: str):
@@ -185,12 +176,6 @@ def _cut(value, length: int):
     return value[:length] if isinstance(value, str) else value
 
 
-def _player_id(value, where: str):
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    return j.integer(value, where)
-
-
 def _points(raw: dict, where: str, fmt: Format):
     """A player's points in a swiss game: combinedScore, else the side scores (Aesop's Tables writes only those).
     More than a result gives is kept (with a warning, later), up to kept_points_limit."""
@@ -204,7 +189,7 @@ def _points(raw: dict, where: str, fmt: Format):
 def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: list) -> list[MatchRow]:
     matches, seen, tables = [], set(), set()
     for k, p in enumerate(pairings, 1):
-        where = f"round {n} table {_label(p['table'])}"
+        where = f"round {n} table {j.brief(p['table'])}"
         table = j.integer(p["table"], f"round {n} pairing {k} table", 1, 100000)
         if table in tables:
             raise FileError(f"round {n} has two games at table {table}")
@@ -216,7 +201,7 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
             pid = raw.get("id")
             if pid is None or (pid == 0 and 0 not in ids and key == "player2"):  # the NRTM app's bye: player 0
                 continue
-            pid = _player_id(pid, f"{where} {key} id")
+            pid = j.player_id(pid, f"{where} {key} id")
             if pid not in ids:
                 raise FileError(f"{where} names player {pid}, who is not in the players list")
             if pid in seen:
@@ -330,147 +315,3 @@ def _result_for(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentiona
             raise result_rules.ResultError(f"{pa}-{pb} is not a single-sided result")
         return key
     return result_rules.outcome(fmt, f"{pa}-{pb}").key
-
-
-def _read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -> None:
-    raw = doc.get("eliminationPlayers") or []
-    entries, first = [], None
-    for i, e in enumerate(j.array(raw, "eliminationPlayers"), 1):
-        e = j.obj(e, f"eliminationPlayers item {i}")
-        pid = _player_id(e.get("id"), f"eliminationPlayers item {i} id")
-        if pid not in ids:
-            raise FileError(f"eliminationPlayers names player {pid}, who is not in the players list")
-        entries.append((j.integer(e.get("seed"), f"eliminationPlayers item {i} seed", 1, len(raw)), pid))
-        if e.get("rank") == 1:
-            first = pid
-    if not entries:
-        if rounds:
-            raise FileError("the file has elimination games but no eliminationPlayers with seeds")
-        return
-    entries.sort(key=lambda e: e[0])
-    if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len({p for _, p in entries}) != len(entries):
-        raise FileError("eliminationPlayers should have seeds 1, 2, 3 ... once each, each player once")
-    if not 2 <= len(entries) <= MAX_CUT:
-        raise FileError(f"a cut has 2 to {MAX_CUT} eliminationPlayers, not {len(entries)}")
-    seeds = [p for _, p in entries]
-    seeded = set(seeds)
-    games = [_cut_game(number, n, k, p, ids, seeded) for number, (n, pairings) in enumerate(rounds, 1)
-             for k, p in enumerate(pairings, 1)]
-    tables = set()
-    for number, table, *_, where in games:
-        if (number, table) in tables:
-            raise FileError(f"{where}: two elimination games at table {table} in the same round")
-        tables.add((number, table))
-    kinds = cut_service.kinds_for(fmt)
-    fits = []  # layouts SASS knows, so the TO can carry on with the bracket
-    for kind in kinds:
-        if (kind, len(seeds)) in LAYOUTS:
-            try:
-                fits.append(_replay(kind, seeds, games))
-            except BracketError:
-                continue
-    if fits:
-        # A single-elimination file also fits the start of a double-elimination bracket: the file's kind is the
-        # one it finishes, else the one with no game left unplayed in the rounds the file has; else the first.
-        bracket, plan.cut_results = min(fits, key=lambda fit: (
-            not fit[0].is_complete(), sum(g.round <= len(rounds) for g in fit[0].ready_games())))
-    elif games:
-        bracket, plan.cut_results = _as_played(kinds, seeds, games)
-    else:
-        raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination games "
-                        "to keep as played")
-    champion = bracket.champion()
-    if champion is not None and first is not None and first != champion:
-        plan.warnings.append(f"eliminationPlayers ranks player {first} first, but the elimination games make "
-                             f"player {champion} the champion; SASS ranks the cut by its games.")
-    plan.cut_kind, plan.seeds = bracket.kind, seeds
-
-
-def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tuple:
-    """(cut round, table, player1, player2, winner, corp, where) of one elimination game."""
-    where = f"round {n} elimination game {_label(p['table'])}"
-    table = j.integer(p["table"], f"{where} table", 1, 100000)
-    players = []
-    for key in ("player1", "player2"):
-        raw = j.obj(p.get(key), f"{where} {key}")
-        pid = _player_id(raw.get("id"), f"{where} {key} id")
-        if pid not in ids:
-            raise FileError(f"{where} names player {pid}, who is not in the players list")
-        if pid not in seeded:
-            raise FileError(f"{where} names player {pid}, who is not in eliminationPlayers")
-        role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
-        winner = raw.get("winner")
-        if winner is not None:
-            winner = j.boolean(winner, f"{where} {key} winner")
-        score = raw.get("combinedScore")
-        score = raw.get("corpScore") if score is None else score
-        score = raw.get("runnerScore") if score is None else score
-        players.append((pid, role, winner, j.integer(score, f"{where} {key} score", 0, 100, null=True)))
-    (a, role_a, win_a, score_a), (b, role_b, win_b, score_b) = players
-    if a == b:
-        raise FileError(f"{where} pairs a player with themselves")
-    if role_a is not None and role_a == role_b:
-        raise FileError(f"{where}: both players are {role_a}")
-    if win_a and win_b:
-        raise FileError(f"{where} has two winners")
-    if win_a is None and win_b is None and score_a is not None and score_b is not None:
-        # Aesop's Tables: the scores say who won (3 to 0)
-        if score_a == score_b:
-            raise FileError(f"{where}: an elimination game cannot end {score_a}-{score_b}")
-        win_a, win_b = score_a > score_b, score_b > score_a
-    winner = a if win_a else b if win_b else None
-    corp = a if role_a == "corp" else b if role_b == "corp" else None
-    return number, table, a, b, winner, corp, where
-
-
-def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]:
-    """Report the file's games onto a fresh bracket: each must be a game of the bracket in the same cut round
-    (the one numbered like the table, or else the one its players play), a game not played yet one the bracket
-    has waiting; BracketError when one is not. Tables that differ from the game numbers (Aesop's Tables numbers
-    them its own way) are kept."""
-    bracket = Bracket(kind, seeds)
-    tables = {}
-    waiting = []
-    for number, table, a, b, winner, corp, where in sorted(games, key=lambda g: g[0]):
-        if winner is None:
-            waiting.append((number, table, a, b, corp, where))
-            continue
-        candidates = [g for g in bracket.ready_games() if set(g.players) == {a, b} and g.round == number]
-        match = next((g for g in candidates if g.id == table), candidates[0] if candidates else None)
-        if match is None:
-            raise BracketError(f"{where} is not a game of the bracket")
-        bracket.report(match.id, winner, corp)
-        if table != match.id:
-            tables[match.id] = table
-    ready = bracket.ready_games()
-    final = next((g for g in bracket.games if g.section == "final"), None)
-    rows = [CutRow(game, winner, corp, tables.get(game)) for game, winner, corp in bracket.results()]
-    for number, table, a, b, corp, where in waiting:  # not played yet: the bracket must have them waiting
-        match = next((g for g in ready if set(g.players) == {a, b} and g.round == number), None)
-        if match is not None:
-            ready.remove(match)  # listed once
-            if corp is not None or table != match.id:  # the side choice made, the table given
-                rows.append(CutRow(match.id, None, corp, table if table != match.id else None))
-            continue
-        if kind == "double" and bracket.is_complete() and set(final.players) == {a, b}:
-            continue  # Cobra pairs the grand-final reset even when the upper-bracket player won the final
-        raise BracketError(f"{where} is not a game of the bracket")
-    return bracket, rows
-
-
-def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[PlayedBracket, list[CutRow]]:
-    """The games exactly as the file has them, numbered 1.. in round order: single elimination unless someone
-    plays on after a loss. FileError when they cannot have happened in any elimination."""
-    ordered = sorted(games, key=lambda g: g[0])
-    played = [PlayedGame(i, number, a, b, winner, corp)
-              for i, (number, table, a, b, winner, corp, where) in enumerate(ordered, 1)]
-    error = None
-    for kind in sorted(kinds, key=lambda k: k != "single"):
-        try:
-            bracket = PlayedBracket(kind, seeds, played)
-        except BracketError as e:
-            error = e
-            continue
-        return bracket, [CutRow(g.id, g.winner, g.corp, table, g.round, g.player1, g.player2)
-                      for g, (_, table, *_rest) in zip(played, ordered)]
-    raise FileError(f"the elimination games contradict each other: {error}")

@@ -24,6 +24,7 @@ from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.core.names import name_key
 from app.services import backup as backup_service
+from app.services import restore as restore_service
 from app.services.upload_slots import upload_slot
 from bench.bench_uploads import Browser, dumps, make_backup, make_nrtm
 from served import served as served_app
@@ -157,7 +158,7 @@ def test_simultaneous_uploads_never_exceed_the_bound(app, database_uri, make_use
     for email in emails:
         make_user(email)
     payload = dumps(make_backup(30, 2))
-    real_restore = backup_service.restore
+    real_restore = restore_service.restore
     running, most, lock, release = [0], [0], threading.Lock(), threading.Event()
 
     def held_restore(data, owner):
@@ -171,7 +172,7 @@ def test_simultaneous_uploads_never_exceed_the_bound(app, database_uri, make_use
             with lock:
                 running[0] -= 1
 
-    monkeypatch.setattr(backup_service, "restore", held_restore)
+    monkeypatch.setattr(restore_service, "restore", held_restore)
     results = {}
     with _served(database_uri, UPLOAD_SLOTS=slots) as (_, base):
         browsers = [_browser(base, email) for email in emails]

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutResult, Player, Tournament
 from app.services import backup as backup_service
+from app.services import restore as restore_service
 from app.services import cut as cut_service
 from cut_helpers import add_players, add_round, fixture_event
 
@@ -175,7 +176,7 @@ def test_restored_copy_is_marked_once_and_listed_apart(client, make_user, make_t
     assert _restore(client, backup_service.backup(copy)).status_code in (302, 303)
     names = sorted(db.session.scalars(sa.select(Tournament.name)))
     assert names == ["Rich Open", "Rich Open (restored)", "Rich Open (restored)"]
-    assert backup_service.restored_name("x" * 120) == "x" * 109 + " (restored)"
+    assert restore_service.restored_name("x" * 120) == "x" * 109 + " (restored)"
 
 
 def links_of(doc: dict) -> list[str]:

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, Staff, Tournament
-from app.services import backup as backup_service
+from app.services import restore as restore_service
 from app.services import event_writer, player_links
 from app.services import staff as staff_service
 from app.services.jsonfile import MAX_UNPACKED
@@ -104,7 +104,7 @@ def test_the_biggest_event_restores_from_its_own_compact_backup(app, client, mak
     players, rounds = 2000, 6
     owner = make_user()
     login()
-    plan = backup_service.read(make_backup(players, rounds))
+    plan = restore_service.read(make_backup(players, rounds))
     t = event_writer.write(plan, owner, "backup")
     assert len(client.get(f"/tournaments/{t.id}/backup.json").data) > app.config["MAX_CONTENT_LENGTH"]
     packed = client.get(f"/tournaments/{t.id}/backup.json?gzip=1").data

@@ -197,10 +197,11 @@ def test_a_played_cut_still_open_takes_its_results(client, make_user, login):
 
 def test_a_played_cut_backs_up_and_restores(client, make_user, login):
     from app.services import backup
+    from app.services import restore as restore_service
     owner = make_user()
     login()
     t = _import(client, _load("cobra_single_elimination_upsets"))
-    copy = backup.restore(json.dumps(backup.backup(t)).encode(), owner)
+    copy = restore_service.restore(json.dumps(backup.backup(t)).encode(), owner)
     assert cut_service.load(copy).bracket.played
     assert _without_links(nrtm_export.export(copy, URL))["rounds"] == _without_links(nrtm_export.export(t, URL))["rounds"]
 
@@ -383,6 +384,7 @@ def test_a_double_elimination_file_mid_cut_stays_double(client, make_user, login
 
 def test_a_waiting_games_table_survives_a_backup_and_other_results(client, make_user, login):
     from app.services import backup
+    from app.services import restore as restore_service
     owner = make_user()
     login()
     doc = _load("cobra_single_elimination_upsets")
@@ -393,7 +395,7 @@ def test_a_waiting_games_table_survives_a_backup_and_other_results(client, make_
         {"table": 9, "player1": {"id": by_seed[2]}, "player2": {"id": by_seed[3]}, "eliminationGame": True}]]
     t = _import(client, doc)
     assert cut_service.load(t).tables == {1: 8, 2: 9}
-    copy = backup.restore(json.dumps(backup.backup(t)).encode(), owner)
+    copy = restore_service.restore(json.dumps(backup.backup(t)).encode(), owner)
     assert cut_service.load(copy).tables == {1: 8, 2: 9}
     game = cut_service.load(t).bracket.game(1)
     cut_service.set_corp(t, 1, game.player1)

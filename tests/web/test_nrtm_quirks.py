@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
 from app.services import backup as backup_service
+from app.services import restore as restore_service
 from app.services import nrtm_export, nrtm_import, state
 from app.services.jsonfile import FileError
 
@@ -113,7 +114,7 @@ def test_a_file_that_contradicts_itself_is_shown_first_and_imported_only_when_ch
     assert {p["name"]: p["matchPoints"] for p in out["players"]} == {p["name"]: p["matchPoints"]
                                                                      for p in doc["players"]}
     # its backup restores: the kept score is not a hand-edited one
-    copy = backup_service.restore(json.dumps(backup_service.backup(t)).encode(), t.owner)
+    copy = restore_service.restore(json.dumps(backup_service.backup(t)).encode(), t.owner)
     assert {s.name: s.points for s in state.standings(copy)} == {s.name: s.points for s in state.standings(t)}
 
 
@@ -204,7 +205,7 @@ def test_the_files_organiser_is_written_back_unless_the_account_names_one(app, m
     t = nrtm_import.import_file(_bytes(doc), owner)
     assert nrtm_export.export(t, URL)["tournamentOrganiser"] == {"nrdbId": 4242, "nrdbUsername": "organiser",
                                                                  "name": None}
-    copy = backup_service.restore(json.dumps(backup_service.backup(t)).encode(), owner)
+    copy = restore_service.restore(json.dumps(backup_service.backup(t)).encode(), owner)
     assert nrtm_export.export(copy, URL)["tournamentOrganiser"]["nrdbId"] == 4242
     owner.display_name = "Store Champs Crew"
     db.session.commit()

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 import pytest
 
 from app.extensions import db
-from app.services import backup as backup_service
+from app.services import restore as restore_service
 from app.services import event_writer, status
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
@@ -30,7 +30,7 @@ def test_the_poll_reads_a_handful_of_seats_whatever_other_events_hold(app, make_
     t = make_tournament(owner)
     a, b, c, d = add_players(t, ["Ann", "Ben", "Cat", "Dan"])
     add_round(t, 1, [(a, b, None), (c, d, None)])
-    event_writer.write(backup_service.read(make_backup(2000, 6)), owner, "backup")  # 24,000 newer seats elsewhere
+    event_writer.write(restore_service.read(make_backup(2000, 6)), owner, "backup")  # 24,000 newer seats elsewhere
     db.session.execute(sa.text("ANALYZE seats"))
     db.session.commit()
     compiled = status._POLL.params(slug=t.slug).compile(db.engine, compile_kwargs={"literal_binds": True})

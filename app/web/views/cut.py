@@ -11,6 +11,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from ...core import bracket_layout
 from ..forms.cut import ConfirmForm, CreateCutForm, ImportAnywayForm, PlayerChoiceForm, RestoreForm, UploadForm
 from ...services import backup as backup_service
+from ...services import restore as restore_service
 from ...services import cut as cut_service
 from ...services import nrtm_export, nrtm_import
 from ...services.jsonfile import FileError
@@ -201,7 +202,7 @@ def _tournament_page(t) -> str:
 @login_required
 def restore():
     def store(data, user, form):
-        return (backup_service.move if form.how.data == "move" else backup_service.restore)(data, user)
+        return (restore_service.move if form.how.data == "move" else restore_service.restore)(data, user)
 
     return _upload("cut/restore.html", store, "Restored {name}.", RestoreForm)
 

@@ -1,0 +1,318 @@
+"""A backup restored: as a new event (a copy) or as the event itself moved here (its address, links and staff).
+
+It checks the whole file first (read), then writes the tournament in one transaction of bulk inserts
+(event_writer); a file is restored whole or not at all.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sqlalchemy as sa
+
+from ..core import results as result_rules
+from ..core.bracket_games import KINDS
+from ..core.brackets import Bracket, BracketError
+from ..core.played_bracket import PlayedBracket
+from ..extensions import db
+from ..models import (Tournament, User)
+from ..core.pairing import Format
+from ..core.standings import TIEBREAKERS
+from . import event_writer
+from . import jsonfile as j
+from . import participation
+from .event_writer import ChangeRow, ClaimRow, CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from .jsonfile import FileError
+from .match_results import check_log
+from .rounds import RoundError
+
+from .backup import ACTORS, HASH, KIND, READS, SLUG, STAFF_ROLES
+
+
+RESTORED = " (restored)"
+
+
+def restored_name(name: str) -> str:
+    """The copy's name, marked so the TO's list tells it from the original (once, within the column's 120)."""
+    if name.endswith(RESTORED):
+        return name
+    return name[:120 - len(RESTORED)].rstrip() + RESTORED
+
+
+def restore(data: bytes, owner: User) -> Tournament:
+    """A new event owned by `owner`, identical to the backed-up one but for its slug and the name's mark;
+    all or nothing."""
+    plan = read(j.parse(data))
+    plan.tournament["name"] = restored_name(plan.tournament["name"])
+    return event_writer.write(plan, owner, "backup")
+
+
+def move(data: bytes, owner: User) -> Tournament:
+    """The event itself, moved here (from a dead laptop, or a laptop to a server): its address and every player's
+    link are kept, so printed QR codes and slips keep working, and its staff and former owner keep their roles where
+    their accounts exist here (the former owner as organizer). Refused when the address is taken here or the file
+    is too old to carry the links; all or nothing."""
+    plan = read(j.parse(data))
+    if plan.slug is None or any(p.moved_link is None for p in plan.players):
+        raise FileError("this backup was made by an older SASS and does not carry the players' links: restore it as "
+                        "a new event instead")
+    if db.session.scalar(sa.select(Tournament.id).filter_by(slug=plan.slug)) is not None:
+        raise FileError(f"the address /t/{plan.slug} is taken on this server (was the event moved here already?): "
+                        "restore it as a new event instead")
+    accounts = {u.email: u.id for u in db.session.scalars(
+        sa.select(User).where(User.email.in_([email for email, _ in plan.staff])))}
+    plan.keep_address = True
+    plan.staff_ids = [(accounts[email], role) for email, role in plan.staff
+                      if email in accounts and accounts[email] != owner.id]
+    return event_writer.write(plan, owner, "backup")
+
+
+def read(doc) -> EventPlan:
+    """The file's content, every value checked and normalised; FileError names the first problem."""
+    doc = j.obj(doc, "the file")
+    if doc.get("kind") != KIND:
+        raise FileError("this is not a SASS backup file")
+    if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
+        raise FileError(f"this backup has version {str(doc.get('version'))[:10]}; this SASS reads versions "
+                        f"{READS[0]} to {READS[-1]}")
+    t = j.obj(doc.get("tournament"), "tournament")
+    fmt = Format(j.choice(t.get("format"), "tournament format", tuple(f.value for f in Format)))
+    settings = {
+        "name": j.text(t.get("name"), "tournament name", 120, empty=False),
+        "date": j.iso_date(t.get("date"), "tournament date"),
+        "format": fmt.value,
+        "score_factor": _score_factor(t.get("score_factor")),
+        "planned_rounds": j.integer(t.get("planned_rounds"), "planned_rounds", 0, 1000, null=True),
+        "tiebreakers": j.choice(t.get("tiebreakers"), "tiebreakers", tuple(TIEBREAKERS), null=True),
+        "power_pairing": j.boolean(t.get("power_pairing"), "power_pairing"),
+        "seed": j.text(t.get("seed"), "seed", 32, empty=False),
+        "single_report": j.boolean(t.get("single_report", False) if doc["version"] < 3 else t.get("single_report"),
+                                   "single_report"),
+        **_organiser(t.get("organiser")),
+    }
+
+    players, names = [], NameClash()
+    for i, raw in enumerate(j.array(doc.get("players"), "players"), 1):
+        raw = j.obj(raw, f"player {i}")
+        name = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
+        names.check(name)
+        players.append(PlayerRow(
+            key=j.integer(raw.get("id"), f"player {name!r} id"),
+            name=name,
+            corp_identity=j.text(raw.get("corp_identity"), f"player {name!r} corp_identity", 100),
+            runner_identity=j.text(raw.get("runner_identity"), f"player {name!r} runner_identity", 100),
+            dropped=j.boolean(raw.get("dropped"), f"player {name!r} dropped"),
+            first_round_bye=j.boolean(raw.get("first_round_bye"), f"player {name!r} first_round_bye"),
+            fixed_table=j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
+            # absent from backups made before pronouns existed
+            pronouns=j.text(raw.get("pronouns", ""), f"player {name!r} pronouns", 40),
+            moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
+        ))
+    ids = {p.key for p in players}
+    if len(ids) != len(players):
+        raise FileError("two players have the same id")
+
+    rounds, numbers = [], set()
+    for i, raw in enumerate(j.array(doc.get("rounds"), "rounds"), 1):
+        raw = j.obj(raw, f"round {i}")
+        number = j.integer(raw.get("number"), f"round {i} number", 1, 10000)
+        if number in numbers:
+            raise FileError(f"round {number} appears twice")
+        numbers.add(number)
+        rounds.append(RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
+                               _check_matches(raw.get("matches"), number, ids, fmt, doc["version"])))
+
+    plan = EventPlan(tournament=settings, players=players, rounds=rounds)
+    if doc["version"] >= 4:
+        plan.slug = j.text(t.get("slug"), "tournament slug", 16, empty=False)
+        if not SLUG.fullmatch(plan.slug):
+            raise FileError("the tournament's slug should be lower-case letters and digits")
+        plan.staff = _check_staff(doc)
+    cut = _check_cut(doc.get("cut"), ids)
+    if cut is not None:
+        plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
+    return plan
+
+
+def _hash(value, where: str) -> str:
+    text = j.text(value, where, 64, empty=False)
+    if not HASH.fullmatch(text):
+        raise FileError(f"{where} should be 64 hexadecimal digits")
+    return text
+
+
+def _check_staff(doc: dict) -> list[tuple[str, str]]:
+    """(e-mail, role): the former owner as organizer, then the staff, each account once."""
+    owner = j.text(doc.get("owner"), "owner", 254, empty=False).lower()
+    staff, seen = [(owner, "organizer")], {owner}
+    for i, raw in enumerate(j.array(doc.get("staff"), "staff"), 1):
+        raw = j.obj(raw, f"staff {i}")
+        email = j.text(raw.get("email"), f"staff {i} email", 254, empty=False).lower()
+        role = j.choice(raw.get("role"), f"staff {i} role", STAFF_ROLES)
+        if email not in seen:
+            seen.add(email)
+            staff.append((email, role))
+    return staff
+
+
+def _score_factor(value) -> str:
+    text = j.text(value, "score_factor", 16, empty=False)
+    try:
+        factor = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise FileError(f"score_factor should be a number like 2 or 5/2, not {text!r}") from None
+    if factor <= 0:
+        raise FileError("score_factor should be more than 0")
+    return text
+
+
+def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int) -> list:
+    matches, tables, seen = [], set(), set()
+    results = {None: None, result_rules.BYE: result_rules.BYE}  # a result as written -> as stored
+
+    def stored(result, where):
+        if result not in results:  # each distinct result is checked once, not once per table
+            try:
+                results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
+            except result_rules.ResultError as e:
+                raise FileError(f"{where}: {e}") from None
+        return results[result]
+
+    for k, m in enumerate(j.array(raw_matches, f"round {number} matches"), 1):
+        m = j.obj(m, f"round {number} match {k}")
+        table = j.integer(m.get("table"), f"round {number} match {k} table", 1, 100000)
+        where = f"round {number} table {table}"
+        if table in tables:
+            raise FileError(f"round {number} has table {table} twice")
+        tables.add(table)
+        is_bye = j.boolean(m.get("is_bye"), f"{where} is_bye")
+        result = stored(j.text(m.get("result"), f"{where} result", 16, null=True), f"{where} result")
+        seats, positions = [], set()
+        for s in j.array(m.get("seats"), f"{where} seats"):
+            s = j.obj(s, f"{where} seat")
+            player = j.integer(s.get("player"), f"{where} seat player")
+            if player not in ids:
+                raise FileError(f"{where} names player {player}, who is not in the file's players")
+            if player in seen:
+                raise FileError(f"player {player} plays twice in round {number}")
+            seen.add(player)
+            position = j.choice(s.get("position"), f"{where} seat position", (1, 2))
+            if position in positions:
+                raise FileError(f"{where} has two seats at position {position}")
+            positions.add(position)
+            seats.append(SeatRow(
+                player=player, position=position,
+                side=j.choice(s.get("side"), f"{where} seat side", ("corp", "runner"), null=True),
+                points=j.integer(s.get("points"), f"{where} seat points", 0, 1000, null=True),
+                games_won=j.integer(s.get("games_won"), f"{where} seat games_won", 0, 100),
+            ))
+        if len(seats) != (1 if is_bye else 2):
+            raise FileError(f"{where} should have {'one seat (a bye)' if is_bye else 'two seats'}")
+        drawn_games = j.integer(m.get("drawn_games"), f"{where} drawn_games", 0, 100)
+        try:  # points and games follow from the result, as if it had been entered here
+            result_rules.check_scores(fmt, is_bye, result, [(s.position, s.side, s.points, s.games_won)
+                                                            for s in seats], drawn_games)
+        except result_rules.ResultError as e:
+            raise FileError(f"{where}: {e}") from None
+        claims, changes = _check_reports(m, where, result, is_bye, {s.player for s in seats}, fmt, version, stored)
+        matches.append(MatchRow(
+            table=table, is_bye=is_bye, result=result,
+            intentional_draw=j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
+            drawn_games=drawn_games, seats=seats, claims=claims, changes=changes,
+        ))
+    return matches
+
+
+def _organiser(raw) -> dict:
+    """An imported NRTM file's organiser, kept by the event (absent from older backups)."""
+    if raw is None:
+        return {}
+    raw = j.obj(raw, "tournament organiser")
+    return {"organiser_name": j.text(raw.get("name", ""), "organiser name", 80),
+            "organiser_nrdb_username": j.text(raw.get("nrdb_username", ""), "organiser nrdb_username", 40),
+            "organiser_nrdb_id": j.integer(raw.get("nrdb_id"), "organiser nrdb_id", 0, 2**31 - 1, null=True)}
+
+
+def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: Format, version: int, stored):
+    """A match's claims and result log (version 3), checked by the rules that make them (participation.report,
+    match_results.write_result)."""
+    if version < 3:
+        return [], []
+    claims = []
+    for k, c in enumerate(j.array(m.get("claims"), f"{where} claims"), 1):
+        c = j.obj(c, f"{where} claim {k}")
+        key = j.text(c.get("result"), f"{where} claim {k} result", 16)
+        try:
+            participation.check_claim(fmt, key)
+        except result_rules.ResultError as e:
+            raise FileError(f"{where} claim {k} result {key!r}: {e}") from None
+        claims.append(ClaimRow(j.integer(c.get("player"), f"{where} claim {k} player"), key,
+                               j.iso_time(c.get("at"), f"{where} claim {k} at")))
+    changes = []
+    for k, c in enumerate(j.array(m.get("changes"), f"{where} changes"), 1):
+        c = j.obj(c, f"{where} change {k}")
+        changes.append(ChangeRow(
+            actor=j.choice(c.get("actor"), f"{where} change {k} actor", ACTORS),
+            player=j.integer(c.get("player"), f"{where} change {k} player", null=True),
+            old=stored(j.text(c.get("old"), f"{where} change {k} old", 16, null=True), f"{where} change {k} old"),
+            new=stored(j.text(c.get("new"), f"{where} change {k} new", 16), f"{where} change {k} new"),
+            at=j.iso_time(c.get("at"), f"{where} change {k} at"),
+        ))
+    last = changes[-1] if changes else None
+    try:
+        check_log(result, is_bye, seated, [(c.actor, c.player, c.old, c.new) for c in changes])
+        participation.check_claims(result, is_bye, seated, [participation.Claim(c.player, "", c.result)
+                                                            for c in claims],
+                                   last.player if last and last.actor == "player" else None)
+    except RoundError as e:
+        raise FileError(f"{where}: {e}") from None
+    return claims, changes
+
+
+def _check_cut(raw, ids: set):
+    if raw is None:
+        return None
+    raw = j.obj(raw, "cut")
+    kind = j.choice(raw.get("kind"), "cut kind", KINDS)
+    entries = []
+    for i, e in enumerate(j.array(raw.get("entries"), "cut entries"), 1):
+        e = j.obj(e, f"cut entry {i}")
+        player = j.integer(e.get("player"), f"cut entry {i} player")
+        if player not in ids:
+            raise FileError(f"cut entry {i} names player {player}, who is not in the file's players")
+        entries.append((j.integer(e.get("seed"), f"cut entry {i} seed", 1, 64), player))
+    entries.sort()
+    seeds = [p for _, p in entries]
+    if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len(set(seeds)) != len(seeds):
+        raise FileError("the cut should have seeds 1, 2, 3 ... once each, each player once")
+    results, games = [], set()
+    for i, r in enumerate(j.array(raw.get("results"), "cut results"), 1):
+        r = j.obj(r, f"cut result {i}")
+        game = j.integer(r.get("game"), f"cut result {i} game", 1, 1000)
+        if game in games:
+            raise FileError(f"cut game {game} appears twice")
+        games.add(game)
+        winner = j.integer(r.get("winner"), f"cut game {game} winner", null=True)
+        corp = j.integer(r.get("corp"), f"cut game {game} corp", null=True)
+        table = j.integer(r.get("table"), f"cut game {game} table", 1, 100000, null=True)
+        player1 = j.integer(r.get("player1"), f"cut game {game} player1", null=True)
+        player2 = j.integer(r.get("player2"), f"cut game {game} player2", null=True)
+        rnd = j.integer(r.get("round"), f"cut game {game} round", 1, 100, null=player1 is None)
+        for who in (winner, corp, player1, player2):
+            if who is not None and who not in ids:
+                raise FileError(f"cut game {game} names player {who}, who is not in the file's players")
+        results.append(CutRow(game, winner, corp, table, rnd if player1 is not None else None, player1, player2))
+    played = [r for r in results if r.player1 is not None]
+    try:
+        if played and (len(played) != len(results) or any(r.player2 is None for r in played)):
+            raise BracketError("a cut kept as played names both players of every game")
+        if played:
+            PlayedBracket(kind, seeds, [(r.game, r.round, r.player1, r.player2, r.winner, r.corp) for r in played])
+        else:
+            bracket = Bracket.from_results(kind, seeds, [(r.game, r.winner, r.corp) for r in results
+                                                         if r.winner is not None])
+            for r in results:
+                if r.winner is None and r.corp is not None and r.corp not in bracket.game(r.game).players:
+                    raise BracketError(f"game {r.game} records a side choice for a player who is not in it")
+    except BracketError as e:
+        raise FileError(f"the cut does not add up: {e}") from None
+    return {"kind": kind, "seeds": seeds, "results": results}
