@@ -16,7 +16,7 @@ from ..core.pairing import Side
 from ..core.results import BYE
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament, touch
-from . import state
+from . import backup, state
 from .locks import lock_tournament
 
 
@@ -260,6 +260,7 @@ def seat_rows(t: Tournament, round_id: int, match_id: int, players: Sequence[int
 
 
 def publish_round(t: Tournament, number: int) -> None:
+    """Publish the round, then keep a backup beside the database (backup.keep): every publish, whoever asks."""
     done = db.session.execute(sa.update(Round).where(Round.tournament_id == t.id, Round.number == number)
                               .values(published=True))
     if not done.rowcount:
@@ -267,6 +268,7 @@ def publish_round(t: Tournament, number: int) -> None:
         raise NotFound(f"There is no round {number}.")
     touch(db.session, [t.id])
     db.session.commit()
+    backup.keep(t, f"round{number}")
 
 
 def undo_round(t: Tournament, number: int) -> None:

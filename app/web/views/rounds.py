@@ -17,7 +17,6 @@ from ...services import match_results, pairing_edits
 from ...services import standings as standings_service
 from ...services import rounds as service
 from ...services import timer
-from ...services import backup as backup_service
 from ..access import ORGANIZE, SCORE, managed_tournament, may
 
 bp = Blueprint("rounds", __name__)
@@ -218,7 +217,6 @@ def publish(tid: int, number: int):
         service.publish_round(t, number)
     except service.NotFound as e:
         abort(404, str(e))
-    backup_service.keep(t, f"round{number}")
     flash(f"Round {number} is published: players can see it now.", "success")
     return redirect(url_for("rounds.show", tid=tid, number=number), 303)
 
