@@ -15,6 +15,7 @@ from ..models import Match, Player, Round, Seat, Tournament
 from ..core.pairing import Format
 from ..core.results import BYE, label, side_scores
 from .standings import standings
+from .state import first_seat, second_seat
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_DECIMALS = 12  # places for a tiebreaker whose decimal expansion does not end (1/3)
@@ -92,8 +93,8 @@ def games_csv(t: Tournament) -> str:
         sa.select(Round.number, Match.table, Match.result, one.player_id, one.side, one.points, one.games_won,
                   two.player_id, two.side, two.points, two.games_won)
         .join(Match, Match.round_id == Round.id)
-        .join(one, sa.and_(one.match_id == Match.id, one.position == 1))
-        .outerjoin(two, sa.and_(two.match_id == Match.id, two.position == 2))
+        .join(one, sa.and_(one.match_id == Match.id, first_seat(one)))
+        .outerjoin(two, sa.and_(two.match_id == Match.id, second_seat(two)))
         .where(Round.tournament_id == t.id)
         .order_by(Round.number, Match.table)
     )

@@ -99,10 +99,11 @@ def _swiss_rounds(tournament: Tournament) -> list[Round]:
 
 
 def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
-    seats = list(match.seats)
+    seats = sorted(match.seats, key=lambda s: s.position)
     players = [_swiss_player(s, match.is_bye, number, fmt, match.result) for s in seats]
-    if len(players) == 1:
-        players.append(_swiss_player(None, True, number, fmt))
+    if len(players) == 1:  # a bye: its player in the seat they have (an imported file's player2 stays there)
+        empty = _swiss_player(None, True, number, fmt)
+        players = players + [empty] if seats[0].position == 1 else [empty] + players
     return {
         "table": match.table, "player1": players[0], "player2": players[1],
         "intentionalDraw": match.intentional_draw, "twoForOne": False, "eliminationGame": False,

@@ -194,12 +194,12 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
         if table in tables:
             raise FileError(f"round {n} has two games at table {table}")
         tables.add(table)
-        sides = []
+        sides, bye_seat = [], 1
         for key in ("player1", "player2"):
             raw = p.get(key)
             raw = {} if raw is None else j.obj(raw, f"{where} {key}")
             pid = raw.get("id")
-            if pid is None or (pid == 0 and 0 not in ids and key == "player2"):  # the NRTM app's bye: player 0
+            if pid is None or (pid == 0 and 0 not in ids):  # the NRTM app's bye: player 0
                 continue
             pid = j.player_id(pid, f"{where} {key} id")
             if pid not in ids:
@@ -214,15 +214,18 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
             points = _points(raw, f"{where} {key}", fmt)
             role = j.choice(raw.get("role"), f"{where} {key} role", ("corp", "runner"), null=True)
             sides.append((pid, role, points, games))
+            bye_seat = 2 if key == "player2" else 1
         if not sides:
             raise FileError(f"{where} has no players")
         intentional = j.boolean(p.get("intentionalDraw", False), f"{where} intentionalDraw")
-        matches.append(_swiss_match(where, table, sides, intentional, fmt, warnings))
+        matches.append(_swiss_match(where, table, sides, intentional, fmt, warnings, bye_seat))
     return matches
 
 
 def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Format,
-                 warnings: list) -> MatchRow:
+                 warnings: list, bye_seat: int = 1) -> MatchRow:
+    """One swiss table. A bye keeps the seat the file gave its player (Cobra sometimes writes player2), so an
+    export writes it back there."""
     if len(sides) == 1:
         pid, _, points, _ = sides[0]
         if points is not None and points != fmt.scoring.bye:
@@ -230,7 +233,7 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
                             f"and SASS counts it as a bye ({fmt.scoring.bye} points).")
             points = fmt.scoring.bye
         result = None if points is None else result_rules.BYE
-        return MatchRow(table, True, result, False, [SeatRow(pid, 1, None, points)])
+        return MatchRow(table, True, result, False, [SeatRow(pid, bye_seat, None, points)])
     (a, role_a, pa, games_a), (b, role_b, pb, games_b) = sides
     if (pa is None) != (pb is None):
         raise FileError(f"{where} has a score for only one player")

@@ -19,6 +19,17 @@ def entrants(tournament: Tournament) -> list[Entrant]:
     return [Entrant(*row) for row in db.session.connection().execute(query)]
 
 
+def first_seat(seat):
+    """Joins a match's first seat (aliased Seat): position 1, or a bye's lone seat whichever position it has (an
+    imported file may seat a bye's player second, and the export writes it back there)."""
+    return sa.or_(seat.position == 1, Match.is_bye)
+
+
+def second_seat(seat):
+    """Joins a match's second seat: position 2 of a table of two; a bye has none."""
+    return sa.and_(seat.position == 2, Match.is_bye.is_(False))
+
+
 def completed_games(tournament: Tournament, before_round: int | None = None,
                     published_only: bool = False) -> list[Game]:
     """Every reported match (and bye) of the swiss rounds, optionally only rounds before `before_round`, or only
@@ -31,8 +42,8 @@ def completed_games(tournament: Tournament, before_round: int | None = None,
         sa.select(Round.number, Match.is_bye, Match.intentional_draw, Match.drawn_games,
                   one.player_id, one.side, one.points, one.games_won, two.player_id, two.points, two.games_won)
         .join(Match, Match.round_id == Round.id)
-        .join(one, sa.and_(one.match_id == Match.id, one.position == 1))
-        .outerjoin(two, sa.and_(two.match_id == Match.id, two.position == 2))
+        .join(one, sa.and_(one.match_id == Match.id, first_seat(one)))
+        .outerjoin(two, sa.and_(two.match_id == Match.id, second_seat(two)))
         .where(Round.tournament_id == tournament.id, Match.result.is_not(None))
         .order_by(Round.number, Match.id)
     )

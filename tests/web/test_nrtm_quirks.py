@@ -211,3 +211,47 @@ def test_the_files_organiser_is_written_back_unless_the_account_names_one(app, m
     db.session.commit()
     assert nrtm_export.export(t, URL)["tournamentOrganiser"] == {"nrdbId": None, "nrdbUsername": None,
                                                                  "name": "Store Champs Crew"}
+
+
+def _second_seat_bye() -> dict:
+    """cobra_mid_round_bye with round 1's bye written as Cobra sometimes does: player1 null, the player second."""
+    doc = _file("cobra_mid_round_bye")
+    bye = doc["rounds"][0][1]
+    bye["player1"], bye["player2"] = bye["player2"], bye["player1"]
+    assert bye["player1"]["id"] is None and bye["player2"]["id"] == 1
+    return doc
+
+
+def test_a_bye_in_the_second_seat_stays_there_and_counts_everywhere(client, make_user, login):
+    """Stored in the seat the file gave it, written back there, and every page, export and standing that reads
+    byes still finds it (no query assumes a bye sits first)."""
+    from app.services import export as csv_export
+    from app.services import player_links
+
+    make_user()
+    login()
+    doc = _second_seat_bye()
+    assert _upload(client, doc).status_code in (302, 303)
+    t = _latest()
+    bye = db.session.scalars(sa.select(Match).join(Round).where(Round.tournament_id == t.id, Round.number == 1,
+                                                                Match.is_bye.is_(True))).one()
+    assert [(s.player.name, s.position, s.points) for s in bye.seats] == [("Lu", 2, 6)]
+    out = nrtm_export.export(t, URL)
+    assert out["rounds"][0][1]["player1"]["id"] is None and out["rounds"][0][1]["player2"]["id"] == 1
+    assert out["rounds"][0][1]["player2"]["combinedScore"] == 6
+    assert _stored_fields(out) == _stored_fields(doc)
+    assert {s.name: s.points for s in state.standings(t)} == {"Lu": 6, "Mo": 6, "Ned": 0}
+    assert [r for r in out["players"] if r["name"] == "Lu"][0]["matchPoints"] == 6
+    games = csv_export.games_csv(t)
+    assert any(line.startswith("1,2,Lu,") for line in games.splitlines())
+    pairings = client.get(f"/t/{t.slug}/rounds/1").get_data(as_text=True)
+    assert re.search(r'class="seat">Lu</span> <span class="muted">bye', pairings)
+    api = client.get(f"/api/tournaments/{t.slug}/rounds/1").get_json()
+    assert [[s["name"] for s in p["seats"]] for p in api["pairings"] if p["bye"]] == [["Lu"]]
+    assert client.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
+    lu = next(p for p in t.players if p.name == "Lu")
+    page = client.get(f"/t/{t.slug}/p/{player_links.token(lu)}")
+    assert page.status_code == 200 and "Lu" in page.get_data(as_text=True)
+    # a backup keeps the seat too
+    copy = restore_service.restore(json.dumps(backup_service.backup(t)).encode(), t.owner)
+    assert nrtm_export.export(copy, URL)["rounds"] == out["rounds"]
