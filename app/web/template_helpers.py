@@ -9,7 +9,7 @@ from flask import Flask, current_app, request, url_for
 from flask_login import current_user
 
 from ..core import clock
-from ..core.cards import data_date as card_data_date
+from ..core.cards import data_label as card_data_label
 from ..core.names import name_key
 from ..models import Tournament, utcnow
 from ..services import participation, player_links, timer
@@ -21,7 +21,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(tiebreak, "tiebreak")
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
-    app.add_template_global(card_data_date, "card_data_date")  # the identity hints and the import page show it
+    app.add_template_global(card_data_label, "card_data_label")  # the identity hints and the import page show it
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")
     app.context_processor(page_context)

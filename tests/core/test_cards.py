@@ -59,3 +59,42 @@ def test_the_script_makes_the_shipped_file(tmp_path):
         assert out.read_bytes() == cards.PATH.read_bytes()
     else:
         assert out.stat().st_size > 100_000
+
+
+def test_the_vantage_point_supplement_is_in_the_data_and_the_current_pools():
+    melies = cards.card("melies_u_only_the_brightest")
+    assert (melies["type"], melies["faction"], melies["limit"], melies["min_deck"], melies["influence_limit"],
+            melies["codes"], melies["sets"]) == ("corp_identity", "jinteki", 1, 45, 15, ["36036"], ["vantage_point"])
+    assert cards.card("lotus_haze")["agenda_points"] == 2 and cards.card("corsair")["limit"] == 3
+    assert cards.card("realloc")["title"] == "realloc()" and cards.card("nurse_hanh")["title"] == "Nurse Hạnh"
+    assert sum("vantage_point" in c["sets"] for c in cards.data()["cards"].values()) == 66
+    assert cards.data()["sets"]["vantage_point"]["name"] == "Vantage Point"
+    for fmt in ("standard", "startup", "eternal"):
+        assert cards.in_pool("hiram_0mission_svensson_shadow_of_the_past", fmt)
+    assert not cards.in_pool("melies_u_only_the_brightest", "standard", "rotation_2023")  # only the current pool
+    assert cards.data_label() == f"{cards.data_date()} plus Vantage Point"
+
+
+def test_netrunnerdbs_own_data_wins_over_the_supplement():
+    """Once NetrunnerDB has a card (by its code), the supplement's row falls away; a set NetrunnerDB has keeps
+    its own pools."""
+    from scripts.cards import merge_supplement
+
+    supplement = {"formats": ["standard"], "sets": {"vp": {"name": "VP", "cycle": "c", "date": None}},
+                  "cards": {"new_card": {"title": "New Card", "side": "corp", "type": "ice", "faction": "nbn",
+                                         "influence": 1, "limit": 3, "subtypes": ["Barrier"], "codes": ["36001"],
+                                         "sets": ["vp"]},
+                            "old_card": {"title": "Old Card", "side": "corp", "type": "ice", "faction": "nbn",
+                                         "influence": 9, "limit": 3, "codes": ["36002"], "sets": ["vp"]}}}
+    sets = {"core": {"name": "Core"}}
+    source_cards = {"old_card_renamed": {"title": "Old Card", "influence": 2, "codes": ["36002"], "sets": ["core"]}}
+    formats, pools = {"standard": {"pool": "now"}}, {"now": {"sets": ["core"]}}
+    assert merge_supplement(supplement, sets, source_cards, formats, pools) == ["VP"]
+    assert source_cards["new_card"] == {"title": "New Card", "side": "corp", "type": "ice", "faction": "nbn",
+                                        "influence": 1, "limit": 3, "codes": ["36001"], "sets": ["vp"]}
+    assert "old_card" not in source_cards and source_cards["old_card_renamed"]["influence"] == 2
+    assert pools["now"]["sets"] == ["core", "vp"]
+    everything = {"new": {"codes": ["36001"]}, "old": {"codes": ["36002"]}}
+    pools = {"now": {"sets": ["core", "vp"]}}
+    assert merge_supplement(supplement, {"vp": {"name": "VP"}}, everything, formats, pools) == []
+    assert pools["now"]["sets"] == ["core", "vp"] and set(everything) == {"new", "old"}

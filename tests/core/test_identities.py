@@ -57,3 +57,19 @@ def test_canonical_names():
 def test_data_date_is_the_source_commits():
     assert data_date() == cards.data()["source"]["date"]
     assert len(data_date()) == 10 and data_date()[4] == "-"
+
+
+def test_vantage_point_identities_from_the_supplement():
+    """Released after the NetrunnerDB snapshot: in the card data through app/core/data/cards_supplement.json,
+    found by name with typographic or straight quotes."""
+    for name in ("Hiram “0mission” Svensson: Shadow of the Past", 'Hiram "0mission" Svensson: Shadow of the Past'):
+        assert faction(name, "runner") == "shaper" and faction(name, "corp") is None
+        assert canonical(name) == 'Hiram "0mission" Svensson: Shadow of the Past'
+    vic = 'Virtual Intelligence, P.I.: "You Can Call Me Vic"'
+    assert faction("Virtual Intelligence, P.I.: “You Can Call Me Vic”", "runner") == "criminal"
+    assert canonical("virtual intelligence, p.i.: “you can call me vic”") == vic
+    assert faction("Melies U: Only the Brightest", "corp") == "jinteki"  # accents do not matter
+    assert canonical("Melies U: Only the Brightest") == "Méliès U: Only the Brightest"
+    assert faction("Editorial Division: Ad Nihilum", "corp") == "nbn"
+    assert {vic, 'Hiram "0mission" Svensson: Shadow of the Past'} <= set(identities()["runner"])
+    assert {"Méliès U: Only the Brightest", "Editorial Division: Ad Nihilum"} <= set(identities()["corp"])
