@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
+from .core.identities import canonical
 from .core.names import name_key
 from .core.pairing import DEFAULT_SCORE_FACTOR, Format
 
@@ -164,6 +165,11 @@ class Player(db.Model):
     corp_identity = db.Column(db.String(100), nullable=False, default="")
     runner_identity = db.Column(db.String(100), nullable=False, default="")
     pronouns = db.Column(db.String(40), nullable=False, default="", server_default="")
+    # The faction an imported NRTM file gave an identity SASS does not know (a NetrunnerDB faction id); NULL for
+    # a known identity, whose faction comes from the card data (core/identities.py player_faction). A changed
+    # identity forgets it (the validator below).
+    corp_faction = db.Column(db.String(24))
+    runner_faction = db.Column(db.String(24))
     self_registered = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
@@ -188,6 +194,14 @@ class Player(db.Model):
     def _keep_name_key(self, _attr, name):
         self.name_key = name_key(name or "")
         return name
+
+    @validates("corp_identity", "runner_identity")
+    def _forget_file_faction(self, attr, identity):
+        """A file's faction belongs to the identity it came with: another identity (a TO's or player's edit)
+        drops it, and the card data, or nothing, says the faction."""
+        if canonical(identity) != canonical(getattr(self, attr)):
+            setattr(self, attr.replace("identity", "faction"), None)
+        return identity
 
 
 class Round(db.Model):
@@ -336,6 +350,10 @@ class CutEntry(db.Model):
     tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
     player_id = db.Column(db.Integer, nullable=False)
     seed = db.Column(db.Integer, nullable=False)
+    # The player's final place as an imported NRTM file ranked the cut where SASS's rule ranks it otherwise (the
+    # file's ranking stands: core/brackets.py Elimination.file_ranking); NULL for every other cut. A cut result
+    # reported or corrected here forgets it (services/cut.py).
+    rank = db.Column(db.Integer)
 
     __table_args__ = (
         ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
@@ -343,6 +361,7 @@ class CutEntry(db.Model):
         UniqueConstraint("tournament_id", "seed"),
         UniqueConstraint("tournament_id", "player_id"),
         CheckConstraint("seed > 0", name="seed_positive"),
+        CheckConstraint("rank IS NULL OR rank > 0", name="rank_positive"),
     )
 
     player = db.relationship("Player", primaryjoin="Player.id == foreign(CutEntry.player_id)", viewonly=True)

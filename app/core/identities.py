@@ -71,3 +71,19 @@ def faction(name: Optional[str], side: Optional[str] = None) -> Optional[str]:
     if known is None or (side is not None and known[1] != side):
         return None
     return known[2]
+
+
+def file_faction(name: Optional[str], side: str, code) -> Optional[str]:
+    """What a player keeps of the faction code a file gives an identity (either spelling, cards.faction_id):
+    nothing when SASS knows the identity (the card data says its faction), nor for a code that names no faction
+    of that side; else the faction, so an identity newer than the card data keeps the file's faction."""
+    fid = cards.faction_id(code)
+    if not name or fid is None or cards.data()["factions"][fid]["side"] != side or faction(name) is not None:
+        return None
+    return fid
+
+
+def player_faction(name: Optional[str], side: str, kept: Optional[str] = None) -> Optional[str]:
+    """A player's faction on one side: the card data's for an identity SASS knows, else the one a file gave an
+    identity SASS does not know (`kept`, Player.corp_faction / runner_faction), else None."""
+    return faction(name, side) or (file_faction(name, side, kept) if kept else None)

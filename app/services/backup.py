@@ -83,7 +83,8 @@ def backup(tournament: Tournament) -> dict:
         "players": [
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-             "fixed_table": p.fixed_table, "pronouns": p.pronouns, "link": player_links.carried(p)}
+             "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
+             "runner_faction": p.runner_faction, "link": player_links.carried(p)}
             for p in players
         ],
         "rounds": [
@@ -99,7 +100,7 @@ def backup(tournament: Tournament) -> dict:
         ],
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
-            "entries": [{"player": number[e.player_id], "seed": e.seed} for e in entries],
+            "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],
             "results": [_cut_row(r, number) for r in results],
         },
     }

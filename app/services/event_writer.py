@@ -36,6 +36,8 @@ class PlayerRow:
     first_round_bye: bool = False
     fixed_table: Optional[int] = None
     pronouns: str = ""
+    corp_faction: Optional[str] = None  # a file's faction of an identity SASS does not know (Player.corp_faction)
+    runner_faction: Optional[str] = None
     moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
 
 
@@ -168,7 +170,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     _insert_all(Player, [
         {"tournament_id": tid, "name": p.name, "name_key": name_key(p.name), "corp_identity": p.corp_identity,
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-         "fixed_table": p.fixed_table, "pronouns": p.pronouns, "link_key": secrets.token_hex(16),
+         "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
+         "runner_faction": p.runner_faction, "link_key": secrets.token_hex(16),
          "moved_link": p.moved_link if plan.keep_address else None, "created_at": now}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)

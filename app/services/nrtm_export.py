@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 from ..core import results as result_rules
 from ..extensions import db
 from ..core.cards import nrtm_faction
-from ..core.identities import canonical, faction
+from ..core.identities import canonical, player_faction
 from ..models import Match, Round, Seat, Tournament, User
 from ..core.pairing import Format
 from . import cut as cut_service
@@ -45,8 +45,9 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         corp_id, runner_id = canonical(p.corp_identity) or None, canonical(p.runner_identity) or None
         row = {
             "id": number[p.id], "name": p.name, "rank": s.rank,
-            "corpIdentity": corp_id, "corpFaction": nrtm_faction(faction(corp_id, "corp")),
-            "runnerIdentity": runner_id, "runnerFaction": nrtm_faction(faction(runner_id, "runner")),
+            "corpIdentity": corp_id, "corpFaction": nrtm_faction(player_faction(corp_id, "corp", p.corp_faction)),
+            "runnerIdentity": runner_id,
+            "runnerFaction": nrtm_faction(player_faction(runner_id, "runner", p.runner_faction)),
             "matchPoints": s.points,
             "strengthOfSchedule": _number(s.tiebreakers[0]) if s.tiebreakers else 0,
             "extendedStrengthOfSchedule": _number(s.tiebreakers[1]) if len(s.tiebreakers) > 1 else 0,

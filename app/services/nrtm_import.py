@@ -14,7 +14,7 @@ from typing import Optional
 
 
 from ..core import results as result_rules
-from ..core.identities import canonical
+from ..core.identities import canonical, file_faction
 from ..models import Tournament, User
 from ..core.pairing import Format
 from . import event_writer
@@ -78,7 +78,10 @@ def read(doc) -> EventPlan:
         corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
         runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
         pronouns = j.text(_cut(raw.get("pronouns"), 40), f"player {pname!r} pronouns", 40, null=True)
-        players.append(PlayerRow(pid, pname, canonical(corp_id), canonical(runner_id), pronouns=pronouns or ""))
+        corp_id, runner_id = canonical(corp_id), canonical(runner_id)
+        players.append(PlayerRow(pid, pname, corp_id, runner_id, pronouns=pronouns or "",
+                                 corp_faction=file_faction(corp_id, "corp", raw.get("corpFaction")),
+                                 runner_faction=file_faction(runner_id, "runner", raw.get("runnerFaction"))))
     if all(isinstance(p.key, int) for p in players):
         players.sort(key=lambda p: p.key)
 

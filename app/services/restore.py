@@ -10,8 +10,10 @@ from fractions import Fraction
 import sqlalchemy as sa
 
 from ..core import results as result_rules
+from ..core import cards
 from ..core.bracket_games import KINDS
 from ..core.brackets import Bracket, BracketError
+from ..core.identities import file_faction
 from ..core.played_bracket import PlayedBracket
 from ..extensions import db
 from ..models import (Tournament, User)
@@ -105,6 +107,8 @@ def read(doc) -> EventPlan:
             fixed_table=j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
             # absent from backups made before pronouns existed
             pronouns=j.text(raw.get("pronouns", ""), f"player {name!r} pronouns", 40),
+            # absent from backups made before a file's factions were kept
+            corp_faction=_kept_faction(raw, "corp", name), runner_faction=_kept_faction(raw, "runner", name),
             moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
         ))
     ids = {p.key for p in players}
@@ -266,6 +270,17 @@ def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: 
     except RoundError as e:
         raise FileError(f"{where}: {e}") from None
     return claims, changes
+
+
+def _kept_faction(raw: dict, side: str, name: str):
+    """A player's kept faction (Player.corp_faction / runner_faction): a faction of its side, kept only while the
+    card data does not know the identity (core/identities.py file_faction)."""
+    code = raw.get(f"{side}_faction")
+    if code is None:
+        return None
+    if cards.faction_id(code) is None or cards.data()["factions"][cards.faction_id(code)]["side"] != side:
+        raise FileError(f"player {name!r} {side}_faction should be a {side} faction, not {j.brief(code)}")
+    return file_faction(raw.get(f"{side}_identity"), side, code)
 
 
 def _check_cut(raw, ids: set):

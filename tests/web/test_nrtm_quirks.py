@@ -255,3 +255,61 @@ def test_a_bye_in_the_second_seat_stays_there_and_counts_everywhere(client, make
     # a backup keeps the seat too
     copy = restore_service.restore(json.dumps(backup_service.backup(t)).encode(), t.owner)
     assert nrtm_export.export(copy, URL)["rounds"] == out["rounds"]
+
+
+def _factions(doc: dict) -> dict:
+    return {p["name"]: (p["corpIdentity"], p["corpFaction"], p["runnerIdentity"], p["runnerFaction"])
+            for p in doc["players"]}
+
+
+def test_a_files_faction_stays_with_an_identity_sass_does_not_know(client, make_user, login):
+    """Vantage Point identities (card data supplement) keep NetrunnerDB's factions; an identity SASS does not
+    know keeps the file's faction (either spelling), written back as Cobra writes it; a code of the wrong side or
+    no faction at all is not kept; a TO's edit of the identity forgets the file's faction."""
+    make_user()
+    login()
+    doc = _file("cobra_mid_round_bye")
+    lu, mo, ned = doc["players"]
+    lu.update(corpIdentity="Méliès U: Only the Brightest", corpFaction="jinteki",
+              runnerIdentity="Hiram “0mission” Svensson: Shadow of the Past", runnerFaction="shaper")
+    mo.update(corpIdentity="Homebrew Corp: Testing Ground", corpFaction="haas_bioroid",
+              runnerIdentity="A Runner From Next Year", runnerFaction="neutral-runner")
+    ned.update(corpIdentity="Typo Identity", corpFaction="anarch", runnerIdentity="Another Typo",
+               runnerFaction="mystery")
+    assert _upload(client, doc).status_code in (302, 303)
+    t = _latest()
+    out = _factions(nrtm_export.export(t, URL))
+    assert out == {
+        "Lu": ("Méliès U: Only the Brightest", "jinteki", 'Hiram "0mission" Svensson: Shadow of the Past', "shaper"),
+        "Mo": ("Homebrew Corp: Testing Ground", "haas-bioroid", "A Runner From Next Year", "neutral-runner"),
+        "Ned": ("Typo Identity", None, "Another Typo", None)}
+    stored = {p.name: (p.corp_faction, p.runner_faction) for p in t.players}
+    assert stored == {"Lu": (None, None), "Mo": ("haas_bioroid", "neutral_runner"), "Ned": (None, None)}
+    # export -> import -> export keeps them, and so does a backup
+    again = nrtm_import.import_file(_bytes(nrtm_export.export(t, URL)), t.owner)
+    assert _factions(nrtm_export.export(again, URL)) == out
+    copy = restore_service.restore(json.dumps(backup_service.backup(t)).encode(), t.owner)
+    assert _factions(nrtm_export.export(copy, URL)) == out
+
+    mo_row = next(p for p in t.players if p.name == "Mo")
+    url = f"/tournaments/{t.id}/players/{mo_row.id}/edit"
+    keep = {"name": "Mo", "corp_identity": "Homebrew Corp: Testing Ground", "runner_identity": "Another Homebrew"}
+    assert client.post(url, data=keep).status_code == 302
+    assert _factions(nrtm_export.export(t, URL))["Mo"] == ("Homebrew Corp: Testing Ground", "haas-bioroid",
+                                                           "Another Homebrew", None)
+    assert client.post(url, data=keep | {"corp_identity": "NBN: Making News"}).status_code == 302
+    assert _factions(nrtm_export.export(t, URL))["Mo"][:2] == ("NBN: Making News", "nbn")
+
+
+def test_a_bad_kept_faction_in_a_backup_is_refused(app, make_user):
+    doc = _file("cobra_mid_round_bye")
+    doc["players"][0].update(corpIdentity="Homebrew", corpFaction="nbn")
+    t = nrtm_import.import_file(_bytes(doc), make_user())
+    backup = backup_service.backup(t)
+    backup["players"][0]["corp_faction"] = "shaper"
+    try:
+        restore_service.restore(json.dumps(backup).encode(), t.owner)
+    except FileError as e:
+        assert "corp_faction should be a corp faction" in str(e)
+    else:
+        raise AssertionError("a Runner faction was kept for a Corp identity")
