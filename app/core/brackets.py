@@ -112,6 +112,7 @@ class Elimination:
     seeds: list
     losses_to_go_out: int
     played = False  # True: a PlayedBracket (app/core/played_bracket.py), whose games no layout generates
+    file_ranking: Optional[tuple] = None  # an imported file's own final order of the cut, which stands (rank_as)
 
     def _seeded(self, kind: str, seeds: Sequence[PlayerId]) -> None:
         seeds = list(seeds)
@@ -146,11 +147,49 @@ class Elimination:
         return out_round
 
     def final_standings(self) -> list[PlayerId]:
+        """The cut's final order: the file's (rank_as) for an imported cut whose file ranked it otherwise, else
+        the games' (games_standings)."""
+        return list(self.file_ranking) if self.file_ranking else self.games_standings()
+
+    def games_standings(self) -> list[PlayerId]:
         """Cut players by the round they went out (later is better; still in is best), then seed.
 
         Complete bracket: the champion first. Mid-bracket, the players still in lead, by seed."""
         out_round = self.out_rounds()
-        return sorted(self.seeds, key=lambda p: (p in out_round, -out_round.get(p, 0), self._seed_no[p]))
+        return sorted(self.seeds, key=lambda p: (*self._how_far(p, out_round), self._seed_no[p]))
+
+    def _how_far(self, player: PlayerId, out_round: dict) -> tuple:
+        """Smaller is further: still in before out, out later before out earlier."""
+        return (player in out_round, -out_round.get(player, 0))
+
+    def champion(self) -> Optional[PlayerId]:
+        """The winner of a complete cut: the file's first for a cut ranked by its file, else the games'."""
+        if self.file_ranking:
+            return self.file_ranking[0] if self.is_complete() else None
+        return self.games_champion()
+
+    def games_champion(self) -> Optional[PlayerId]:
+        raise NotImplementedError
+
+    def is_complete(self) -> bool:
+        raise NotImplementedError
+
+    def rank_as(self, order: Sequence[PlayerId]) -> None:
+        """Rank the cut as an imported file ranked it, whatever its games say: a file that contradicts itself is
+        imported as it says, and the file's ranking stands (docs/domain.md 9). `order` names each seed once."""
+        order = tuple(order)
+        if len(order) != len(self.seeds) or set(order) != set(self.seeds):
+            raise BracketError("a cut's ranking names every player of the cut once")
+        self.file_ranking = None if list(order) == self.games_standings() else order
+
+    def ranking_contradictions(self, order: Sequence[PlayerId]) -> list[tuple]:
+        """(above, below) pairs of a ranking that puts a player above one who went further in the games (out in a
+        later round, or still in): what makes a file's ranking contradict its own games. Players out in the
+        same round may come in any order."""
+        out_round = self.out_rounds()
+        far = [self._how_far(p, out_round) for p in order]
+        return [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))
+                if far[i] > far[j]]
 
     def cut_side_counts(self) -> tuple[dict, dict]:
         """Corp and Runner games each player has played in the cut (games with a recorded Corp)."""
@@ -234,7 +273,7 @@ class Bracket(Elimination):
     def is_complete(self) -> bool:
         return all(g.reported for g in self.games)
 
-    def champion(self) -> Optional[PlayerId]:
+    def games_champion(self) -> Optional[PlayerId]:
         return self.games[-1].winner if self.is_complete() else None
 
     def results(self) -> list[tuple]:

@@ -124,7 +124,7 @@ class PlayedBracket(Elimination):
     def is_complete(self) -> bool:
         return all(g.reported for g in self.games) and len(self.survivors()) == 1
 
-    def champion(self) -> Optional[PlayerId]:
+    def games_champion(self) -> Optional[PlayerId]:
         return self.survivors()[0] if self.is_complete() else None
 
     def results(self) -> list[tuple]:

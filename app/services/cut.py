@@ -70,17 +70,19 @@ class Cut:
         return cut_sides(game, corp_counts, runner_counts)
 
     def final_standings(self) -> list[dict]:
-        """Cut players by the round they went out, then seed; then everyone else by swiss rank."""
+        """Cut players by the round they went out, then seed (or as an imported file ranked them, when its
+        ranking stands); then everyone else by swiss rank."""
         out_round = self.bracket.out_rounds()
+        champion = self.bracket.champion()
         rows = []
         for p in self.bracket.final_standings():
             rows.append({"rank": len(rows) + 1, "player": p, "name": self.name(p), "seed": self.bracket.seed_of(p),
-                         "out_in_round": out_round.get(p)})
+                         "out_in_round": out_round.get(p), "champion": p == champion})
         in_cut = set(self.bracket.seeds)
         for s in self.swiss:
             if s.player not in in_cut:
                 rows.append({"rank": len(rows) + 1, "player": s.player, "name": s.name, "seed": None,
-                             "out_in_round": None, "swiss_rank": s.rank})
+                             "out_in_round": None, "champion": False, "swiss_rank": s.rank})
         return rows
 
 
@@ -115,20 +117,32 @@ def load(tournament: Tournament) -> Optional[Cut]:
     rows = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
                               .order_by(CutResult.game)).all()
     choices = {r.game: r.corp_id for r in rows if r.winner_id is None and r.corp_id is not None}
-    bracket = build(tournament.cut_kind, [e.player_id for e in entries], rows)
+    bracket = build(tournament.cut_kind, [e.player_id for e in entries], rows, file_ranking(entries))
     players = {p.id: p for p in db.session.scalars(sa.select(Player).filter_by(tournament_id=tournament.id))}
     tables = {r.game: r.table for r in rows if r.table is not None}
     return Cut(tournament, bracket, players, choices, swiss_standings(tournament), tables)
 
 
-def build(kind: str, seeds: list, rows: Iterable[CutResult]):
-    """The bracket of stored seeds and CutResult rows: played games when the rows name their players."""
+def file_ranking(entries: Iterable[CutEntry]) -> list:
+    """The players in an imported file's own final order of the cut (CutEntry.rank), [] when the games rank it."""
+    ranked = [e for e in entries if e.rank is not None]
+    return [e.player_id for e in sorted(ranked, key=lambda e: e.rank)]
+
+
+def build(kind: str, seeds: list, rows: Iterable[CutResult], ranking: Iterable = ()):
+    """The bracket of stored seeds and CutResult rows: played games when the rows name their players; ranked as
+    an imported file ranked it when `ranking` gives that order."""
     rows = list(rows)
     if any(r.player1_id is not None for r in rows):
-        return PlayedBracket(kind, seeds, [PlayedGame(r.game, r.round, r.player1_id, r.player2_id, r.winner_id,
-                                                      r.corp_id) for r in rows if r.player1_id is not None])
-    return Bracket.from_results(kind, seeds, [(r.game, r.winner_id, r.corp_id) for r in rows
-                                              if r.winner_id is not None])
+        bracket = PlayedBracket(kind, seeds, [PlayedGame(r.game, r.round, r.player1_id, r.player2_id, r.winner_id,
+                                                         r.corp_id) for r in rows if r.player1_id is not None])
+    else:
+        bracket = Bracket.from_results(kind, seeds, [(r.game, r.winner_id, r.corp_id) for r in rows
+                                                     if r.winner_id is not None])
+    ranking = list(ranking)
+    if ranking:
+        bracket.rank_as(ranking)
+    return bracket
 
 
 def unreported_swiss_tables(tournament: Tournament) -> int:
@@ -157,8 +171,10 @@ def champions(tournaments: Iterable[Tournament]) -> dict:
     if not cut:
         return {}
     seeds: dict = {}
+    entries: dict = {}
     for e in db.session.scalars(sa.select(CutEntry).where(CutEntry.tournament_id.in_(cut)).order_by(CutEntry.seed)):
         seeds.setdefault(e.tournament_id, []).append(e.player_id)
+        entries.setdefault(e.tournament_id, []).append(e)
     rows: dict = {}
     for r in db.session.scalars(sa.select(CutResult).where(CutResult.tournament_id.in_(cut))
                                 .order_by(CutResult.game)):
@@ -166,7 +182,7 @@ def champions(tournaments: Iterable[Tournament]) -> dict:
     won = {}
     for tid, kind in cut.items():
         if tid in seeds:
-            champion = build(kind, seeds[tid], rows.get(tid, [])).champion()
+            champion = build(kind, seeds[tid], rows.get(tid, []), file_ranking(entries[tid])).champion()
             if champion is not None:
                 won[tid] = champion
     if not won:
@@ -280,6 +296,8 @@ def report(tournament: Tournament, game_id: int, winner_id: int) -> CutGame:
     row.winner_id, row.corp_id = winner_id, corp
     db.session.add(row)
     _forget_stale_choices(tournament, cut.bracket)
+    if cut.bracket.file_ranking:  # a result changed here: the games rank the cut from now on
+        db.session.execute(sa.update(CutEntry).where(CutEntry.tournament_id == tournament.id).values(rank=None))
     _commit()
     return result
 

@@ -114,6 +114,7 @@ class EventPlan:
     cut_kind: Optional[str] = None
     seeds: list = field(default_factory=list)  # player keys, seed 1 first
     cut_results: list = field(default_factory=list)  # CutRow, or (game, winner key or None, corp key or None)
+    cut_ranking: list = field(default_factory=list)  # player keys in a file's own final order of the cut, if it stands
     warnings: list = field(default_factory=list)  # what a reader kept although the file contradicts itself
     slug: Optional[str] = None  # the event's address where it came from (a backup's); kept only by a move
     staff: list = field(default_factory=list)  # (e-mail, role) where it came from (a backup's)
@@ -202,7 +203,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
 
     _insert_all(Staff, [{"tournament_id": tid, "user_id": uid, "role": role, "created_at": now}
                         for uid, role in plan.staff_ids])
-    _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i}
+    rank = {p: i for i, p in enumerate(plan.cut_ranking, 1)}
+    _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i, "rank": rank.get(p)}
                            for i, p in enumerate(plan.seeds, 1)])
     cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]
     _insert_all(CutResult, [{"tournament_id": tid, "game": r.game, "winner_id": player_id.get(r.winner),

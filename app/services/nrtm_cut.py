@@ -1,5 +1,6 @@
 """An NRTM file's top cut read: replayed on one of SASS's layouts when its games fit one, else kept as played
-(app/core/played_bracket.py); the file's own ranking of the cut is checked against its games."""
+(app/core/played_bracket.py); the file's own ranking of the cut stands, with a warning where its games contradict
+it."""
 from __future__ import annotations
 
 
@@ -18,15 +19,15 @@ MAX_CUT = 64  # eliminationPlayers at most, as in a backup
 
 def read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) -> None:
     raw = doc.get("eliminationPlayers") or []
-    entries, first = [], None
+    entries, ranks = [], {}
     for i, e in enumerate(j.array(raw, "eliminationPlayers"), 1):
         e = j.obj(e, f"eliminationPlayers item {i}")
         pid = j.player_id(e.get("id"), f"eliminationPlayers item {i} id")
         if pid not in ids:
             raise FileError(f"eliminationPlayers names player {pid}, who is not in the players list")
         entries.append((j.integer(e.get("seed"), f"eliminationPlayers item {i} seed", 1, len(raw)), pid))
-        if e.get("rank") == 1:
-            first = pid
+        if e.get("rank") is not None:
+            ranks[pid] = j.integer(e.get("rank"), f"eliminationPlayers item {i} rank", 1, len(raw))
     if not entries:
         if rounds:
             raise FileError("the file has elimination games but no eliminationPlayers with seeds")
@@ -63,11 +64,30 @@ def read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) ->
     else:
         raise FileError(f"SASS has no bracket for a top {len(seeds)} cut, and the file has no elimination games "
                         "to keep as played")
-    champion = bracket.champion()
-    if champion is not None and first is not None and first != champion:
-        plan.warnings.append(f"eliminationPlayers ranks player {first} first, but the elimination games make "
-                             f"player {champion} the champion; SASS ranks the cut by its games.")
     plan.cut_kind, plan.seeds = bracket.kind, seeds
+    _file_ranking(plan, bracket, seeds, ranks)
+
+
+def _file_ranking(plan: EventPlan, bracket, seeds: list, ranks: dict) -> None:
+    """The file's ranks of the cut (1, 2, 3 ... once each, every player) stand where they differ from the games'
+    order (plan.cut_ranking, CutEntry.rank); where they contradict the games the TO is warned first. Ranks
+    that are missing or not a ranking are left to the games."""
+    if sorted(ranks.values()) != list(range(1, len(seeds) + 1)):
+        return
+    order = sorted(ranks, key=ranks.get)
+    if order == bracket.games_standings():
+        return
+    plan.cut_ranking = order
+    champion = bracket.games_champion()
+    if champion is not None and order[0] != champion:
+        plan.warnings.append(f"eliminationPlayers ranks player {order[0]} first, but the elimination games make "
+                             f"player {champion} the champion; the file's ranking stands.")
+        return
+    wrong = bracket.ranking_contradictions(order)
+    if wrong:
+        above, below = wrong[0]
+        plan.warnings.append(f"eliminationPlayers ranks player {above} above player {below}, who went further in "
+                             "the elimination games; the file's ranking stands.")
 
 
 def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tuple:

@@ -134,6 +134,7 @@ def read(doc) -> EventPlan:
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
+        plan.cut_ranking = cut["ranking"]
     return plan
 
 
@@ -288,17 +289,23 @@ def _check_cut(raw, ids: set):
         return None
     raw = j.obj(raw, "cut")
     kind = j.choice(raw.get("kind"), "cut kind", KINDS)
-    entries = []
+    entries, ranks = [], {}
     for i, e in enumerate(j.array(raw.get("entries"), "cut entries"), 1):
         e = j.obj(e, f"cut entry {i}")
         player = j.integer(e.get("player"), f"cut entry {i} player")
         if player not in ids:
             raise FileError(f"cut entry {i} names player {player}, who is not in the file's players")
         entries.append((j.integer(e.get("seed"), f"cut entry {i} seed", 1, 64), player))
+        rank = j.integer(e.get("rank"), f"cut entry {i} rank", 1, 64, null=True)  # absent from older backups
+        if rank is not None:
+            ranks[player] = rank
     entries.sort()
     seeds = [p for _, p in entries]
     if [s for s, _ in entries] != list(range(1, len(entries) + 1)) or len(set(seeds)) != len(seeds):
         raise FileError("the cut should have seeds 1, 2, 3 ... once each, each player once")
+    if ranks and sorted(ranks.values()) != list(range(1, len(seeds) + 1)):
+        raise FileError("the cut's ranks should be 1, 2, 3 ... once each for every player, or none")
+    ranking = sorted(ranks, key=ranks.get)
     results, games = [], set()
     for i, r in enumerate(j.array(raw.get("results"), "cut results"), 1):
         r = j.obj(r, f"cut result {i}")
@@ -321,13 +328,16 @@ def _check_cut(raw, ids: set):
         if played and (len(played) != len(results) or any(r.player2 is None for r in played)):
             raise BracketError("a cut kept as played names both players of every game")
         if played:
-            PlayedBracket(kind, seeds, [(r.game, r.round, r.player1, r.player2, r.winner, r.corp) for r in played])
+            bracket = PlayedBracket(kind, seeds, [(r.game, r.round, r.player1, r.player2, r.winner, r.corp)
+                                                  for r in played])
         else:
             bracket = Bracket.from_results(kind, seeds, [(r.game, r.winner, r.corp) for r in results
                                                          if r.winner is not None])
             for r in results:
                 if r.winner is None and r.corp is not None and r.corp not in bracket.game(r.game).players:
                     raise BracketError(f"game {r.game} records a side choice for a player who is not in it")
+        if ranking:
+            bracket.rank_as(ranking)
     except BracketError as e:
         raise FileError(f"the cut does not add up: {e}") from None
-    return {"kind": kind, "seeds": seeds, "results": results}
+    return {"kind": kind, "seeds": seeds, "results": results, "ranking": ranking}

@@ -388,3 +388,22 @@ def test_cobra_reseeded_single_elimination_played_out(size):
         out = b.out_rounds()
         keys = [(-out.get(p, 99), b.seed_of(p)) for p in standings]
         assert keys == sorted(keys)
+
+
+def test_a_files_ranking_stands_over_the_games():
+    """rank_as: an imported file's own order of the cut is the final standings (and its first the champion of a
+    complete cut); the same order as the games' is no override; contradictions name who went further."""
+    bracket = Bracket.from_results("single", ["a", "b", "c", "d"], [(1, "a"), (2, "c"), (3, "c")])
+    assert bracket.final_standings() == ["c", "a", "b", "d"] and bracket.champion() == "c"
+    assert bracket.ranking_contradictions(["c", "a", "d", "b"]) == []  # b and d went out together
+    assert bracket.ranking_contradictions(["a", "c", "b", "d"]) == [("a", "c")]
+    bracket.rank_as(["a", "c", "b", "d"])
+    assert bracket.final_standings() == ["a", "c", "b", "d"] and bracket.champion() == "a"
+    assert bracket.games_champion() == "c" and bracket.games_standings() == ["c", "a", "b", "d"]
+    bracket.rank_as(["c", "a", "b", "d"])
+    assert bracket.file_ranking is None
+    with pytest.raises(BracketError):
+        bracket.rank_as(["a", "b", "c"])
+    open_cut = Bracket("single", ["a", "b", "c", "d"])
+    open_cut.rank_as(["b", "a", "c", "d"])
+    assert open_cut.champion() is None and open_cut.final_standings() == ["b", "a", "c", "d"]

@@ -313,3 +313,63 @@ def test_a_bad_kept_faction_in_a_backup_is_refused(app, make_user):
         assert "corp_faction should be a corp faction" in str(e)
     else:
         raise AssertionError("a Runner faction was kept for a Corp identity")
+
+
+def test_the_files_cut_ranking_stands(client, make_user, login):
+    """The file ranks Eli first although Gus won the final: imported as the file says, the cut standings, the
+    champion, the event list, the API and the export give the file's ranking; a backup keeps it; a cut result
+    changed here hands the ranking back to the games."""
+    from app.services import cut as cut_service
+
+    owner = make_user()
+    login()
+    doc = _file("cobra_typo_score_and_ranking")
+    plan = nrtm_import.check(_bytes(doc))
+    assert plan.cut_ranking == [1, 3]
+    t = nrtm_import.store(plan, owner)
+    assert sorted((e.player.name, e.seed, e.rank) for e in db.session.scalars(
+        sa.select(CutEntry).filter_by(tournament_id=t.id))) == [("Eli", 1, 1), ("Gus", 2, 2)]
+    cut = cut_service.load(t)
+    assert [(r["name"], r["champion"]) for r in cut.final_standings()[:2]] == [("Eli", True), ("Gus", False)]
+    assert cut.name(cut.bracket.champion()) == "Eli" and cut.name(cut.bracket.games_champion()) == "Gus"
+    out = nrtm_export.export(t, URL)
+    assert out["eliminationPlayers"] == doc["eliminationPlayers"]
+    assert _stored_fields(out)["rounds"][1:] == _stored_fields(doc)["rounds"][1:]  # the final as played
+    page = html.unescape(client.get(f"/t/{t.slug}/bracket").get_data(as_text=True))
+    assert "Champion: <strong>Eli</strong>" in page and "Ranked as the imported file ranks the cut" in page
+    assert re.search(r"<td>Eli</td>\s*<td>seed 1, champion</td>", page)
+    assert cut_service.champions([t]) == {t.id: "Eli"}
+    api = client.get(f"/api/tournaments/{t.slug}/bracket").get_json()
+    assert [r["name"] for r in api["standings"][:2]] == ["Eli", "Gus"]
+    copy = restore_service.restore(json.dumps(backup_service.backup(t)).encode(), owner)
+    assert nrtm_export.export(copy, URL)["eliminationPlayers"] == doc["eliminationPlayers"]
+
+    final = cut.bracket.games[-1]
+    cut_service.report(t, final.id, final.winner)  # the TO re-enters the final here: the games rank it now
+    cut = cut_service.load(t)
+    assert [r["name"] for r in cut.final_standings()[:2]] == ["Gus", "Eli"] and cut.bracket.file_ranking is None
+    assert "Ranked as the imported file" not in client.get(f"/t/{t.slug}/bracket").get_data(as_text=True)
+
+
+def test_a_ranking_that_only_orders_players_out_together_is_kept_without_a_warning(app, make_user):
+    """Two players out in the same cut round may come in either order: the file's order is kept, and it is no
+    contradiction."""
+    from app.services import cut as cut_service
+
+    doc = _file("cobra_single_sided_double_elimination")
+    t = nrtm_import.import_file(_bytes(doc), make_user())
+    cut = cut_service.load(t)
+    order = [cut.name(p) for p in cut.bracket.final_standings()]
+    out = {cut.name(p): r for p, r in cut.bracket.out_rounds().items()}
+    together = [i for i in range(len(order) - 1) if order[i] in out and out[order[i]] == out.get(order[i + 1])]
+    assert together, "the fixture has two players out in the same round"
+    by_name = {e["name"]: e for e in doc["eliminationPlayers"]}
+    first, second = by_name[order[together[0]]], by_name[order[together[0] + 1]]
+    first["rank"], second["rank"] = second["rank"], first["rank"]
+    plan = nrtm_import.check(_bytes(doc))
+    assert not any("eliminationPlayers" in w for w in plan.warnings) and plan.cut_ranking
+    swapped = nrtm_import.store(plan, t.owner)
+
+    def ranks(entries):
+        return sorted((e["name"], e["rank"], e["seed"]) for e in entries)
+    assert ranks(nrtm_export.export(swapped, URL)["eliminationPlayers"]) == ranks(doc["eliminationPlayers"])
