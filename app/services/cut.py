@@ -137,8 +137,8 @@ def build(kind: str, seeds: list, rows: Iterable[CutResult], ranking: Iterable =
         bracket = PlayedBracket(kind, seeds, [PlayedGame(r.game, r.round, r.player1_id, r.player2_id, r.winner_id,
                                                          r.corp_id) for r in rows if r.player1_id is not None])
     else:
-        bracket = Bracket.from_results(kind, seeds, [(r.game, r.winner_id, r.corp_id) for r in rows
-                                                     if r.winner_id is not None])
+        reported = [(r.game, r.winner_id, r.corp_id) for r in rows if r.winner_id is not None]
+        bracket = Bracket.from_results(kind, seeds, reported)
     ranking = list(ranking)
     if ranking:
         bracket.rank_as(ranking)
