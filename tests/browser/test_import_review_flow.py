@@ -48,3 +48,14 @@ def test_warnings_first_then_import_anyway(new_context, organizer, log_in, scree
     laptop.get_by_role("button", name="Import anyway").click()
     expect(laptop.get_by_text("Imported Typo GNK")).to_be_visible()
     assert _events(live_server, organizer["id"]) == 1
+
+    # the file's ranking stands: Eli, whom the file ranks first, is the champion the bracket page shows
+    with live_server.app_context():
+        slug = db.session.scalar(sa.select(Tournament.slug).where(Tournament.owner_id == organizer["id"]))
+        db.session.remove()
+    for page, width in ((phone, 360), (laptop, 1280)):
+        page.goto(f"/t/{slug}/bracket")
+        expect(page.locator(".flash").filter(has_text="Champion")).to_contain_text("Eli")
+        expect(page.get_by_text("Ranked as the imported file ranks the cut")).to_be_visible()
+        no_sideways_scroll(page)
+        page.screenshot(path=str(screenshots / f"imported_ranking_{width}.png"), full_page=True)
