@@ -27,7 +27,7 @@ def read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) ->
             raise FileError(f"eliminationPlayers names player {pid}, who is not in the players list")
         entries.append((j.integer(e.get("seed"), f"eliminationPlayers item {i} seed", 1, len(raw)), pid))
         if e.get("rank") is not None:
-            ranks[pid] = j.integer(e.get("rank"), f"eliminationPlayers item {i} rank", 1, len(raw))
+            ranks[pid] = e["rank"]  # kept when they make a ranking (_file_ranking), never a reason to refuse
     if not entries:
         if rounds:
             raise FileError("the file has elimination games but no eliminationPlayers with seeds")
@@ -72,7 +72,12 @@ def _file_ranking(plan: EventPlan, bracket, seeds: list, ranks: dict) -> None:
     """The file's ranks of the cut (1, 2, 3 ... once each, every player) stand where they differ from the games'
     order (plan.cut_ranking, CutEntry.rank); where they contradict the games the TO is warned first. Ranks
     that are missing or not a ranking are left to the games."""
-    if sorted(ranks.values()) != list(range(1, len(seeds) + 1)):
+    if not ranks:
+        return
+    values = list(ranks.values())
+    if not all(type(r) is int for r in values) or sorted(values) != list(range(1, len(seeds) + 1)):
+        plan.warnings.append("eliminationPlayers' ranks are not 1, 2, 3 ... once each for every player of the "
+                             "cut; SASS ranks the cut by its games.")
         return
     order = sorted(ranks, key=ranks.get)
     if order == bracket.games_standings():

@@ -399,3 +399,16 @@ def test_every_fixture_round_trips_what_sass_stores(app, make_user, name):
     if doc.get("tournamentOrganiser"):
         assert {k: v for k, v in out["tournamentOrganiser"].items() if v is not None} == \
             {k: v for k, v in doc["tournamentOrganiser"].items() if v is not None}
+
+
+def test_ranks_that_are_no_ranking_are_left_to_the_games(app, make_user):
+    doc = _file("cobra_typo_score_and_ranking")
+    doc["eliminationPlayers"][1]["rank"] = 1  # two firsts
+    plan = nrtm_import.check(_bytes(doc))
+    assert plan.cut_ranking == [] and any("ranks are not 1, 2, 3" in w for w in plan.warnings)
+    doc["eliminationPlayers"][1]["rank"] = "2"
+    assert nrtm_import.check(_bytes(doc)).cut_ranking == []
+    for e in doc["eliminationPlayers"]:
+        del e["rank"]
+    plan = nrtm_import.check(_bytes(doc))
+    assert plan.cut_ranking == [] and not any("eliminationPlayers" in w for w in plan.warnings)
