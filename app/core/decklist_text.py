@@ -117,13 +117,13 @@ def suggestions(name: str, identities_only: bool = False) -> tuple[str, ...]:
 
 def check_size(text: str) -> None:
     """TooLong for a paste no decklist could be (too many characters or lines)."""
-    if len(text) > MAX_CHARS:
-        raise TooLong(f"That is {len(text):,} characters; a decklist is a few thousand. Paste only the list "
-                      f"(at most {MAX_CHARS:,} characters).")
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
         raise TooLong(f"That is {lines:,} lines; a decklist is 30 to 60. Paste only the list "
                       f"(at most {MAX_LINES:,} lines).")
+    if len(text) > MAX_CHARS:
+        raise TooLong(f"That is {len(text):,} characters; a decklist is a few thousand. Paste only the list "
+                      f"(at most {MAX_CHARS:,} characters).")
 
 
 def parse(text: str) -> Parsed:
