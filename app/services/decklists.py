@@ -41,11 +41,16 @@ class Settings:
 def rules(t: Tournament) -> rules_core.Rules:
     """The event's card format under its restriction list (the one in force on its date unless the TO chose one;
     a chosen list the card data no longer has falls back to that too)."""
+    return rules_for(t.card_format, t.restriction, t.date)
+
+
+def rules_for(format_id: str, restriction_id: Optional[str], day) -> rules_core.Rules:
+    if format_id not in dict(rules_core.formats()):
+        format_id = "standard"
     try:
-        return rules_core.rules(t.card_format, t.restriction, t.date)
+        return rules_core.rules(format_id, restriction_id, day)
     except KeyError:
-        return rules_core.rules("standard" if t.card_format not in dict(rules_core.formats()) else t.card_format,
-                                None, t.date)
+        return rules_core.rules(format_id, None, day)
 
 
 def settings(t: Tournament) -> Settings:
