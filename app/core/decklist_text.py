@@ -10,7 +10,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
 
 from . import cards
 
@@ -88,7 +87,7 @@ def _index() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     return by_key, spaced, ids
 
 
-def find(name: str) -> Optional[str]:
+def find(name: str) -> str | None:
     """The card id a written name means: the title as written, else without trailing influence dots, else without
     a trailing "(Set Name)"; None when none is a card."""
     by_key = _index()[0]
@@ -168,7 +167,7 @@ def _is_identity(cid: str) -> bool:
     return cards.card(cid)["type"] in cards.IDENTITY_TYPES
 
 
-def _counted(line: str) -> tuple[Optional[int], str]:
+def _counted(line: str) -> tuple[int | None, str]:
     m = _COUNT_FIRST.match(line)
     if m:
         return int(m.group(1)), m.group(2).strip()

@@ -9,13 +9,27 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
-from typing import Optional
 
 from . import cards
 from .decklist_text import Parsed, TooLong, parse
 
-__all__ = ["TooLong", "Side", "Visibility", "Kind", "Problem", "Rules", "Checked", "check", "validate", "rules",
-           "default_restriction", "formats", "restriction_choices", "agenda_points_needed", "by_type"]
+__all__ = [
+    "Checked",
+    "Kind",
+    "Problem",
+    "Rules",
+    "Side",
+    "TooLong",
+    "Visibility",
+    "agenda_points_needed",
+    "by_type",
+    "check",
+    "default_restriction",
+    "formats",
+    "restriction_choices",
+    "rules",
+    "validate",
+]
 
 
 class Side(str, Enum):
@@ -77,7 +91,7 @@ class Rules:
     banned: frozenset
     restricted: frozenset
     points: dict  # card id -> points
-    point_limit: Optional[int]
+    point_limit: int | None
     universal: dict  # card id -> extra influence per copy
     penalty: dict  # card id -> influence limit lost per copy
 
@@ -97,7 +111,7 @@ def restriction_choices(format_id: str) -> list[tuple[str, str]]:
             for rid in sorted(ids, key=lambda r: (data["restrictions"][r]["date_start"], r), reverse=True)]
 
 
-def default_restriction(format_id: str, on: Optional[date] = None) -> str:
+def default_restriction(format_id: str, on: date | None = None) -> str:
     """The list in force on the event's date: the newest of the format that had started by then (the newest of all
     for a date before every list). NetrunnerDB's own "active" mark lags behind new lists (it marked Standard Ban
     List 25.08 active after 25.10 was out), so SASS goes by the dates."""
@@ -107,11 +121,11 @@ def default_restriction(format_id: str, on: Optional[date] = None) -> str:
     return (started or [r for _, r in dated])[-1]
 
 
-def _by_value(table: Optional[dict]) -> dict:
+def _by_value(table: dict | None) -> dict:
     return {cid: int(value) for value, ids in (table or {}).items() for cid in ids}
 
 
-def rules(format_id: str, restriction_id: Optional[str] = None, on: Optional[date] = None) -> Rules:
+def rules(format_id: str, restriction_id: str | None = None, on: date | None = None) -> Rules:
     """The rules of a format under one of its restriction lists (by default the one in force on `on`). KeyError for
     a format or list the card data does not have."""
     f = cards.data()["formats"][format_id]
@@ -135,13 +149,13 @@ class Checked:
     """A list as read and judged: the identity (a card id, or None), the cards (id, count) merged per title, the
     problems (none: the list is legal) and the numbers the pages show."""
     side: Side
-    identity: Optional[str]
+    identity: str | None
     cards: tuple[tuple[str, int], ...]
     problems: tuple[Problem, ...]
     size: int
-    min_size: Optional[int]
+    min_size: int | None
     influence: int
-    influence_limit: Optional[int]
+    influence_limit: int | None
     agenda_points: int
     ignored: tuple[tuple[int, str], ...]  # lines that named nothing (shown, never a problem)
 
@@ -323,7 +337,7 @@ def by_type(card_counts) -> list[Group]:
             for t, rows in groups.items()]
 
 
-def title(card_id: Optional[str]) -> str:
+def title(card_id: str | None) -> str:
     """A card's title ("" for None or a card the data no longer has)."""
     c = cards.card(card_id) if card_id else None
     return c["title"] if c else ""

@@ -5,13 +5,11 @@ which lists are public. What a list says and whether it is legal is app/core/dec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import sqlalchemy as sa
 
-from ..core import cards
+from ..core import cards, identities
 from ..core import decklists as rules_core
-from ..core import identities
 from ..core.decklists import Checked, Side, TooLong, Visibility
 from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
@@ -44,7 +42,7 @@ def rules(t: Tournament) -> rules_core.Rules:
     return rules_for(t.card_format, t.restriction, t.date)
 
 
-def rules_for(format_id: str, restriction_id: Optional[str], day) -> rules_core.Rules:
+def rules_for(format_id: str, restriction_id: str | None, day) -> rules_core.Rules:
     if format_id not in dict(rules_core.formats()):
         format_id = "standard"
     try:
@@ -61,7 +59,7 @@ def settings(t: Tournament) -> Settings:
                     visibility=Visibility(t.decklist_visibility))
 
 
-def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id: Optional[str],
+def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id: str | None,
                   visibility: str) -> int:
     """Store the settings and judge every stored list again under them (a new restriction list changes what is
     legal); the number of lists judged again. DecklistError for a format or list the card data does not have."""
@@ -98,7 +96,7 @@ def lists_of(t: Tournament, player: Player) -> dict[str, Decklist]:
                                                                                 player_id=player.id))}
 
 
-def may_change(t: Tournament, deck: Optional[Decklist]) -> bool:
+def may_change(t: Tournament, deck: Decklist | None) -> bool:
     """Whether the player may still submit this side's list: before round 1 is paired, or once the TO unlocked it."""
     return not locked(t) or (deck is not None and deck.unlocked)
 
@@ -210,7 +208,7 @@ def review(t: Tournament) -> Review:
                   changed_identities=sum(1 for d in lists if d.identity_was is not None))
 
 
-def all_lists(t: Tournament, player_ids: Optional[set] = None) -> list[tuple[Player, list[Decklist]]]:
+def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player, list[Decklist]]]:
     """Players (by name) with their lists, Corp first; only `player_ids` when given, players without a list left out."""
     query = sa.select(Decklist).filter_by(tournament_id=t.id)
     if player_ids is not None:

@@ -5,9 +5,8 @@ Revises: f18b2c3d4e5f
 Create Date: 2026-11-26 08:00:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = 'f21d0c4d1157'
 down_revision = 'f18b2c3d4e5f'

@@ -4,7 +4,16 @@ opens. The rules are app/core/decklists.py, the storage app/services/decklists.p
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required
 from werkzeug.exceptions import RequestEntityTooLarge
 
