@@ -116,7 +116,7 @@ def suggestions(name: str, identities_only: bool = False) -> tuple[str, ...]:
 
 def check_size(text: str) -> None:
     """TooLong for a paste no decklist could be (too many characters or lines)."""
-    lines = text.count("\n") + 1
+    lines = text.count("\n") + (not text.endswith("\n"))
     if lines > MAX_LINES:
         raise TooLong(f"That is {lines:,} lines; a decklist is 30 to 60. Paste only the list "
                       f"(at most {MAX_LINES:,} lines).")
