@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from cut_helpers import add_players, add_round
 
 from app.core import decklists as rules_core
 from app.extensions import db
@@ -20,7 +21,6 @@ from app.services import decklists as service
 from app.services import export
 from app.services import restore as restore_service
 from app.services import rounds as rounds_service
-from cut_helpers import add_players, add_round
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
 CORP = (FIXTURES / "corp_nrdb.txt").read_text(encoding="utf-8")
@@ -148,7 +148,7 @@ def test_visibility_cut_and_after(event):
     assert service.public_players(t) == seeds and len(seeds) == 2
     service.save_settings(t, True, "standard", "", "after")
     assert service.public_players(t) == set()  # the cut is still running
-    first, second = cut_service.load(t).bracket.seeds
+    first, _second = cut_service.load(t).bracket.seeds
     cut_service.set_corp(t, 1, first)
     cut_service.report(t, 1, first)
     assert service.event_over(t) and service.public_players(t) == {p.id for p in players}

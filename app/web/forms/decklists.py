@@ -3,9 +3,9 @@ the TO's one-button unlock."""
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectField, TextAreaField
+from wtforms import BooleanField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, ValidationError
+from wtforms.validators import AnyOf, InputRequired, ValidationError
 
 from ...core.decklists import Side, Visibility, formats, restriction_choices
 
@@ -17,8 +17,8 @@ def no_nul(form, field) -> None:
 
 
 class DecklistForm(FlaskForm):
-    side = SelectField("Side", choices=[SelectChoice(s.value, s.label) for s in Side],
-                       validators=[InputRequired(message="Choose the Corp or the Runner side.")])
+    side = StringField("Side", validators=[AnyOf([s.value for s in Side],
+                                                 message="A list is for the Corp or the Runner side.")])
     text = TextAreaField("Decklist", validators=[InputRequired(message="Paste your decklist."), no_nul],
                          description="Paste the list as NetrunnerDB or jinteki.net exports it, or one card per "
                                      "line: “3x Hedge Fund”. Name your identity on a line of its own.")
