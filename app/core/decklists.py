@@ -5,6 +5,7 @@ flagged, never refused: the TO decides. Reading the paste is app/core/decklist_t
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
@@ -182,10 +183,11 @@ def check(text: str, side: Side | str, rule: Rules) -> Checked:
 
 def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
     side = Side(side)
-    problems: list[Problem] = []
+    found: list[tuple[int, int, Problem]] = []  # (line, order, problem): a paste's lines first, then the deck
 
     def add(kind: Kind, message: str) -> None:
-        problems.append(Problem(kind, message))
+        line = re.match(r"Line (\d+):", message)
+        found.append((int(line.group(1)) if line else 1 << 30, len(found), Problem(kind, message)))
 
     for u in parsed.unknown:
         hint = f" Did you mean {_or(u.suggestions)}?" if u.suggestions else ""
@@ -206,8 +208,9 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
         identity = named[0]
         id_card = cards.card(identity)
         if id_card["side"] != side.value:
-            add(Kind.WRONG_SIDE, f"{id_card['title']} is a {_side_name(id_card['side'])} identity; this is your "
-                                 f"{side.label} list.")
+            line = next(n for n, cid in parsed.identities if cid == identity)
+            add(Kind.WRONG_SIDE, f"Line {line}: {id_card['title']} is a {_side_name(id_card['side'])} identity; "
+                                 f"this is your {side.label} list.")
             identity = None
 
     counts: Counter = Counter()
@@ -288,7 +291,8 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
         if not low <= agenda_points <= high:
             add(Kind.AGENDA_POINTS, f"{agenda_points} agenda points; a deck of {size} cards needs {low} or {high}.")
 
-    return Checked(side=side, identity=identity, cards=merged, problems=tuple(problems), size=size,
+    problems = tuple(p for _, _, p in sorted(found, key=lambda x: x[:2]))
+    return Checked(side=side, identity=identity, cards=merged, problems=problems, size=size,
                    min_size=min_size, influence=influence, influence_limit=limit, agenda_points=agenda_points,
                    ignored=parsed.ignored)
 

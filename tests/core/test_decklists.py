@@ -102,8 +102,8 @@ def test_a_card_without_a_count_is_explained():
 def test_wrong_side_identity_and_cards():
     checked = d.check(runner_text(), "corp", STANDARD)
     assert kinds(checked) >= {d.Kind.WRONG_SIDE}
-    assert checked.problems[0].message == ("Tāo Salonga: Telepresence Magician is a Runner identity; this is your "
-                                           "Corp list.")
+    assert checked.problems[0].message == ("Line 1: Tāo Salonga: Telepresence Magician is a Runner identity; this "
+                                           "is your Corp list.")
     mixed = d.check(corp_text().rstrip("\n") + "\n3x Sure Gamble", "corp", STANDARD)
     assert [p.message for p in mixed.problems if p.kind is d.Kind.WRONG_SIDE] == \
         [f"Line {len(corp_text().splitlines()) + 1}: Sure Gamble is a Runner card; a Corp deck cannot include it."]

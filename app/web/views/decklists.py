@@ -176,7 +176,7 @@ def sheet(tid: int, pid: int):
     decks = service.lists_of(t, player)
     return render_template("decklists/print.html", t=t, players=[(player, [_sheet(decks[s.value]) for s in Side
                                                                            if s.value in decks])],
-                           title=f"Deck check · {player.name}")
+                           title=f"Deck check · {player.name}", settings=service.settings(t))
 
 
 @bp.get("/tournaments/<int:tid>/decklists/print")
@@ -184,7 +184,7 @@ def sheet(tid: int, pid: int):
 def print_all(tid: int):
     """Every list as one printout, a player per page."""
     t = managed_tournament(tid, SCORE)
-    return render_template("decklists/print.html", t=t, title="All decklists",
+    return render_template("decklists/print.html", t=t, title="All decklists", settings=service.settings(t),
                            players=[(p, [_sheet(d) for d in decks]) for p, decks in service.all_lists(t)])
 
 
