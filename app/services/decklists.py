@@ -115,6 +115,8 @@ def submit(t: Tournament, player: Player, side: str, text: str, actor: str) -> t
         raise DecklistError("A list is for the Corp or the Runner side.") from None
     if not (text or "").strip():
         raise DecklistError("The list is empty: paste your decklist.")
+    if "\x00" in text:
+        raise DecklistError("The list contains a NUL character; paste it again as plain text.")
     try:
         checked = rules_core.check(text, side, rules(t))
     except TooLong as e:
