@@ -158,6 +158,8 @@ def test_the_to_reviews_enters_unlocks_prints_and_exports(client, login, event):
     assert everything.count('class="deck-sheet"') == 2  # Ann and Ben have lists
     csv_text = client.get(f"/tournaments/{t.id}/decklists.csv").get_data(as_text=True)
     assert csv_text.startswith("player,side,identity") and "Ben,runner" in csv_text
+    assert client.get(f"/tournaments/{t.id}/decklists/{ben.id}/both").status_code == 404
+    assert client.post(f"/tournaments/{t.id}/decklists/{ben.id}/both/unlock").status_code == 404
     # a missing side cannot be unlocked: the TO enters it instead
     r = client.post(f"/tournaments/{t.id}/decklists/{cat.id}/corp/unlock", follow_redirects=True)
     assert "has no Corp list to unlock" in _text(r)

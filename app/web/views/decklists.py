@@ -27,7 +27,7 @@ from ..forms.decklists import ActionForm, DecklistForm, DecklistSettingsForm
 
 bp = Blueprint("decklists", __name__)
 
-SIDE = "<any(corp, runner):side>"
+SIDE = "<side>"
 BAD_LINK = ("This player link does not work: it is mistyped, or the organizer has replaced it with a new one. "
             "Ask the organizer for your link.")
 
@@ -88,8 +88,10 @@ def mine(slug: str, token: str):
 
 # ---------------------------------------------------------------- the TO's side
 
-def _managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Player]:
+def _managed_player(tid: int, pid: int, capability: str, side: str | None = None) -> tuple[Tournament, Player]:
     t = managed_tournament(tid, capability)
+    if side is not None and side not in {s.value for s in Side}:
+        abort(404)
     player = db.session.get(Player, pid)
     if player is None or player.tournament_id != t.id:
         abort(404)
@@ -131,7 +133,7 @@ def save_settings(tid: int):
 @login_required
 def enter(tid: int, pid: int, side: str):
     """The TO enters or replaces a player's list, at any time (the lock is for players)."""
-    t, player = _managed_player(tid, pid, ORGANIZE)
+    t, player = _managed_player(tid, pid, ORGANIZE, side)
     deck = service.lists_of(t, player).get(side)
     form = DecklistForm(side=side, text=deck.text if deck and request.method == "GET" else None)
     status = 200
@@ -158,7 +160,7 @@ def enter(tid: int, pid: int, side: str):
 @bp.post(f"/tournaments/<int:tid>/decklists/<int:pid>/{SIDE}/unlock")
 @login_required
 def unlock(tid: int, pid: int, side: str):
-    t, player = _managed_player(tid, pid, ORGANIZE)
+    t, player = _managed_player(tid, pid, ORGANIZE, side)
     if not ActionForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
     if service.unlock(t, player, side):
