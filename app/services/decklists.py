@@ -188,6 +188,12 @@ class ReviewRow:
     def missing(self) -> list[str]:
         return [s.value for s in Side if s.value not in self.lists]
 
+    @property
+    def needs_attention(self) -> bool:
+        """A list missing (an active player's), invalid, unlocked, or an identity a list changed."""
+        return bool(self.missing and not self.player.dropped) or any(
+            not d.valid or d.unlocked or d.identity_was is not None for d in self.lists.values())
+
 
 @dataclass(frozen=True)
 class Review:
@@ -195,19 +201,30 @@ class Review:
     missing: int  # players with a side unsubmitted
     invalid: int  # lists with problems
     changed_identities: int
+    players: int  # all of them, shown or not
+    attention_only: bool
 
 
-def review(t: Tournament) -> Review:
-    """Every player with their lists: who has not submitted, which lists are invalid, identity changes."""
+# Above this many players the review shows only the rows needing attention unless asked for all (a GP's 2,000 rows
+# are a 1.7 MB page).
+REVIEW_ALL_UP_TO = 200
+
+
+def review(t: Tournament, show_all: Optional[bool] = None) -> Review:
+    """Players with their lists: who has not submitted, which lists are invalid, identity changes. `show_all`
+    None: everyone in an event of up to REVIEW_ALL_UP_TO players, else those needing attention."""
     players = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id)).all()
     decks: dict[int, dict] = {}
     for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
         decks.setdefault(d.player_id, {})[d.side] = d
     rows = sorted((ReviewRow(p, decks.get(p.id, {})) for p in players), key=lambda r: (r.player.name_key,))
     lists = [d for r in rows for d in r.lists.values()]
-    return Review(rows=rows, missing=sum(1 for r in rows if r.missing and not r.player.dropped),
+    attention_only = not show_all if show_all is not None else len(rows) > REVIEW_ALL_UP_TO
+    return Review(rows=[r for r in rows if r.needs_attention] if attention_only else rows,
+                  missing=sum(1 for r in rows if r.missing and not r.player.dropped),
                   invalid=sum(1 for d in lists if not d.valid),
-                  changed_identities=sum(1 for d in lists if d.identity_was is not None))
+                  changed_identities=sum(1 for d in lists if d.identity_was is not None), players=len(rows),
+                  attention_only=attention_only)
 
 
 def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player, list[Decklist]]]:

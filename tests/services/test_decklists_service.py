@@ -202,3 +202,20 @@ def test_decklists_csv(event):
     assert sum(int(r[6]) for r in ann_rows) == 40 and {r[2] for r in ann_rows} == {"Haas-Bioroid: Precision Design"}
     ben_rows = [r for r in rows[1:] if r[0] == "Ben"]
     assert len(ben_rows) == 1 and ben_rows[0][3] == "no" and ben_rows[0][4]  # no cards: one line, its problems
+
+
+def test_review_of_a_big_event_shows_those_needing_attention(event, monkeypatch):
+    _, t, (ann, ben, cat, dan) = event
+    ann.corp_identity, ann.runner_identity = "Haas-Bioroid: Precision Design", "Tāo Salonga: Telepresence Magician"
+    db.session.commit()
+    service.submit(t, ann, "corp", CORP, "player")
+    service.submit(t, ann, "runner", RUNNER, "player")  # complete, legal, identities as registered
+    service.submit(t, ben, "corp", CORP, "player")
+    service.submit(t, ben, "runner", RUNNER, "player")  # legal, but the identities changed
+    everyone = service.review(t)
+    assert [r.player.name for r in everyone.rows] == ["Ann", "Ben", "Cat", "Dan"] and not everyone.attention_only
+    monkeypatch.setattr(service, "REVIEW_ALL_UP_TO", 3)
+    big = service.review(t)
+    assert big.attention_only and [r.player.name for r in big.rows] == ["Ben", "Cat", "Dan"]
+    assert (big.players, big.missing, big.invalid, big.changed_identities) == (4, 2, 0, 2)
+    assert len(service.review(t, show_all=True).rows) == 4

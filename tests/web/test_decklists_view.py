@@ -136,6 +136,9 @@ def test_the_to_reviews_enters_unlocks_prints_and_exports(client, login, event):
     assert "Identity changed by the list (registered: Ann Corp)" in page
     assert "Noise: Hacker Extraordinaire is not in the Standard card pool" in page
     assert "locked since round 1 was paired" in page
+    assert "All 4 players." in page
+    attention = _text(client.get(f"/tournaments/{t.id}/decklists?show=attention"))
+    assert "Showing the 4 players whose lists need attention" in attention  # Ann: an identity changed
     # the TO replaces a list after the lock
     r = client.post(f"/tournaments/{t.id}/decklists/{ben.id}/runner", data={"text": RUNNER})
     assert r.status_code == 303

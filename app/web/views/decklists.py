@@ -15,6 +15,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ...core.decklists import Side
@@ -22,6 +23,7 @@ from ...extensions import db
 from ...models import Player, Tournament
 from ...services import decklists as service
 from ...services import export, player_links
+from .. import built_pages
 from ..access import ORGANIZE, OWNER, SCORE, managed_tournament, public_tournament, role
 from ..forms.decklists import ActionForm, DecklistForm, DecklistSettingsForm
 
@@ -104,7 +106,9 @@ def review(tid: int):
     t = managed_tournament(tid, SCORE)
     form = DecklistSettingsForm(obj=t, restriction=t.restriction or "", visibility=t.decklist_visibility)
     form.set_restrictions()
-    return render_template("decklists/review.html", t=t, review=service.review(t), settings=service.settings(t),
+    show = request.args.get("show")
+    review = service.review(t, {"all": True, "attention": False}.get(show))
+    return render_template("decklists/review.html", t=t, review=review, settings=service.settings(t),
                            locked=service.locked(t), form=form, action=ActionForm())
 
 
@@ -176,18 +180,24 @@ def sheet(tid: int, pid: int):
     """One player's deck-check sheet, both sides, laid out for paper."""
     t, player = _managed_player(tid, pid, SCORE)
     decks = service.lists_of(t, player)
-    return render_template("decklists/print.html", t=t, players=[(player, [_sheet(decks[s.value]) for s in Side
-                                                                           if s.value in decks])],
-                           title=f"Deck check · {player.name}", settings=service.settings(t))
+    body = render_template("decklists/_sheets.html", t=t, settings=service.settings(t),
+                           players=[(player, [_sheet(decks[s.value]) for s in Side if s.value in decks])])
+    return render_template("decklists/print.html", t=t, title=f"Deck check · {player.name}", body=Markup(body))
 
 
 @bp.get("/tournaments/<int:tid>/decklists/print")
 @login_required
 def print_all(tid: int):
-    """Every list as one printout, a player per page."""
+    """Every list as one printout, a player per page: built once per event version (app/web/built_pages.py), as
+    a GP's 4,000 lists cost a second to lay out."""
     t = managed_tournament(tid, SCORE)
-    return render_template("decklists/print.html", t=t, title="All decklists", settings=service.settings(t),
-                           players=[(p, [_sheet(d) for d in decks]) for p, decks in service.all_lists(t)])
+
+    def build():
+        players = [(p, [_sheet(d) for d in decks]) for p, decks in service.all_lists(t)]
+        return render_template("decklists/_sheets.html", t=t, settings=service.settings(t), players=players), {}
+    return built_pages.respond(t, "decklists-print", build,
+                               lambda body, meta: render_template("decklists/print.html", t=t, title="All decklists",
+                                                                  body=body))
 
 
 @bp.get("/tournaments/<int:tid>/decklists.csv")
