@@ -87,6 +87,24 @@ def _index() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     return by_key, spaced, ids
 
 
+@lru_cache(maxsize=1)
+def _short_identities() -> dict[str, str]:
+    """An identity's name before its colon ("Noise", "Jinteki") -> its id, where only one identity has it."""
+    seen: dict[str, list] = {}
+    for cid, c in cards.identity_cards():
+        if ":" in c["title"]:
+            seen.setdefault(key(c["title"].split(":")[0]), []).append(cid)
+    return {k: ids[0] for k, ids in seen.items() if len(ids) == 1 and k}
+
+
+def find_identity(name: str) -> str | None:
+    """An identity by its full title, or by its short name where that names one identity only ("Noise")."""
+    cid = find(name)
+    if cid is not None and cards.card(cid)["type"] in cards.IDENTITY_TYPES:
+        return cid
+    return _short_identities().get(key(_DOTS.sub("", name)))
+
+
 def find(name: str) -> str | None:
     """The card id a written name means: the title as written, else without trailing influence dots, else without
     a trailing "(Set Name)"; None when none is a card."""
@@ -136,13 +154,13 @@ def parse(text: str) -> Parsed:
             continue
         named = _IDENTITY.match(line)
         if named:
-            cid = find(named.group(1))
-            if cid is not None and cards.card(cid)["type"] in cards.IDENTITY_TYPES:
+            cid = find_identity(named.group(1))
+            if cid is not None:
                 identities.append((number, cid))
             else:
                 unknown.append(Unknown(number, named.group(1).strip(), suggestions(named.group(1), True), True))
             continue
-        cid = find(line)
+        cid = find(line) or _short_identities().get(key(line))
         if cid is not None:  # a name alone: the identity, or a card without a count
             (identities if _is_identity(cid) else uncounted).append((number, cid))
             continue

@@ -82,6 +82,9 @@ def test_identity_lines_in_each_shape():
     for line in ("Haas-Bioroid: Precision Design", "Identity: haas bioroid precision design",
                  "ID: Haas-Bioroid: Precision Design", "1x Haas-Bioroid: Precision Design (Elevation)"):
         assert parse(line + "\n3x Hedge Fund").identities[0][1] == "haas_bioroid_precision_design", line
+    assert parse("Identity: Noise\n3x Sure Gamble").identities == ((1, "noise_hacker_extraordinaire"),)
+    assert parse("Tāo Salonga\n3x Sure Gamble").identities == ((1, "tao_salonga_telepresence_magician"),)
+    assert not parse("Identity: Jinteki").identities  # several identities are "Jinteki: ...": not one of them
     wrong = d.check("Identity: Haas-Bioroid: Precision Desing\n3x Hedge Fund", "corp", STANDARD)
     assert "there is no identity called “Haas-Bioroid: Precision Desing”. Did you mean “Haas-Bioroid: " \
            "Precision Design”" in wrong.problems[0].message
