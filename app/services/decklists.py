@@ -250,18 +250,32 @@ def event_over(t: Tournament) -> bool:
     return next_step.for_tournament(t)[0].kind == next_step.FINISHED
 
 
-def public_players(t: Tournament) -> set[int]:
-    """The players whose lists anyone may see under the event's visibility setting."""
+def public_players(t: Tournament) -> list[int]:
+    """The players whose lists anyone may see under the event's visibility setting: the cut's in seed order, or
+    everyone's."""
     visibility = Visibility(t.decklist_visibility)
     if visibility is Visibility.CLOSED:
-        return set()
+        return []
     if visibility is Visibility.CUT:
         if not t.cut_kind:
-            return set()
-        return set(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=t.id)))
+            return []
+        return list(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=t.id)
+                                       .order_by(CutEntry.seed)))
     if not event_over(t):
-        return set()
-    return set(db.session.scalars(sa.select(Player.id).filter_by(tournament_id=t.id)))
+        return []
+    return list(db.session.scalars(sa.select(Player.id).filter_by(tournament_id=t.id)))
+
+
+def public_lists(t: Tournament) -> list[tuple[Player, list[Decklist]]]:
+    """The public lists with their players: a cut's in seed order, everyone's by name; none while closed."""
+    if not t.decklists:
+        return []
+    shown = public_players(t)
+    if not shown:
+        return []
+    by_player = dict(all_lists(t, set(shown)))
+    order = {pid: i for i, pid in enumerate(shown)} if Visibility(t.decklist_visibility) is Visibility.CUT else None
+    return sorted(by_player.items(), key=lambda x: order[x[0].id]) if order else list(by_player.items())
 
 
 def problems(deck: Decklist) -> list[str]:

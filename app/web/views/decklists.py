@@ -214,7 +214,5 @@ def export_csv(tid: int):
 def public(slug: str):
     """The lists the event's setting opens (the cut's once it is made, or everyone's after the event)."""
     t = public_tournament(slug)
-    shown = service.public_players(t) if t.decklists else set()
-    players = service.all_lists(t, shown) if shown else []
     return render_template("decklists/public.html", t=t, settings=service.settings(t),
-                           players=[(p, [_sheet(d) for d in decks]) for p, decks in players])
+                           players=[(p, [_sheet(d) for d in decks]) for p, decks in service.public_lists(t)])
