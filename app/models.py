@@ -105,6 +105,12 @@ class Tournament(db.Model):
     organiser_name = db.Column(db.String(80), nullable=False, default="", server_default="")
     organiser_nrdb_username = db.Column(db.String(40), nullable=False, default="", server_default="")
     organiser_nrdb_id = db.Column(db.Integer)
+    # Decklists (app/services/decklists.py): whether the event collects them, under which card format and restriction
+    # list (None: the list in force on the event's date, app/core/decklists.py), and who sees them.
+    decklists = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    card_format = db.Column(db.String(10), nullable=False, default="standard", server_default="standard")
+    restriction = db.Column(db.String(64))
+    decklist_visibility = db.Column(db.String(8), nullable=False, default="closed", server_default="closed")
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -337,6 +343,37 @@ class ResultChange(db.Model):
     player = db.relationship("Player")
 
 
+class Decklist(db.Model):
+    """A player's list for one side, kept as submitted with what SASS read from it (app/core/decklists.py): the
+    identity and cards it names, whether it is legal and every problem. An invalid list is kept and flagged."""
+
+    __tablename__ = "decklists"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, nullable=False)
+    player_id = db.Column(db.Integer, nullable=False)
+    side = db.Column(db.String(6), nullable=False)
+    text = db.Column(db.Text, nullable=False)
+    identity = db.Column(db.String(100))  # a card id; NULL: none read
+    cards = db.Column(db.JSON, nullable=False, default=list)  # [[card id, count], ...] in deck-check order
+    valid = db.Column(db.Boolean, nullable=False, default=False)
+    problems = db.Column(db.JSON, nullable=False, default=list)  # [{"kind": ..., "message": ...}, ...]
+    # The player's registered identity for this side before this list changed it (the TO sees the change).
+    identity_was = db.Column(db.String(100))
+    updated_by = db.Column(db.String(10), nullable=False)  # "player", "organizer", "staff"
+    updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    # Lists lock when round 1 is paired; the TO's unlock lets the player change this one once more.
+    unlocked = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+
+    __table_args__ = (
+        ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
+                             ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"], ondelete="CASCADE"),
+        UniqueConstraint("tournament_id", "player_id", "side"),
+        CheckConstraint("side IN ('corp', 'runner')", name="side"),
+        CheckConstraint("updated_by IN ('player', 'organizer', 'staff')", name="updated_by"),
+    )
+
+
 PLAYED_CUT_GAME = ("(player1_id IS NULL AND player2_id IS NULL AND round IS NULL)"
                    " OR (player1_id IS NOT NULL AND player2_id IS NOT NULL AND round IS NOT NULL AND round > 0"
                    " AND player1_id <> player2_id)")
@@ -399,7 +436,7 @@ class CutResult(db.Model):
     )
 
 
-TOURNAMENT_PARTS = (Player, Round, Match, Seat, CutEntry, CutResult, ResultClaim, ResultChange)
+TOURNAMENT_PARTS = (Player, Round, Match, Seat, CutEntry, CutResult, ResultClaim, ResultChange, Decklist)
 
 
 def touch(session, tournament_ids) -> None:

@@ -20,8 +20,8 @@ from flask import current_app
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Staff, Tournament, User,
-                      as_utc, utcnow)
+from ..models import (CutEntry, CutResult, Decklist, Match, ResultChange, ResultClaim, Round, Staff, Tournament,
+                      User, as_utc, utcnow)
 from . import player_links
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,10 @@ KIND = "sass-backup"
 # in versions 1 and 2 they are absent: no claims, an empty log, one report does not suffice.
 # 4: each player carries `link`, a hash of their link, and the event its `staff` (e-mail, role) and `owner`'s
 # e-mail, so that a move (restore keeping the address) keeps the links and the staff; absent before: a move refused.
-VERSION = 4
-READS = (1, 2, 3, 4)
+# 5: the event's decklist settings (`tournament.decklists`) and the players' lists (`decklists`: each list's text as
+# submitted, judged again on restore under the event's rules); absent before: no lists, none collected.
+VERSION = 5
+READS = (1, 2, 3, 4, 5)
 STAFF_ROLES = ("organizer", "scorekeeper")
 HASH = re.compile(r"[0-9a-f]{64}")
 SLUG = re.compile(r"[0-9a-z]{1,16}")
@@ -77,6 +79,8 @@ def backup(tournament: Tournament) -> dict:
             "seed": t.seed, "slug": t.slug, "single_report": t.single_report,
             "organiser": {"name": t.organiser_name, "nrdb_username": t.organiser_nrdb_username,
                           "nrdb_id": t.organiser_nrdb_id},
+            "decklists": {"collected": t.decklists, "card_format": t.card_format, "restriction": t.restriction,
+                          "visibility": t.decklist_visibility},
         },
         "owner": t.owner.email,
         "staff": [{"email": s.user.email, "role": s.role} for s in staff],
@@ -98,6 +102,11 @@ def backup(tournament: Tournament) -> dict:
                 for m in r.matches]}
             for r in rounds
         ],
+        "decklists": [
+            {"player": number[d.player_id], "side": d.side, "text": d.text, "identity_was": d.identity_was,
+             "updated_by": d.updated_by, "updated_at": _time(d.updated_at), "unlocked": d.unlocked}
+            for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)
+                                        .order_by(Decklist.player_id, Decklist.side))],
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],

@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Match, Player, ResultChange, ResultClaim, Round, Seat, Staff, Tournament,
-                     User, utcnow)
+from ..models import (CutEntry, CutResult, Decklist, Match, Player, ResultChange, ResultClaim, Round, Seat, Staff,
+                     Tournament, User, utcnow)
 from ..core.names import name_key
 from .jsonfile import FileError
 from .upload_slots import Busy
@@ -105,6 +105,23 @@ class CutRow:
 
 
 @dataclass
+class DecklistRow:
+    """A player's list for one side as the file keeps it, with what SASS reads from it here (Decklist)."""
+
+    player: Hashable
+    side: str
+    text: str
+    identity: Optional[str]
+    cards: list
+    valid: bool
+    problems: list
+    identity_was: Optional[str]
+    updated_by: str
+    updated_at: datetime
+    unlocked: bool
+
+
+@dataclass
 class EventPlan:
     """A fully checked file, ready to be written."""
 
@@ -120,6 +137,7 @@ class EventPlan:
     staff: list = field(default_factory=list)  # (e-mail, role) where it came from (a backup's)
     keep_address: bool = False  # a move: the slug is kept, and `staff_ids` are the staff's accounts here
     staff_ids: list = field(default_factory=list)  # (user id, role)
+    decklists: list = field(default_factory=list)  # of DecklistRow
 
 
 class NameClash:
@@ -206,6 +224,12 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     rank = {p: i for i, p in enumerate(plan.cut_ranking, 1)}
     _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i, "rank": rank.get(p)}
                            for i, p in enumerate(plan.seeds, 1)])
+    _insert_all(Decklist, [
+        {"tournament_id": tid, "player_id": player_id[d.player], "side": d.side, "text": d.text,
+         "identity": d.identity, "cards": d.cards, "valid": d.valid, "problems": d.problems,
+         "identity_was": d.identity_was, "updated_by": d.updated_by, "updated_at": d.updated_at,
+         "unlocked": d.unlocked}
+        for d in plan.decklists])
     cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]
     _insert_all(CutResult, [{"tournament_id": tid, "game": r.game, "winner_id": player_id.get(r.winner),
                              "corp_id": player_id.get(r.corp), "table": r.table, "round": r.round,

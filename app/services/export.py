@@ -12,8 +12,11 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
+from ..core.cards import card
+from ..core.decklists import title
 from ..core.pairing import Format
 from ..core.results import BYE, label, side_scores
+from .decklists import all_lists
 from .standings import standings
 from .state import first_seat, second_seat
 
@@ -137,3 +140,19 @@ def games_csv(t: Tournament) -> str:
 
 def _num(value):
     return "" if value is None else value
+
+
+def decklists_csv(t: Tournament) -> str:
+    """One line per card of every stored list (a list without cards still has one line): player, side, identity,
+    legal, the list's problems (on its first line), card, count, type, faction, last changed."""
+    header = ["player", "side", "identity", "legal", "problems", "card", "count", "type", "faction", "updated at"]
+    rows = []
+    for player, decks in all_lists(t):
+        for deck in decks:
+            base = [player.name, deck.side, title(deck.identity), "yes" if deck.valid else "no"]
+            problems = " | ".join(p["message"] for p in deck.problems or [])
+            lines = [(title(cid), n, (card(cid) or {}).get("type", ""), (card(cid) or {}).get("faction", ""))
+                     for cid, n in deck.cards or []] or [("", "", "", "")]
+            for i, line in enumerate(lines):
+                rows.append([*base, problems if i == 0 else "", *line, deck.updated_at.isoformat(timespec="seconds")])
+    return _write(header, rows)

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import sqlalchemy as sa
 
+from ..core import decklists as deck_rules
 from ..core import results as result_rules
 from ..core import cards
 from ..core.bracket_games import KINDS
@@ -19,10 +20,12 @@ from ..extensions import db
 from ..models import (Tournament, User)
 from ..core.pairing import Format
 from ..core.standings import TIEBREAKERS
+from . import decklists as decklists_service
 from . import event_writer
 from . import jsonfile as j
 from . import participation
-from .event_writer import ChangeRow, ClaimRow, CutRow, EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow
+from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
+                           RoundRow, SeatRow)
 from .jsonfile import FileError
 from .match_results import check_log
 from .rounds import RoundError
@@ -90,6 +93,7 @@ def read(doc) -> EventPlan:
         "single_report": j.boolean(t.get("single_report", False) if doc["version"] < 3 else t.get("single_report"),
                                    "single_report"),
         **_organiser(t.get("organiser")),
+        **_decklist_settings(t.get("decklists")),
     }
 
     players, names = [], NameClash()
@@ -131,6 +135,8 @@ def read(doc) -> EventPlan:
         if not SLUG.fullmatch(plan.slug):
             raise FileError("the tournament's slug should be lower-case letters and digits")
         plan.staff = _check_staff(doc)
+    if doc["version"] >= 5:
+        plan.decklists = _check_decklists(doc.get("decklists"), ids, settings)
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
@@ -235,6 +241,53 @@ def _organiser(raw) -> dict:
     return {"organiser_name": j.text(raw.get("name", ""), "organiser name", 80),
             "organiser_nrdb_username": j.text(raw.get("nrdb_username", ""), "organiser nrdb_username", 40),
             "organiser_nrdb_id": j.integer(raw.get("nrdb_id"), "organiser nrdb_id", 0, 2**31 - 1, null=True)}
+
+
+def _decklist_settings(raw) -> dict:
+    """The event's decklist settings (absent before version 5: none collected)."""
+    if raw is None:
+        return {}
+    raw = j.obj(raw, "tournament decklists")
+    formats = tuple(fid for fid, _ in deck_rules.formats())
+    return {"decklists": j.boolean(raw.get("collected"), "decklists collected"),
+            "card_format": j.choice(raw.get("card_format"), "decklists card_format", formats),
+            # a list this SASS's card data lacks falls back to the one in force (services/decklists.rules)
+            "restriction": j.text(raw.get("restriction"), "decklists restriction", 64, null=True) or None,
+            "decklist_visibility": j.choice(raw.get("visibility"), "decklists visibility",
+                                            tuple(v.value for v in deck_rules.Visibility))}
+
+
+def _check_decklists(raw, ids: set, settings: dict) -> list:
+    """The players' lists, each judged here under the event's rules (as if submitted now): the file's text is what
+    counts, never what another SASS read from it."""
+    rule = decklists_service.rules_for(settings.get("card_format", "standard"), settings.get("restriction"),
+                                       settings["date"])
+    rows, seen = [], set()
+    for i, d in enumerate(j.array(raw, "decklists"), 1):
+        d = j.obj(d, f"decklist {i}")
+        player = j.integer(d.get("player"), f"decklist {i} player")
+        if player not in ids:
+            raise FileError(f"decklist {i} names player {player}, who is not in the file's players")
+        side = j.choice(d.get("side"), f"decklist {i} side", ("corp", "runner"))
+        if (player, side) in seen:
+            raise FileError(f"player {player} has two {side} lists")
+        seen.add((player, side))
+        text = d.get("text")
+        if not isinstance(text, str) or "\x00" in text:
+            raise FileError(f"decklist {i} text should be text without NUL characters")
+        try:
+            checked = deck_rules.check(text, side, rule)
+        except deck_rules.TooLong as e:
+            raise FileError(f"decklist {i}: {e}") from None
+        rows.append(DecklistRow(
+            player=player, side=side, text=text, identity=checked.identity,
+            cards=[[c, n] for c, n in checked.cards], valid=checked.valid,
+            problems=[{"kind": p.kind.value, "message": p.message} for p in checked.problems],
+            identity_was=j.text(d.get("identity_was"), f"decklist {i} identity_was", 100, null=True),
+            updated_by=j.choice(d.get("updated_by"), f"decklist {i} updated_by", decklists_service.ACTORS),
+            updated_at=j.iso_time(d.get("updated_at"), f"decklist {i} updated_at"),
+            unlocked=j.boolean(d.get("unlocked"), f"decklist {i} unlocked")))
+    return rows
 
 
 def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: Format, version: int, stored):

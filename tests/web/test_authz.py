@@ -56,6 +56,11 @@ ROUTES = {
     "timer.current": SCORE, "timer.show": SCORE, "timer.start": SCORE, "timer.pause": SCORE, "timer.resume": SCORE,
     "timer.adjust": SCORE, "timer.call": SCORE, "printouts.by_name": SCORE, "printouts.slips": SCORE,
     "timer.projector": PUBLIC, "printouts.qr": PUBLIC,
+    # decklists: a player's own through their link; staff review and print; organizers set up, enter, unlock
+    "decklists.mine": PLAYER, "decklists.public": PUBLIC,
+    "decklists.review": SCORE, "decklists.sheet": SCORE, "decklists.print_all": SCORE,
+    "decklists.save_settings": ORGANIZE, "decklists.enter": ORGANIZE, "decklists.unlock": ORGANIZE,
+    "decklists.export_csv": ORGANIZE,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -91,7 +96,8 @@ OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", 
 PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
            "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
            "drawn": "0", "text": "Mallory,,", "action": "swap", "player": "1", "other": "2", "top": "2",
-           "kind": "single", "winner": "1", "corp": "1", "email": "mallory@example.com", "role": "organizer"}
+           "kind": "single", "winner": "1", "corp": "1", "email": "mallory@example.com", "role": "organizer",
+           "side": "corp", "decklists": "y", "card_format": "eternal", "visibility": "after"}
 
 
 def _victim(make_user, make_tournament):
@@ -126,7 +132,7 @@ def _victim(make_user, make_tournament):
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
-            "user_id": victim.id, "staff_id": staff[0].id}
+            "user_id": victim.id, "staff_id": staff[0].id, "side": "corp"}
 
 
 def _url_args(rule, ids: dict) -> dict:

@@ -1,0 +1,297 @@
+"""Players' decklists in the database: the event's settings (collected? card format, restriction list, who sees the
+lists), submitting and replacing a list, the lock when round 1 is paired and the TO's unlock, the TO's review, and
+which lists are public. What a list says and whether it is legal is app/core/decklists.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from ..core import cards, identities
+from ..core import decklists as rules_core
+from ..core.decklists import Checked, Side, TooLong, Visibility
+from ..extensions import db
+from ..models import CutEntry, Decklist, Player, Tournament, utcnow
+from . import cut as cut_service
+from . import next_step
+from .locks import lock_tournament
+from .players import rounds_started
+
+ACTORS = ("player", "organizer", "staff")
+
+
+class DecklistError(ValueError):
+    """A submission or setting refused, with the reason in words for the page; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    collected: bool
+    format_id: str
+    format_name: str
+    restriction_id: str
+    restriction_name: str
+    restriction_chosen: bool  # False: the list in force on the event's date, picked by SASS
+    visibility: Visibility
+
+
+def rules(t: Tournament) -> rules_core.Rules:
+    """The event's card format under its restriction list (the one in force on its date unless the TO chose one;
+    a chosen list the card data no longer has falls back to that too)."""
+    return rules_for(t.card_format, t.restriction, t.date)
+
+
+def rules_for(format_id: str, restriction_id: str | None, day) -> rules_core.Rules:
+    if format_id not in dict(rules_core.formats()):
+        format_id = "standard"
+    try:
+        return rules_core.rules(format_id, restriction_id, day)
+    except KeyError:
+        return rules_core.rules(format_id, None, day)
+
+
+def settings(t: Tournament) -> Settings:
+    r = rules(t)
+    return Settings(collected=t.decklists, format_id=r.format_id, format_name=r.format_name,
+                    restriction_id=r.restriction_id, restriction_name=r.restriction_name,
+                    restriction_chosen=t.restriction == r.restriction_id,
+                    visibility=Visibility(t.decklist_visibility))
+
+
+def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id: str | None,
+                  visibility: str) -> int:
+    """Store the settings and judge every stored list again under them (a new restriction list changes what is
+    legal); the number of lists judged again. DecklistError for a format or list the card data does not have."""
+    if format_id not in dict(rules_core.formats()):
+        raise DecklistError("Choose one of the card formats.")
+    restriction_id = restriction_id or None
+    if restriction_id is not None and restriction_id not in dict(rules_core.restriction_choices(format_id)):
+        raise DecklistError("That restriction list is not one of the format's.")
+    try:
+        visibility = Visibility(visibility).value
+    except ValueError:
+        raise DecklistError("Choose who sees the lists.") from None
+    t = lock_tournament(t)
+    changed = (t.card_format, t.restriction) != (format_id, restriction_id)
+    t.decklists, t.card_format, t.restriction, t.decklist_visibility = bool(collected), format_id, restriction_id, \
+        visibility
+    judged = 0
+    if changed:
+        r = rules(t)
+        for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
+            _store(deck, rules_core.check(deck.text, deck.side, r))
+            judged += 1
+    db.session.commit()
+    return judged
+
+
+def locked(t: Tournament) -> bool:
+    """Lists lock when round 1 is paired."""
+    return rounds_started(t)
+
+
+def lists_of(t: Tournament, player: Player) -> dict[str, Decklist]:
+    return {d.side: d for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id,
+                                                                                player_id=player.id))}
+
+
+def may_change(t: Tournament, deck: Decklist | None) -> bool:
+    """Whether the player may still submit this side's list: before round 1 is paired, or once the TO unlocked it."""
+    return not locked(t) or (deck is not None and deck.unlocked)
+
+
+def submit(t: Tournament, player: Player, side: str, text: str, actor: str) -> tuple[Decklist, Checked]:
+    """Store `text` as the player's list for `side`, judged under the event's rules; kept even when invalid. A list
+    naming a known identity of the side becomes the player's registered identity (the TO sees the change).
+
+    A player (actor "player") submits only while the event collects lists and their list is not locked; the TO and
+    staff enter or replace any list at any time. DecklistError for anything refused: nothing changed."""
+    if actor not in ACTORS:
+        raise ValueError(actor)
+    try:
+        side = Side(side).value
+    except ValueError:
+        raise DecklistError("A list is for the Corp or the Runner side.") from None
+    if not (text or "").strip():
+        raise DecklistError("The list is empty: paste your decklist.")
+    if "\x00" in text:
+        raise DecklistError("The list contains a NUL character; paste it again as plain text.")
+    try:
+        checked = rules_core.check(text, side, rules(t))
+    except TooLong as e:
+        raise DecklistError(str(e)) from None
+    t = lock_tournament(t)  # the lock and round 1's pairing cannot cross
+    deck = db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id, player_id=player.id,
+                                                            side=side)).first()
+    if actor == "player":
+        if not t.decklists:
+            db.session.rollback()
+            raise DecklistError("This event does not collect decklists.")
+        if not may_change(t, deck):
+            db.session.rollback()
+            raise DecklistError("Decklists are locked: round 1 has been paired. Ask the organizer if your list "
+                                "must change.")
+    if deck is None:
+        deck = Decklist(tournament_id=t.id, player_id=player.id, side=side)
+        db.session.add(deck)
+    deck.text = text
+    deck.updated_by = actor
+    deck.updated_at = utcnow()
+    if actor == "player":
+        deck.unlocked = False  # the unlock was for one change
+    _store(deck, checked)
+    _register_identity(player, deck, checked)
+    db.session.commit()
+    return deck, checked
+
+
+def _store(deck: Decklist, checked: Checked) -> None:
+    deck.identity = checked.identity
+    deck.cards = [[cid, n] for cid, n in checked.cards]
+    deck.valid = checked.valid
+    deck.problems = [{"kind": p.kind.value, "message": p.message} for p in checked.problems]
+
+
+def _register_identity(player: Player, deck: Decklist, checked: Checked) -> None:
+    if checked.identity is None:
+        return
+    name = identities.canonical(rules_core.title(checked.identity))
+    attr = f"{deck.side}_identity"
+    registered = getattr(player, attr) or ""
+    if identities.canonical(registered) == name:
+        return
+    original = deck.identity_was if deck.identity_was is not None else registered
+    deck.identity_was = None if identities.canonical(original) == name else original
+    setattr(player, attr, name)
+
+
+def unlock(t: Tournament, player: Player, side: str) -> bool:
+    """Let the player change this list once more after the lock; False when there is no such list."""
+    t = lock_tournament(t)
+    deck = db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id, player_id=player.id,
+                                                            side=side)).first()
+    if deck is None:
+        db.session.rollback()
+        return False
+    deck.unlocked = True
+    db.session.commit()
+    return True
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    player: Player
+    lists: dict  # side -> Decklist
+
+    @property
+    def missing(self) -> list[str]:
+        return [s.value for s in Side if s.value not in self.lists]
+
+    @property
+    def needs_attention(self) -> bool:
+        """A list missing (an active player's), invalid, unlocked, or an identity a list changed."""
+        return bool(self.missing and not self.player.dropped) or any(
+            not d.valid or d.unlocked or d.identity_was is not None for d in self.lists.values())
+
+
+@dataclass(frozen=True)
+class Review:
+    rows: list
+    missing: int  # players with a side unsubmitted
+    invalid: int  # lists with problems
+    changed_identities: int
+    players: int  # all of them, shown or not
+    attention_only: bool
+
+
+# Above this many players the review shows only the rows needing attention unless asked for all (a GP's 2,000 rows
+# are a 1.7 MB page).
+REVIEW_ALL_UP_TO = 200
+
+
+def review(t: Tournament, show_all: Optional[bool] = None) -> Review:
+    """Players with their lists: who has not submitted, which lists are invalid, identity changes. `show_all`
+    None: everyone in an event of up to REVIEW_ALL_UP_TO players, else those needing attention."""
+    players = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id)).all()
+    decks: dict[int, dict] = {}
+    for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
+        decks.setdefault(d.player_id, {})[d.side] = d
+    rows = sorted((ReviewRow(p, decks.get(p.id, {})) for p in players), key=lambda r: (r.player.name_key,))
+    lists = [d for r in rows for d in r.lists.values()]
+    attention_only = not show_all if show_all is not None else len(rows) > REVIEW_ALL_UP_TO
+    return Review(rows=[r for r in rows if r.needs_attention] if attention_only else rows,
+                  missing=sum(1 for r in rows if r.missing and not r.player.dropped),
+                  invalid=sum(1 for d in lists if not d.valid),
+                  changed_identities=sum(1 for d in lists if d.identity_was is not None), players=len(rows),
+                  attention_only=attention_only)
+
+
+def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player, list[Decklist]]]:
+    """Players (by name) with their lists, Corp first; only `player_ids` when given, players without a list left out."""
+    query = sa.select(Decklist).filter_by(tournament_id=t.id)
+    if player_ids is not None:
+        query = query.where(Decklist.player_id.in_(player_ids))
+    decks: dict[int, list] = {}
+    for d in db.session.scalars(query):
+        decks.setdefault(d.player_id, []).append(d)
+    if not decks:
+        return []
+    players = db.session.scalars(sa.select(Player).where(Player.id.in_(decks))).all()
+    return [(p, sorted(decks[p.id], key=lambda d: d.side)) for p in sorted(players, key=lambda p: p.name_key)]
+
+
+def event_over(t: Tournament) -> bool:
+    """The event is over: the top cut is decided, or there is none and the swiss is complete (the dashboard's
+    "finished" step, app/services/next_step.py)."""
+    if t.cut_kind:
+        loaded = cut_service.load(t)
+        return loaded is not None and loaded.bracket.is_complete()
+    return next_step.for_tournament(t)[0].kind == next_step.FINISHED
+
+
+def public_players(t: Tournament) -> list[int]:
+    """The players whose lists anyone may see under the event's visibility setting: the cut's in seed order, or
+    everyone's."""
+    visibility = Visibility(t.decklist_visibility)
+    if visibility is Visibility.CLOSED:
+        return []
+    if visibility is Visibility.CUT:
+        if not t.cut_kind:
+            return []
+        return list(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=t.id)
+                                       .order_by(CutEntry.seed)))
+    if not event_over(t):
+        return []
+    return list(db.session.scalars(sa.select(Player.id).filter_by(tournament_id=t.id)))
+
+
+def public_lists(t: Tournament) -> list[tuple[Player, list[Decklist]]]:
+    """The public lists with their players: a cut's in seed order, everyone's by name; none while closed."""
+    if not t.decklists:
+        return []
+    shown = public_players(t)
+    if not shown:
+        return []
+    by_player = dict(all_lists(t, set(shown)))
+    order = {pid: i for i, pid in enumerate(shown)} if Visibility(t.decklist_visibility) is Visibility.CUT else None
+    return sorted(by_player.items(), key=lambda x: order[x[0].id]) if order else list(by_player.items())
+
+
+def problems(deck: Decklist) -> list[str]:
+    return [p["message"] for p in deck.problems or []]
+
+
+def groups(deck: Decklist) -> list[rules_core.Group]:
+    return rules_core.by_type(tuple(deck.cards or []))
+
+
+def identity_title(deck: Decklist) -> str:
+    return rules_core.title(deck.identity)
+
+
+def counts(deck: Decklist) -> tuple[int, int]:
+    """(cards, agenda points) of a stored list, for the sheets."""
+    size = sum(n for _, n in deck.cards or [])
+    points = sum((cards.card(c) or {}).get("agenda_points", 0) * n for c, n in deck.cards or [])
+    return size, points
