@@ -137,7 +137,8 @@ def test_numbers_follow_from_the_games_csv(client, make_user, make_tournament, l
     # the page shows the same numbers, to everyone now that the swiss is over
     page = client.get(f"/t/{t.slug}/stats").get_data(as_text=True)
     corp = data["swiss"]["sides"]["corp"]
-    assert f'<td class="num">{corp["games"]}</td><td class="num">{corp["wins"]}</td>' in page
+    assert (f'<td class="num">{corp["games"]}</td>\n    <td class="num">{corp["wins"]}-{corp["losses"]}-'
+            f'{corp["draws"]}</td><td class="num">{corp["intentional_draws"]}</td>') in page
     assert "<svg" in page and "Haas-Bioroid: Engineering the Future" in page
 
 
