@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Hashable, Iterable, Optional, Sequence
+from functools import lru_cache
+from typing import Hashable, Iterable, NamedTuple, Optional, Sequence
 
 from . import factions, identities, results
 from .brackets import CutGame
@@ -25,6 +26,7 @@ from .pairing.formats import Format, Side
 PlayerId = Hashable
 SIDES = (Side.CORP, Side.RUNNER)
 NOT_GIVEN = "Not given"  # the label of an empty identity field
+WON, LOST, DRAWN, INTENTIONAL = range(4)  # a game's result for one side (Tally.add)
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,7 @@ class Table:
     seats: tuple
 
 
-@dataclass(frozen=True)
-class SideGame:
+class SideGame(NamedTuple):  # a tuple: a GP's 30,000 games are made fast
     """One Netrunner game: who played Corp, who played Runner, which side won (None: a tie)."""
 
     corp: PlayerId
@@ -60,8 +61,7 @@ class SideGame:
     intentional_draw: bool = False
 
 
-@dataclass(frozen=True)
-class PlainMatch:
+class PlainMatch(NamedTuple):
     """One plain swiss match: its two players and the winner (None: a draw)."""
 
     players: tuple
@@ -88,15 +88,16 @@ class Tally:
     def win_rate(self) -> Optional[Fraction]:
         return Fraction(self.wins, self.games) if self.games else None
 
-    def count(self, won: Optional[bool], intentional: bool) -> None:
-        if intentional:
-            self.intentional_draws += 1
-        elif won is None:
-            self.draws += 1
-        elif won:
-            self.wins += 1
+    def add(self, result: int, n: int = 1) -> None:
+        """`n` games of one result: WON, LOST, DRAWN or INTENTIONAL."""
+        if result == WON:
+            self.wins += n
+        elif result == LOST:
+            self.losses += n
+        elif result == DRAWN:
+            self.draws += n
         else:
-            self.losses += 1
+            self.intentional_draws += n
 
 
 @dataclass
@@ -142,21 +143,33 @@ class EventStats:
 
 def table_games(fmt: Format, table: Table) -> list:
     """The games of a reported table: SideGames (Netrunner) or one PlainMatch; [] for a bye."""
-    fmt = Format(fmt)
     if table.result == results.BYE or len(table.seats) < 2:
         return []
     (one, one_side), (two, _two_side) = table.seats[:2]
+    players = (one, two)
+    shape = _shape(Format(fmt), table.result, table.intentional_draw, one_side)
+    if shape and shape[0] == _PLAIN:
+        return [PlainMatch(players, None if shape[1] is None else players[shape[1]], shape[2])]
+    return [SideGame(players[corp], players[1 - corp], winner, draw) for corp, winner, draw in shape]
+
+
+_PLAIN = "plain"
+
+
+@lru_cache(maxsize=512)  # a handful of distinct results per event: each is read once
+def _shape(fmt: Format, key: str, intentional_draw: bool, one_side: Optional[str]) -> tuple:
+    """A result's games by seat: (seat index of the Corp, winning side or None, intentional draw) per game, or
+    (_PLAIN, seat index of the winner or None, intentional draw) for a plain match."""
     if fmt is Format.PLAIN:
-        points = results.outcome(fmt, table.result).points
-        winner = one if points[0] > points[1] else two if points[1] > points[0] else None
-        return [PlainMatch((one, two), winner, table.intentional_draw)]
+        points = results.outcome(fmt, key).points
+        return (_PLAIN, 0 if points[0] > points[1] else 1 if points[1] > points[0] else None, intentional_draw)
     if fmt is Format.DOUBLE_SIDED:
-        (one_corp, one_runner), (two_corp, two_runner) = results.side_scores(table.result)
-        return [SideGame(one, two, _winner(one_corp, two_runner), table.intentional_draw),
-                SideGame(two, one, _winner(two_corp, one_runner), table.intentional_draw)]
-    corp, runner = (two, one) if one_side == Side.RUNNER.value else (one, two)  # unrecorded sides: seat 1 Corps
-    result = results.outcome(fmt, table.result)
-    return [SideGame(corp, runner, _winner(*result.points), table.intentional_draw or result.intentional_draw)]
+        (one_corp, one_runner), (two_corp, two_runner) = results.side_scores(key)
+        return ((0, _winner(one_corp, two_runner), intentional_draw),
+                (1, _winner(two_corp, one_runner), intentional_draw))
+    result = results.outcome(fmt, key)  # points are (Corp, Runner); unrecorded sides: seat 1 is the Corp
+    corp = 1 if one_side == Side.RUNNER.value else 0
+    return ((corp, _winner(*result.points), intentional_draw or result.intentional_draw),)
 
 
 def _winner(corp_points: int, runner_points: int) -> Optional[Side]:
@@ -231,12 +244,21 @@ def _part(fmt: Format, entries: dict, players: set, games: list) -> Part:
         for p in players:
             for line in lines_of(side, p):
                 line.tally.players += 1
+    per_player = Counter()  # (side, player, result) -> games: the lines then add a few thousand counts
     for g in games:
-        for side, player in ((Side.CORP, g.corp), (Side.RUNNER, g.runner)):
-            won = None if g.winner is None else g.winner is side
-            part.sides[side].count(won, g.intentional_draw)
-            for line in lines_of(side, player):
-                line.tally.count(won, g.intentional_draw)
+        if g.intentional_draw:
+            corp = runner = INTENTIONAL
+        elif g.winner is None:
+            corp = runner = DRAWN
+        else:
+            corp, runner = (WON, LOST) if g.winner is Side.CORP else (LOST, WON)
+        per_player[0, g.corp, corp] += 1  # 0, 1: SIDES (an enum hashes slowly, in Python)
+        per_player[1, g.runner, runner] += 1
+    for (index, player, result), n in per_player.items():
+        side = SIDES[index]
+        part.sides[side].add(result, n)
+        for line in lines_of(side, player):
+            line.tally.add(result, n)
     part.identities = {side: _ordered(lines[side].values()) for side in SIDES}
     part.factions = {side: _ordered(faction_lines[side].values()) for side in SIDES}
     return part

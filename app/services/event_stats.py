@@ -2,6 +2,9 @@
 reported games in, app/core/event_stats.py's numbers out; and whether the public may see them yet."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
@@ -12,10 +15,27 @@ from . import cut as cut_service
 from . import next_step
 
 
+_PUBLIC: "OrderedDict[tuple, bool]" = OrderedDict()
+_PUBLIC_SIZE = 256
+_public_lock = threading.Lock()
+
+
 def public(t: Tournament) -> bool:
     """The public sees the statistics once the swiss is over (next_step.swiss_over: every planned round
-    published and complete, or a cut made); the TO and staff see them at any time (app/web/access.py)."""
-    return next_step.swiss_over(next_step.facts_for(t))
+    published and complete, or a cut made); the TO and staff see them at any time (app/web/access.py).
+
+    Asked on every event page (the link) and every statistics request, so the answer is kept per tournament
+    version: any change to the event bumps it (app/models.py: touch)."""
+    key = (t.id, t.slug, t.version, t.planned_rounds)
+    with _public_lock:
+        if key in _PUBLIC:
+            return _PUBLIC[key]
+    shown = next_step.swiss_over(next_step.facts_for(t))
+    with _public_lock:
+        _PUBLIC[key] = shown
+        while len(_PUBLIC) > _PUBLIC_SIZE:
+            _PUBLIC.popitem(last=False)
+    return shown
 
 
 def tables(t: Tournament) -> list[core.Table]:
@@ -41,8 +61,6 @@ def entries(t: Tournament) -> list[core.Entry]:
 
 def build(t: Tournament) -> core.EventStats:
     """The event's statistics: the swiss from its published rounds, the cut from its reported games."""
-    loaded = cut_service.load(t)
-    cut = None
-    if loaded is not None:
-        cut = (loaded.bracket.seeds, core.cut_games(t.fmt, loaded.bracket.games))
+    bracket = cut_service.bracket(t)
+    cut = None if bracket is None else (bracket.seeds, core.cut_games(t.fmt, bracket.games))
     return core.event_stats(t.fmt, entries(t), tables(t), cut)
