@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from app.core import factions
 from app.core.brackets import Bracket
 from app.core.event_stats import (NOT_GIVEN, Entry, PlainMatch, SideGame, Table, cut_games, event_stats,
@@ -91,3 +94,53 @@ def test_cut_games_have_the_recorded_corp():
     assert stats.cut.players == 4 and stats.cut.games == 2
     assert stats.cut.sides[Side.RUNNER].wins == 2 and stats.swiss.sides[Side.CORP].wins == 1
     assert cut_games(Format.PLAIN, bracket.games) == [PlainMatch((1, 4), 1), PlainMatch((2, 3), 3)]
+
+
+KEYS = {Format.SINGLE_SIDED: ["corp", "runner", "tie", "id"],
+        Format.DOUBLE_SIDED: ["6-0", "3-3", "0-6", "3-0/0-3", "0-3/3-0", "1-1/1-1", "3-0/1-1", "0-3/1-1"],
+        Format.PLAIN: ["2-0", "2-1", "1-2", "0-2", "1-1", "1-1-1"]}
+
+
+@st.composite
+def events(draw):
+    """A format, up to 12 players with identities from a small pool, and up to 40 tables (byes among them)."""
+    fmt = draw(st.sampled_from(list(Format)))
+    n = draw(st.integers(2, 12))
+    corp_pool, runner_pool = [HB, NOVA, "", "Homebrew"], [ANDY, KATE, ""]
+    entries = [Entry(p, draw(st.sampled_from(corp_pool)), draw(st.sampled_from(runner_pool))) for p in range(n)]
+    tables = []
+    for rnd in range(draw(st.integers(0, 40))):
+        a, b = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+        if draw(st.integers(0, 9)) == 0:
+            tables.append(bye(rnd, a))
+            continue
+        sides = ("corp", "runner") if fmt is Format.SINGLE_SIDED else (None, None)
+        if draw(st.booleans()) and fmt is Format.SINGLE_SIDED:
+            a, b = b, a
+        tables.append(Table(rnd, draw(st.sampled_from(KEYS[fmt])), draw(st.integers(0, 19)) == 0,
+                            ((a, sides[0]), (b, sides[1]))))
+    return fmt, entries, tables
+
+
+@given(events())
+def test_every_game_is_counted_once_on_each_side(event):
+    """Invariants: a side's wins are the other's losses; each side's identity lines and faction lines add up to
+    the side (players and every result); side balance counts every player once; byes are counted apart."""
+    fmt, entries, tables = event
+    stats = event_stats(fmt, entries, tables)
+    swiss = stats.swiss
+    assert stats.byes == sum(1 for t in tables if t.result == "bye")
+    assert swiss.players == len({p for t in tables for p, _ in t.seats})
+    per_table = 2 if fmt is Format.DOUBLE_SIDED else 1
+    assert swiss.games + swiss.intentional_draws == per_table * (len(tables) - stats.byes)
+    if not fmt.netrunner:
+        return
+    corp, runner = swiss.sides[Side.CORP], swiss.sides[Side.RUNNER]
+    assert (corp.wins, corp.losses, corp.draws) == (runner.losses, runner.wins, runner.draws)
+    assert corp.games == runner.games == swiss.games and corp.draws == swiss.draws
+    for side in (Side.CORP, Side.RUNNER):
+        for lines in (swiss.identities[side], swiss.factions[side]):
+            for field in ("players", "wins", "losses", "draws", "intentional_draws"):
+                assert sum(getattr(x.tally, field) for x in lines) == getattr(swiss.sides[side], field)
+    if fmt.sided_tables:
+        assert sum(n for _, n in stats.side_balance) == swiss.players
