@@ -41,8 +41,7 @@ class Entry:
         return self.corp_identity if side is Side.CORP else self.runner_identity
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):  # a tuple: a GP's 15,000 tables are read fast
     """A reported table of a published swiss round, as stored: its result key (Match.result; results.BYE for a
     bye), the intentional-draw flag, and its seats as (player, side or None) in seat order."""
 
