@@ -14,6 +14,7 @@ worked out again. What counts:
 from __future__ import annotations
 
 from collections import Counter
+from enum import IntEnum
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -26,7 +27,16 @@ from .pairing.formats import Format, Side
 PlayerId = Hashable
 SIDES = (Side.CORP, Side.RUNNER)
 NOT_GIVEN = "Not given"  # the label of an empty identity field
-WON, LOST, DRAWN, INTENTIONAL = range(4)  # a game's result for one side (Tally.add)
+
+
+class Result(IntEnum):
+    """A game's result for one side (Tally.add)."""
+
+    WON = 0
+    LOST = 1
+    DRAWN = 2
+    INTENTIONAL = 3  # an intentional draw: no game played
+
 
 
 @dataclass(frozen=True)
@@ -87,13 +97,13 @@ class Tally:
     def win_rate(self) -> Optional[Fraction]:
         return Fraction(self.wins, self.games) if self.games else None
 
-    def add(self, result: int, n: int = 1) -> None:
-        """`n` games of one result: WON, LOST, DRAWN or INTENTIONAL."""
-        if result == WON:
+    def add(self, result: Result, n: int = 1) -> None:
+        """`n` games of one result."""
+        if result == Result.WON:
             self.wins += n
-        elif result == LOST:
+        elif result == Result.LOST:
             self.losses += n
-        elif result == DRAWN:
+        elif result == Result.DRAWN:
             self.draws += n
         else:
             self.intentional_draws += n
@@ -246,11 +256,11 @@ def _part(fmt: Format, entries: dict, players: set, games: list) -> Part:
     per_player = Counter()  # (side, player, result) -> games: the lines then add a few thousand counts
     for g in games:
         if g.intentional_draw:
-            corp = runner = INTENTIONAL
+            corp = runner = Result.INTENTIONAL
         elif g.winner is None:
-            corp = runner = DRAWN
+            corp = runner = Result.DRAWN
         else:
-            corp, runner = (WON, LOST) if g.winner is Side.CORP else (LOST, WON)
+            corp, runner = (Result.WON, Result.LOST) if g.winner is Side.CORP else (Result.LOST, Result.WON)
         per_player[0, g.corp, corp] += 1  # 0, 1: SIDES (an enum hashes slowly, in Python)
         per_player[1, g.runner, runner] += 1
     for (index, player, result), n in per_player.items():
