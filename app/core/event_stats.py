@@ -207,7 +207,8 @@ def cut_games(fmt: Format, games: Iterable[CutGame]) -> list:
 def event_stats(fmt: Format, entries: Iterable[Entry], tables: Iterable[Table],
                 cut: Optional[tuple[Sequence[PlayerId], Iterable]] = None) -> EventStats:
     """The statistics of an event: `tables` are its published swiss tables, `cut` (the cut's players, its games
-    from `cut_games`) or None when there is no cut. Players count when they have a seat in a published round."""
+    from `cut_games`) or None when there is no cut. Players count once they have a reported
+    table (a game or a bye) in a published round."""
     fmt = Format(fmt)
     entries = {e.player: e for e in entries}
     games, byes, seated = [], 0, set()
