@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation bench-stats simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ bench-web: $(VENV)/.installed
 
 bench-routes: $(VENV)/.installed
 	$(PY) -m bench.bench_routes
+
+bench-stats: $(VENV)/.installed
+	$(PY) -m bench.bench_stats
 
 bench-load: $(VENV)/.installed
 	$(PY) -m bench.bench_status_load

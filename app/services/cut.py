@@ -108,16 +108,11 @@ def progress(tournament: Tournament) -> Optional[Progress]:
 
 def load(tournament: Tournament) -> Optional[Cut]:
     """The tournament's cut rebuilt from its rows, or None when there is none."""
-    if tournament.cut_kind is None:
+    stored = _stored(tournament)
+    if stored is None:
         return None
-    entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
-                                 .order_by(CutEntry.seed)).all()
-    if not entries:
-        return None
-    rows = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
-                              .order_by(CutResult.game)).all()
+    bracket, rows = stored
     choices = {r.game: r.corp_id for r in rows if r.winner_id is None and r.corp_id is not None}
-    bracket = build(tournament.cut_kind, [e.player_id for e in entries], rows, file_ranking(entries))
     players = {p.id: p for p in db.session.scalars(sa.select(Player).filter_by(tournament_id=tournament.id))}
     tables = {r.game: r.table for r in rows if r.table is not None}
     return Cut(tournament, bracket, players, choices, swiss_standings(tournament), tables)
@@ -127,6 +122,26 @@ def file_ranking(entries: Iterable[CutEntry]) -> list:
     """The players in an imported file's own final order of the cut (CutEntry.rank), [] when the games rank it."""
     ranked = [e for e in entries if e.rank is not None]
     return [e.player_id for e in sorted(ranked, key=lambda e: e.rank)]
+
+
+def bracket(tournament: Tournament):
+    """The tournament's bracket alone (no names, no swiss standings), or None when there is no cut: for the
+    statistics, which count its games."""
+    stored = _stored(tournament)
+    return stored[0] if stored is not None else None
+
+
+def _stored(tournament: Tournament):
+    """(the bracket, its CutResult rows) from the stored seeds and results, or None when there is no cut."""
+    if tournament.cut_kind is None:
+        return None
+    entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
+                                 .order_by(CutEntry.seed)).all()
+    if not entries:
+        return None
+    rows = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
+                              .order_by(CutResult.game)).all()
+    return build(tournament.cut_kind, [e.player_id for e in entries], rows, file_ranking(entries)), rows
 
 
 def build(kind: str, seeds: list, rows: Iterable[CutResult], ranking: Iterable = ()):

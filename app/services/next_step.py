@@ -79,6 +79,15 @@ def decide(facts: Facts) -> Step:
                 capability="score")
 
 
+SWISS_OVER = (CUT, CUT_RESULTS, FINISHED)
+
+
+def swiss_over(facts: Facts) -> bool:
+    """The swiss is over when the next step is the cut or the end: every planned (else recommended) round
+    published and complete, or a cut made. What the event statistics wait for before going public."""
+    return decide(facts).kind in SWISS_OVER
+
+
 def facts_for(t: Tournament) -> Facts:
     active, requested = field_and_byes(t)
     field = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == t.id))

@@ -15,6 +15,7 @@ from flask_login import current_user
 
 from ..extensions import db
 from ..models import Staff, Tournament
+from ..services import event_stats
 
 # Capabilities, from the narrowest to the widest.
 SCORE = "score"        # results, disputes, the round timer (a scorekeeper's work)
@@ -61,6 +62,17 @@ def managed_tournament(tournament_id: int, capability: str = ORGANIZE) -> Tourna
     if not check(current_user, tournament, capability):
         abort(403)
     return tournament
+
+
+def stats_tournament(slug: str) -> tuple[Tournament, bool]:
+    """The tournament whose statistics (page and API) are asked for, and whether the public sees them yet: once
+    the swiss is over (services/event_stats.public) for everyone, before that for its staff (SCORE) and the site
+    admin only; 404 for anyone else."""
+    tournament = public_tournament(slug)
+    shown = event_stats.public(tournament)
+    if not shown and not may_read(current_user, tournament, SCORE):
+        abort(404, "The statistics are published when the swiss rounds are over.")
+    return tournament, shown
 
 
 def public_tournament(slug: str) -> Tournament:

@@ -21,6 +21,8 @@ PUBLIC = "public"    # anyone, no login
 ACCOUNT = "account"  # any logged-in user, acting on their own account or creating their own events
 PLAYER = "player"    # a player through their secret link; no account role grants it
 SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
+AFTER_SWISS = "after swiss"  # anyone once the swiss is over; before, SCORE (and the admin reading). The victim's
+                             # event is mid-swiss; test_after_swiss_routes_are_public_once_it_ends walks the rest.
 
 ROUTES = {
     "static": PUBLIC,
@@ -61,6 +63,8 @@ ROUTES = {
     "decklists.review": SCORE, "decklists.sheet": SCORE, "decklists.print_all": SCORE,
     "decklists.save_settings": ORGANIZE, "decklists.enter": ORGANIZE, "decklists.unlock": ORGANIZE,
     "decklists.export_csv": ORGANIZE,
+    # the event statistics, page and API
+    "stats.show": AFTER_SWISS, "api.stats": AFTER_SWISS,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -75,6 +79,8 @@ ADMIN_MAY_NOT_READ = {"player.show_link"}
 
 def expected_allowed(role: str, endpoint: str, method: str) -> bool:
     need = ROUTES[endpoint]
+    if need == AFTER_SWISS:  # the victim's event is mid-swiss
+        need = SCORE
     if need == PUBLIC:
         return True
     if need in (PLAYER, SLIP):
@@ -255,6 +261,27 @@ def test_role_matrix(app, make_user, make_tournament, login, role):
     # Not vacuous: every caller is allowed something (public pages at least), and all but the owner are refused
     # something.
     assert allowed and (refused or role == "owner")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_after_swiss_routes_are_public_once_it_ends(app, make_user, make_tournament, login, role):
+    """Once the swiss is over (the victim planned one round, and it is published and complete), every caller
+    reads the AFTER_SWISS routes; before it, test_role_matrix refuses all but the staff and the admin."""
+    from app.models import Tournament
+
+    ids = _victim(make_user, make_tournament)
+    make_user(*PASSWORDS["other"])
+    make_user(*PASSWORDS["admin"], is_admin=True)
+    db.session.get(Tournament, ids["tid"]).planned_rounds = 1
+    db.session.commit()
+    client = app.test_client() if role == "anonymous" else login(*PASSWORDS[role], c=app.test_client())
+    rules = [r for r in _all_rules(app) if ROUTES[r.endpoint] == AFTER_SWISS]
+    assert rules
+    state = _snapshot()
+    for rule in rules:
+        response = client.get(_url(rule, ids))
+        assert response.status_code == 200, f"{role}: {rule.endpoint} answered {response.status_code}"
+    assert _snapshot() == state
 
 
 def test_own_tournament_id_with_victims_object_ids(app, make_user, make_tournament, login):

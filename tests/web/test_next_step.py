@@ -20,6 +20,20 @@ def facts(**changes) -> Facts:
     return Facts(**{**BASE.__dict__, **changes})
 
 
+@pytest.mark.parametrize("changes, over", [
+    ({}, False),  # nothing played
+    ({"latest": 3, "latest_published": True, "unreported": 1}, False),  # the last round's results still coming
+    ({"latest": 3, "latest_published": False}, False),  # the last round not published
+    ({"latest": 3, "latest_published": True, "planned_rounds": 4}, False),  # a planned round to go
+    ({"latest": 3, "latest_published": True}, True),  # 8 players: the 3 recommended rounds are played
+    ({"latest": 4, "latest_published": True, "planned_rounds": 4, "cut_recommended": 8}, True),  # cut next
+    ({"latest": 2, "latest_published": True, "planned_rounds": 5, "cut": "running"}, True),  # a cut made early
+])
+def test_swiss_over_is_when_the_next_step_is_the_cut_or_the_end(changes, over):
+    """What the event statistics wait for before going public (app/services/event_stats.py)."""
+    assert next_step.swiss_over(facts(**changes)) is over
+
+
 @pytest.mark.parametrize("changes, kind, label, capability", [
     ({"active": 0}, next_step.ADD_PLAYERS, "Add players", "organize"),
     ({"active": 1}, next_step.ADD_PLAYERS, "Add players", "organize"),

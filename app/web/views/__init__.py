@@ -6,10 +6,10 @@ from ...models import MAX_INT
 
 def register_blueprints(app: Flask) -> None:
     from . import (api, auth, cut, decklists, player, players, printouts, public, registration, rounds, slips, staff,
-                   timer, tournaments)
+                   stats, timer, tournaments)
 
     for module in (auth, tournaments, players, rounds, public, cut, api, player, timer, printouts, staff,
-                   registration, slips, decklists):
+                   registration, slips, decklists, stats):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

@@ -17,11 +17,12 @@ from ...extensions import db
 from ...models import Match, Player, Round, Seat
 from ...core.pairing import Format
 from ...services import cut as cut_service
+from ...services import event_stats
 from .. import page_cache
 from ...services import participation, registration
 from ...services import state
 from ...services import timer
-from ..access import public_tournament
+from ..access import public_tournament, stats_tournament
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -74,6 +75,7 @@ def tournament(slug: str):
             "rounds": url_for("api.rounds", slug=t.slug, _external=True),
             "standings": url_for("api.standings", slug=t.slug, _external=True),
             "bracket": url_for("api.bracket", slug=t.slug, _external=True),
+            "stats": url_for("api.stats", slug=t.slug, _external=True),
             "nrtm": url_for("cut.nrtm", slug=t.slug, _external=True),
         },
     })
@@ -152,6 +154,41 @@ def _standings(t):
             row.update(corp=s.corp, runner=s.runner, side_balance=s.side_bias, side_label=s.side_label)
         rows.append(row)
     return {"tiebreakers": list(TIEBREAKERS[system]), "standings": rows}
+
+
+@bp.get("/tournaments/<slug>/stats")
+def stats(slug: str):
+    """The event statistics page's numbers (docs/api.md), under the page's rule: public once the swiss is over,
+    for the event's staff before (then never kept by a shared cache)."""
+    t, public = stats_tournament(slug)
+    page = page_cache.get(t, "api-stats", lambda: _document(_stats(t)))
+    return page_cache.respond(page, cache_control=f"public, max-age={MAX_AGE}, must-revalidate" if public
+                              else "private, no-cache")
+
+
+def _stats(t):
+    built = event_stats.build(t)
+
+    def tally(x) -> dict:
+        return {"players": x.players, "games": x.games, "wins": x.wins, "losses": x.losses, "draws": x.draws,
+                "intentional_draws": x.intentional_draws,
+                "win_rate": _number(x.win_rate) if x.win_rate is not None else None}
+
+    def part(p):
+        if p is None:
+            return None
+        out = {"players": p.players, "games": p.games, "draws": p.draws, "intentional_draws": p.intentional_draws}
+        if built.netrunner:
+            out["sides"] = {side.value: tally(x) for side, x in p.sides.items()}
+            out["identities"] = [{"side": line.side.value, "identity": line.name, "faction": line.faction,
+                                  **tally(line.tally)} for side in p.identities for line in p.identities[side]]
+            out["factions"] = [{"side": line.side.value, "faction": line.faction, "name": line.name,
+                                **tally(line.tally)} for side in p.factions for line in p.factions[side]]
+        return out
+
+    return {"format": t.format, "netrunner": built.netrunner, "byes": built.byes, "swiss": part(built.swiss),
+            "cut": part(built.cut),
+            "side_balance": [{"difference": d, "players": n} for d, n in built.side_balance]}
 
 
 def _document(data):
