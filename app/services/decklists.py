@@ -210,7 +210,7 @@ class Review:
 REVIEW_ALL_UP_TO = 200
 
 
-def review(t: Tournament, show_all: Optional[bool] = None) -> Review:
+def review(t: Tournament, show_all: bool | None = None) -> Review:
     """Players with their lists: who has not submitted, which lists are invalid, identity changes. `show_all`
     None: everyone in an event of up to REVIEW_ALL_UP_TO players, else those needing attention."""
     players = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id)).all()

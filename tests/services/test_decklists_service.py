@@ -206,7 +206,7 @@ def test_decklists_csv(event):
 
 
 def test_review_of_a_big_event_shows_those_needing_attention(event, monkeypatch):
-    _, t, (ann, ben, cat, dan) = event
+    _, t, (ann, ben, _cat, _dan) = event
     ann.corp_identity, ann.runner_identity = "Haas-Bioroid: Precision Design", "Tāo Salonga: Telepresence Magician"
     db.session.commit()
     service.submit(t, ann, "corp", CORP, "player")
