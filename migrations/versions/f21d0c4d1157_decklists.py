@@ -1,7 +1,7 @@
 """decklists: the event's card format, restriction list and decklist visibility; players' lists
 
 Revision ID: f21d0c4d1157
-Revises: f18b2c3d4e5f
+Revises: f21e0a7c3b94
 Create Date: 2026-11-26 08:00:00
 
 """
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = 'f21d0c4d1157'
-down_revision = 'f18b2c3d4e5f'
+down_revision = 'f21e0a7c3b94'
 branch_labels = None
 depends_on = None
 
