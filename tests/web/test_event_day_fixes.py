@@ -162,3 +162,29 @@ def test_an_empty_dashboard_recommends_no_rounds(make_user, make_tournament, log
     add_players(t, ["Ann", "Ben", "Cat", "Dan", "Eve"])
     block = _text(client.get(f"/tournaments/{t.id}")).split('id="recommended-rounds"')[1].split("</div>")[0]
     assert '<span class="value">3</span>' in block and "⌈log₂ 5⌉" in block
+
+
+def test_every_page_has_an_icon(client):
+    page = client.get("/login").get_data(as_text=True)
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page
+    for url in ("/favicon.ico", "/static/favicon.svg"):
+        r = client.get(url)
+        assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+
+
+def test_an_unquoted_identity_with_a_comma_is_named(make_user, make_tournament, login):
+    owner = make_user()
+    t = make_tournament(owner)
+    client = login()
+    text = "Ada,SYNC: Everything, Everywhere,Hoshiko Shiro: Untold Protagonist\nBo,\"SYNC: Everything, Everywhere\",\n"
+    r = client.post(f"/tournaments/{t.id}/players/import", data={"text": text})
+    page = _text(r)
+    assert r.status_code == 422
+    assert ("Row 1: the row has 4 fields because “SYNC: Everything, Everywhere” holds a comma: put it in double "
+            "quotes, \"SYNC: Everything, Everywhere\"") in page
+    assert "pronouns are longer" not in page and "Row 2" not in page  # the quoted row is fine
+    fixed = text.replace("Ada,SYNC: Everything, Everywhere,", "Ada,\"SYNC: Everything, Everywhere\",")
+    assert client.post(f"/tournaments/{t.id}/players/import", data={"text": fixed}).status_code == 302
+    db.session.expire_all()
+    assert {p.corp_identity for p in db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id))} == \
+        {"SYNC: Everything, Everywhere"}
