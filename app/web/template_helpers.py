@@ -12,7 +12,7 @@ from ..core import clock
 from ..core.cards import data_date as card_data_date
 from ..core.names import name_key
 from ..models import Tournament, utcnow
-from ..services import participation, player_links, registration, timer
+from ..services import nrtm_export, participation, player_links, registration, timer
 from . import access, player_session
 
 
@@ -22,6 +22,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
     app.add_template_global(registration.status, "registration_status")  # open or not, and why: one rule
+    app.add_template_global(nrtm_export.organiser, "nrtm_organiser")  # whom the NRTM file names as organiser
     app.add_template_global(card_data_date, "card_data_date")  # the identity hints and the import page show it
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")

@@ -188,3 +188,16 @@ def test_an_unquoted_identity_with_a_comma_is_named(make_user, make_tournament, 
     db.session.expire_all()
     assert {p.corp_identity for p in db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id))} == \
         {"SYNC: Everything, Everywhere"}
+
+
+def test_the_dashboard_asks_for_the_nrtm_organiser(make_user, make_tournament, login):
+    owner = make_user()
+    t = make_tournament(owner)
+    client = login()
+    page = _text(client.get(f"/tournaments/{t.id}"))
+    assert "The NRTM file names no organiser." in page and 'href="/account">Account page' in page
+    before = __import__("json").loads(client.get(f"/t/{t.slug}.json").get_data(as_text=True))
+    assert before["tournamentOrganiser"]["name"] is None  # built now, and kept until the event changes
+    client.post("/account", data={"display_name": "Tess Organa", "nrdb_username": ""})
+    assert "names no organiser" not in _text(client.get(f"/tournaments/{t.id}"))
+    assert __import__("json").loads(client.get(f"/t/{t.slug}.json").get_data(as_text=True))["tournamentOrganiser"]["name"] == "Tess Organa"
