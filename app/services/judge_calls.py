@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import JudgeCall, Player, Tournament, User, as_utc, utcnow
+from . import cut as cut_service
 from . import participation
 
 REASON_LENGTH = 100
@@ -58,7 +59,7 @@ class CallView:
     def where(self) -> str:
         if self.table is None:
             return "no table"
-        return f"table {self.table}" + (f", round {self.round_number}" if self.round_number else "")
+        return f"table {self.table}, " + (f"round {self.round_number}" if self.round_number else "top cut")
 
 
 def _name(user: Optional[User]) -> Optional[str]:
@@ -118,11 +119,9 @@ def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> Cal
     if last is not None and now - last.created_at < cooldown:
         wait = int((last.created_at + cooldown - now).total_seconds()) + 1
         raise CallRefused(f"You called a judge a moment ago. You can call again in {wait} seconds.")
-    mine = participation.my_table(t, player)
-    seated = mine is not None and not mine.is_bye
+    round_number, table = _seat(t, player)
     new = JudgeCall(tournament_id=t.id, player_id=player.id, reason=reason, state=CallState.OPEN.value,
-                    round_number=mine.round_number if seated else None, table=mine.table if seated else None,
-                    created_at=now)
+                    round_number=round_number, table=table, created_at=now)
     db.session.add(new)
     try:
         db.session.commit()
@@ -130,6 +129,19 @@ def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> Cal
         db.session.rollback()
         raise CallRefused("You have a call open already: a judge is coming.") from None
     return _view(new)
+
+
+def _seat(t: Tournament, player: Player) -> tuple[Optional[int], Optional[int]]:
+    """(swiss round, table) where the player plays now; (None, table) for a top cut game not yet played;
+    (None, None) when they sit nowhere (a bye, out of the cut, between rounds)."""
+    cut = cut_service.load(t)
+    if cut is not None:
+        game = next((g for g in cut.bracket.games if g.ready and not g.reported and player.id in g.players), None)
+        return (None, cut.table(game)) if game else (None, None)
+    mine = participation.my_table(t, player)
+    if mine is None or mine.is_bye:
+        return None, None
+    return mine.round_number, mine.table
 
 
 def _step(t: Tournament, call_id: int, start: tuple[str, ...], extra=(), **values) -> bool:

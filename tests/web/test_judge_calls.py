@@ -138,3 +138,41 @@ def test_the_admin_reads_the_calls_but_gets_no_buttons(app, event, make_user, lo
     live = admin.get(f"/tournaments/{t.id}/judge-calls/live").json
     assert live["open"] == 1 and "I'll go" not in live["html"] and "Ann" in live["html"]
     assert admin.post(f"/tournaments/{t.id}/judge-calls/{_calls()[0].id}/claim").status_code == 403
+
+
+def test_in_the_cut_a_call_names_the_cut_table(app, make_user, make_tournament):
+    import random
+
+    from app.services import cut as cut_service
+    from cut_helpers import add_players, random_swiss
+    t = make_tournament(make_user())
+    players = add_players(t, [f"P{i}" for i in range(8)])
+    random_swiss(t, players, 3, random.Random(2))
+    cut_service.create(t, 4, "single", [])
+    cut = cut_service.load(t)
+    game = cut.bracket.games[0]
+    seeded = db.session.get(Player, game.player1)
+    out = next(p for p in players if p.id not in {e.player_id for e in t.cut_entries})
+    for who in (seeded, out):
+        assert app.test_client().post(f"{_link(t, who)}/judge", data={}).status_code == 303
+    first, second = _calls()
+    assert (first.round_number, first.table) == (None, cut.table(game))
+    assert (second.round_number, second.table) == (None, None)  # not in the cut: a call from the floor
+    page = app.test_client().get(f"{_link(t, seeded)}/judge").json["html"]
+    assert f"table {cut.table(game)}, top cut" in page
+
+
+def test_the_cut_page_shows_the_calls(app, make_user, make_tournament, login):
+    import random
+
+    from app.services import cut as cut_service
+    from cut_helpers import add_players, random_swiss
+    t = make_tournament(make_user())
+    players = add_players(t, [f"P{i}" for i in range(8)])
+    random_swiss(t, players, 3, random.Random(2))
+    cut_service.create(t, 4, "single", [])
+    seeded = db.session.get(Player, cut_service.load(t).bracket.games[0].player1)
+    app.test_client().post(f"{_link(t, seeded)}/judge", data={"reason": "side choice"})
+    page = login().get(f"/tournaments/{t.id}/cut").get_data(as_text=True)
+    assert 'id="judge-calls"' in page and "1 waiting" in page and "side choice" in page
+    assert "/static/judge_calls.js" in page
