@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import random
 import re
 
@@ -16,7 +17,7 @@ from app.extensions import db
 from app.models import Player, Staff
 from app.services import cut as cut_service
 from app.services import player_links
-from cut_helpers import add_players, play_cut, random_swiss
+from cut_helpers import add_players, paired_event, play_cut, random_swiss
 from test_rounds import matches, pair, report_all, setup_event
 
 
@@ -93,7 +94,7 @@ def test_a_custom_double_sided_result_reads_game_by_game(make_user, make_tournam
 
 
 def test_player_pages_offer_no_log_in(app, make_user):
-    t = __import__("cut_helpers").paired_event(make_user(), "Link Open", ["Ann", "Ben"])
+    t = paired_event(make_user(), "Link Open", ["Ann", "Ben"])
     ann = db.session.scalars(sa.select(Player).filter_by(name="Ann")).one()
     phone = app.test_client()
     page = _text(phone.get(f"/t/{t.slug}/p/{player_links.token(ann)}"))
@@ -196,8 +197,9 @@ def test_the_dashboard_asks_for_the_nrtm_organiser(make_user, make_tournament, l
     client = login()
     page = _text(client.get(f"/tournaments/{t.id}"))
     assert "The NRTM file names no organiser." in page and 'href="/account">Account page' in page
-    before = __import__("json").loads(client.get(f"/t/{t.slug}.json").get_data(as_text=True))
+    before = json.loads(client.get(f"/t/{t.slug}.json").get_data(as_text=True))
     assert before["tournamentOrganiser"]["name"] is None  # built now, and kept until the event changes
     client.post("/account", data={"display_name": "Tess Organa", "nrdb_username": ""})
     assert "names no organiser" not in _text(client.get(f"/tournaments/{t.id}"))
-    assert __import__("json").loads(client.get(f"/t/{t.slug}.json").get_data(as_text=True))["tournamentOrganiser"]["name"] == "Tess Organa"
+    after = json.loads(client.get(f"/t/{t.slug}.json").get_data(as_text=True))
+    assert after["tournamentOrganiser"]["name"] == "Tess Organa"
