@@ -1,7 +1,8 @@
 /* The staff pages' judge calls (templates/judge_calls/_panel.html): a poll every 3 s asks the server for the open
    calls (a 304 while nothing changed) and swaps in the list it drew; the badge counts the calls waiting for a judge,
-   and a new one beeps when this device turned the sound on (kept in localStorage, off by default). "I'll go" and
-   "Resolved" are sent in the background; the server says who won a claim both staff tapped at once. */
+   and a new one beeps when this device turned the sound on (kept in localStorage, off by default); the tab's
+   title counts them too. "I'll go" and "Resolved" are sent in the background; the server says who won a claim
+   both staff tapped at once. */
 (function () {
   "use strict";
   var panel = document.getElementById("judge-calls");
@@ -60,11 +61,14 @@
     panel.classList.toggle("ringing", now > 0);
     badge.textContent = now + " waiting";
     badge.hidden = now === 0;
+    document.title = (now ? "(" + now + ") " : "") + title;  /* seen from another tab too */
   };
+  var title = document.title;
+  if (waiting) { document.title = "(" + waiting + ") " + title; }
 
   var polling = false;
   var poll = function () {
-    if (polling || document.hidden) { return; }
+    if (polling) { return; }  /* hidden tabs too: a call must reach a TO who looks at another page */
     polling = true;
     fetch(url, { cache: "no-store", credentials: "same-origin",
                  headers: { "Accept": "application/json", "If-None-Match": etag } })

@@ -58,6 +58,7 @@ def test_call_claim_resolve(roster, new_context, organizer, seed_swiss, log_in, 
     expect(item).to_contain_text(f"Table {game['table']}, round 1 · {caller['name']}")
     expect(item).to_contain_text("Is this card legal?")
     expect(panel).to_have_class("card judge-calls ringing")
+    expect(laptop).to_have_title("(1) Round 1 · Judge Open · SASS")
     laptop.screenshot(path=str(screenshots / "judge_call_to_badge_1280.png"))
 
     # The scorekeeper, on a phone, takes it.
@@ -73,6 +74,7 @@ def test_call_claim_resolve(roster, new_context, organizer, seed_swiss, log_in, 
     expect(box).to_contain_text("A judge is on the way", timeout=LIVE)
     expect(box).to_contain_text("Sam Keeper")
     expect(laptop.locator("#judge-badge")).to_be_hidden(timeout=LIVE)
+    expect(laptop).to_have_title("Round 1 · Judge Open · SASS")
     expect(item).to_contain_text("Sam Keeper is on the way")
     phone.screenshot(path=str(screenshots / "judge_call_player_on_the_way_360.png"), full_page=True)
     laptop.screenshot(path=str(screenshots / "judge_call_to_claimed_1280.png"))
