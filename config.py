@@ -116,6 +116,8 @@ class Config:
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"
     REGISTER_LIMIT_PER_IP = "60/minute;300/hour"  # self-registrations from one address (a venue may share one)
+    # A player's judge calls: one open at a time (the database's rule), and this long between two calls.
+    JUDGE_CALL_COOLDOWN_SECONDS = int(os.environ.get("JUDGE_CALL_COOLDOWN_SECONDS", "60"))
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

@@ -77,10 +77,18 @@
 
   /* Whether the user is busy in a part: a form opened inside it (a custom result, the pairing edit) or a field
      being typed in. Such a part waits, its digest unchanged, and comes with the first poll after. */
-  var busy = function (el) {
+  var typing = function (el) {
     var active = document.activeElement;
-    return !!el.querySelector("details[open] form") ||
-      (el.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName));
+    return el.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
+  };
+  var busy = function (el) { return !!el.querySelector("details[open] form") || typing(el); };
+  /* An opened form the server no longer draws (the pairing edit once a result is in) is no longer the user's
+     work: its part comes anyway, unless they are typing in it. */
+  var gone = function (old, fresh) {
+    return !typing(old) && Array.prototype.every.call(old.querySelectorAll("details[open]"), function (details) {
+      return !details.querySelector("form") || !details.className ||
+        !fresh.querySelector("details." + details.classList[0]);
+    });
   };
 
   /* The control of `fresh` that stands where `el` stood in `old`: the same button of the same kind of form, else
@@ -101,11 +109,11 @@
     Object.keys(fragments).forEach(function (id) {
       var old = document.getElementById(id);
       if (!old) { return; }
-      if (busy(old) && !(acted && old.contains(acted))) { return; }
       var holder = document.createElement("template");
       holder.innerHTML = fragments[id].trim();
       var fresh = holder.content.firstElementChild;
       if (!fresh) { return; }
+      if (busy(old) && !(acted && old.contains(acted)) && !gone(old, fresh)) { return; }
       var focused = old.contains(document.activeElement) ? document.activeElement : null;
       if (old === found) { fresh.classList.add("found"); found = fresh; }
       old.querySelectorAll("details[open]").forEach(function (details) {
@@ -197,7 +205,7 @@
     }
     var changed = Object.keys(latest).filter(function (id) {
       var part = document.getElementById(id);
-      return part && digests[id] !== latest[id] && !busy(part);
+      return part && digests[id] !== latest[id] && !typing(part);  /* a busy part may be gone: swap decides */
     });
     var batches = [];
     for (var i = 0; i < changed.length; i += 100) { batches.push(changed.slice(i, i + 100)); }

@@ -1,13 +1,14 @@
-"""Organizer accounts: who a login form names, and the one rule for checking a password."""
+"""Organizer accounts: who a login form names, the one rule for checking a password, their public name."""
 from __future__ import annotations
 
 import secrets
 from functools import cache
 
+import sqlalchemy as sa
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
-from ..models import User
+from ..models import Tournament, User, touch
 
 
 def find(email: str) -> User | None:
@@ -35,3 +36,11 @@ def for_session(token: str) -> User | None:
     if not token:
         return None
     return db.session.execute(db.select(User).filter_by(session_token=token)).scalar_one_or_none()
+
+
+def set_public_name(user: User, display_name: str, nrdb_username: str) -> None:
+    """The organizer's public name and NetrunnerDB username; their events' NRTM files (built once per event
+    version) name them from now on."""
+    user.display_name, user.nrdb_username = display_name, nrdb_username
+    touch(db.session, [tid for (tid,) in db.session.execute(sa.select(Tournament.id).filter_by(owner_id=user.id))])
+    db.session.commit()

@@ -169,7 +169,7 @@ def unreported_swiss_tables(tournament: Tournament) -> int:
 class CutPlan:
     """What the TO sees before cutting: the recommended size and the swiss still to play (the form lists who would make it)."""
 
-    field: int  # players in the event, dropped ones included
+    field: int  # active players (dropped ones are neither counted nor seeded)
     recommended: int  # app.core.brackets.recommended_cut; 0: no cut
     planned_rounds: Optional[int]
     rounds_played: int  # swiss rounds with every result in
@@ -214,11 +214,11 @@ def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
     """The cut page's advice; `size` defaults to the recommended one (else a top 4)."""
     from .rounds import round_summaries
 
-    rows = swiss_standings(tournament)
-    recommended = recommended_cut(len(rows))
+    active = sum(1 for row in swiss_standings(tournament) if not row.dropped)
+    recommended = recommended_cut(active)
     size = size or recommended or DEFAULT_SIZE
     played = sum(1 for r in round_summaries(tournament) if r.matches and not r.unreported)
-    return CutPlan(len(rows), recommended, tournament.planned_rounds, played, size)
+    return CutPlan(active, recommended, tournament.planned_rounds, played, size)
 
 
 def create(tournament: Tournament, size: int, kind: str, excluded: Iterable[int] = ()) -> Cut:

@@ -16,6 +16,7 @@ from ..core.cards import card
 from ..core.decklists import title
 from ..core.pairing import Format
 from ..core.results import BYE, label, side_scores
+from . import cut as cut_service
 from .decklists import all_lists
 from .standings import standings
 from .state import first_seat, second_seat
@@ -53,8 +54,9 @@ def exact_decimal(value: Fraction) -> str:
 
 
 def filename(t: Tournament, what: str) -> str:
-    """An ASCII file name from the tournament's name: safe inside a Content-Disposition header."""
-    base = re.sub(r"[^A-Za-z0-9]+", "-", t.name).strip("-")[:60].strip("-") or "tournament"
+    """A file name from the tournament's name: its letters and digits in any script ("Wörlds-2026"), every other
+    run of characters a hyphen (app/web/downloads.py puts it in the header, with an ASCII spelling)."""
+    base = re.sub(r"[\W_]+", "-", t.name).strip("-")[:60].strip("-") or "tournament"
     return f"{base}-{what}.csv"
 
 
@@ -86,7 +88,7 @@ def standings_csv(t: Tournament) -> str:
 
 
 def games_csv(t: Tournament) -> str:
-    """One line per table of every round (byes included); points empty until reported.
+    """One line per table of every round (byes included), then the top cut's games; points empty until reported.
 
     15,000 lines for a 2,000-player, 15-round event: names come from one dict, labels are worked out once
     per distinct result, and only the text cells (names) need formula escaping.
@@ -118,7 +120,7 @@ def games_csv(t: Tournament) -> str:
     sides: dict = {}
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(header)
+    writer.writerow([*header, "stage"])
     for number, table, result, a, a_side, a_points, a_games, b, b_side, b_points, b_games in \
             db.session.execute(query):
         if result not in labels:
@@ -134,8 +136,31 @@ def games_csv(t: Tournament) -> str:
                 sides[result] = side_scores(result) if result and result != BYE else (("", ""), ("", ""))
             row[5:5] = sides[result][0]
             row[10:10] = sides[result][1] if b is not None else ("", "")
-        writer.writerow(row)
+        writer.writerow([*row, "swiss"])
+    writer.writerows(_cut_rows(t, header, names))
     return out.getvalue()
+
+
+def _cut_rows(t: Tournament, header: list, names: dict) -> list[list]:
+    """The top cut's games with both players known, after the swiss (stage "cut", round: the cut's round, table:
+    its game); the result names the winner, sides where the game recorded them; no points (a cut game gives none)."""
+    cut = cut_service.load(t)
+    if cut is None:
+        return []
+    rows = []
+    for game in cut.bracket.games:
+        if not game.ready:
+            continue
+        row = dict.fromkeys(header, "")
+        row.update({"round": game.round, "table": cut.table(game), "player 1": names[game.player1],
+                    "player 2": names[game.player2]})
+        if game.corp is not None:
+            row["player 1 side"], row["player 2 side"] = (
+                ("corp", "runner") if game.corp == game.player1 else ("runner", "corp"))
+        if game.reported:
+            row["result"] = f"{names[game.winner]} won"
+        rows.append([*row.values(), "cut"])
+    return rows
 
 
 def _num(value):

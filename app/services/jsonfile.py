@@ -39,9 +39,22 @@ def parse(data: bytes) -> object:
     """JSON from an upload, gzipped or not."""
     data = unpack(data)
     try:
-        return json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise FileError(f"the file is not valid JSON ({e.__class__.__name__}: {str(e)[:120]})") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FileError("the file is not valid JSON: it is not text at all (is it the .json or .json.gz file "
+                        "the export saved?)") from None
+    if not text.strip():
+        raise FileError("the file is not valid JSON: it is empty") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        where = "ends too soon" if e.pos >= len(text.rstrip()) else f"breaks at line {e.lineno}, column {e.colno}"
+        raise FileError(f"the file is not valid JSON: it {where}, so it is damaged or incomplete "
+                        "(a download cut short, or an edit gone wrong); take the file as it was saved") from None
+    except RecursionError:
+        raise FileError("the file is not valid JSON SASS can read: its lists are nested too deeply") from None
+    except ValueError as e:  # NaN, Infinity (_no_constant)
+        raise FileError(f"the file is not valid JSON: {e}") from None
 
 
 def _no_constant(name):

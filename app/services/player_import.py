@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..models import Player
+from ..core.identities import faction
 from ..core.names import name_key
 
 NAME_MAX = Player.__table__.c.name.type.length
@@ -92,16 +93,33 @@ def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
     return result
 
 
+def _split_by_a_comma(cells: list[str]) -> str | None:
+    """A known identity whose name holds a comma ("SYNC: Everything, Everywhere") that an unquoted row split into
+    two fields; None if there is none."""
+    for first, second in zip(cells[1:], cells[2:]):
+        joined = f"{first}, {second}"
+        if faction(joined) is not None:
+            return joined
+    return None
+
+
 def _problems(cells: list[str]) -> list[str]:
+    split = _split_by_a_comma(cells) if len(cells) > 3 else None
+    if split is not None:  # the fields after it are shifted: their own checks would only mislead
+        return [f"the row has {len(cells)} fields because “{split}” holds a comma: put it in double quotes, "
+                f"\"{split}\" (a spreadsheet saving as CSV does this by itself)"]
     problems = []
     if len(cells) > len(COLUMNS):
-        problems.append(f"{len(cells)} columns; expected {', '.join(COLUMNS)}")
+        problems.append(f"the row has {len(cells)} fields; expected at most {len(COLUMNS)} ({', '.join(COLUMNS)}): "
+                        "a name or identity holding a comma must be in double quotes")
     if not cells[0]:
         problems.append("the name is empty")
     for label, cell in zip(COLUMNS, cells):
         longest = PRONOUNS_MAX if label == "pronouns" else NAME_MAX
         if len(cell) > longest:
-            problems.append(f"the {label} {'are' if label == 'pronouns' else 'is'} longer than {longest} characters")
+            problems.append(f"the {label} {'are' if label == 'pronouns' else 'is'} longer than {longest} characters"
+                            + (" (if an identity holds a comma, put it in double quotes: it split the row)"
+                               if label == "pronouns" else ""))
         if CONTROL.search(cell):
             problems.append(f"the {label} contains control characters")
     return problems

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from flask import abort, request
 from flask_login import current_user
+from werkzeug.exceptions import Forbidden
 
 from ..extensions import db
 from ..models import Staff, Tournament
@@ -26,6 +27,25 @@ OWNER, ORGANIZER, SCOREKEEPER = "owner", "organizer", "scorekeeper"
 GRANTS = {OWNER: {SCORE, ORGANIZE, OWN}, ORGANIZER: {SCORE, ORGANIZE}, SCOREKEEPER: {SCORE}}
 
 READ_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+# Who holds each capability, as a refusal names them.
+HOLDERS = {SCORE: "the event's scorekeepers and organizers", ORGANIZE: "the event's organizers",
+           OWN: "the event's owner"}
+
+
+class Refused(Forbidden):
+    """A 403 that says what the page needs and what the caller is here; the error page links back to the event
+    when they hold a role in it (app/web/errors.py)."""
+
+    def __init__(self, tournament: Tournament, capability: str, held: str | None, admin: bool):
+        self.tournament_id = tournament.id if held else None
+        if held:
+            you = f"you are {'its' if held == OWNER else 'a'} {held} here"
+        elif admin:
+            you = "as the site admin you may read it but change nothing"
+        else:
+            you = "you have no role in this event"
+        super().__init__(f"This is for {HOLDERS[capability]}; {you}.")
 
 
 def role(user, tournament: Tournament) -> str | None:
@@ -60,7 +80,8 @@ def managed_tournament(tournament_id: int, capability: str = ORGANIZE) -> Tourna
         abort(404)
     check = may_read if request.method in READ_METHODS else may
     if not check(current_user, tournament, capability):
-        abort(403)
+        raise Refused(tournament, capability, role(current_user, tournament),
+                      current_user.is_authenticated and current_user.is_admin)
     return tournament
 
 

@@ -7,6 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
 from ..services.locks import TournamentGone
+from .access import Refused
 from .db_retry import DROPPED, dropped
 
 
@@ -43,12 +44,17 @@ def register_error_handlers(app: Flask) -> None:
             response = (DROPPED, 503, {"Content-Type": "text/plain; charset=utf-8"})
         return response[0], 503, {**(response[2] if len(response) > 2 else {}), "Retry-After": "5"}
 
+    @app.errorhandler(Refused)
+    def refused(e: Refused):
+        return _render(403, e.description, back=e.tournament_id)
+
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
         return _render(e.code or 500, e.description or e.name)
 
 
-def _render(code: int, message: str):
+def _render(code: int, message: str, back: int | None = None):
+    """`back`: the event whose dashboard the page links to (the caller holds a role there)."""
     if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
         return jsonify(error=message), code
-    return render_template("error.html", code=code, message=message), code
+    return render_template("error.html", code=code, message=message, back=back), code

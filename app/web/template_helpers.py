@@ -12,7 +12,7 @@ from ..core import clock
 from ..core.cards import data_label as card_data_label
 from ..core.names import name_key
 from ..models import Tournament, utcnow
-from ..services import event_stats, participation, player_links, timer
+from ..services import event_stats, nrtm_export, participation, player_links, registration, timer
 from . import access, player_session
 
 
@@ -21,7 +21,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(tiebreak, "tiebreak")
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
-    app.add_template_global(card_data_label, "card_data_label")  # the identity hints and the import page show it
+from ..services import event_stats, nrtm_export, participation, player_links, registration, timer
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")
     app.add_template_global(event_stats.public, "stats_public")  # the event pages link the statistics once public

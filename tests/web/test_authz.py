@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Match, Player, Round, Seat, Staff, User
+from app.models import JudgeCall, Match, Player, Round, Seat, Staff, User
 from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
@@ -45,7 +45,7 @@ ROUTES = {
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
-    "api.bracket": PUBLIC, "public.name_key_of": PUBLIC,
+    "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
@@ -65,6 +65,9 @@ ROUTES = {
     "decklists.export_csv": ORGANIZE,
     # the event statistics, page and API
     "stats.show": AFTER_SWISS, "api.stats": AFTER_SWISS,
+    # judge calls: a player calls through their link; the staff see, claim and resolve (app/web/views/judge_calls.py)
+    "judge_calls.call": PLAYER, "judge_calls.cancel": PLAYER, "judge_calls.mine": PLAYER,
+    "judge_calls.index": SCORE, "judge_calls.live": SCORE, "judge_calls.claim": SCORE, "judge_calls.resolve": SCORE,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -97,7 +100,7 @@ MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 EXCLUDED = {"auth.login": "acts on the visitor's own session",
             "auth.signup": "creates the visitor's own account",
             "auth.logout": "ends the visitor's own session"}
-OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id"}
+OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid"}
 # A payload that would be a valid change if the caller were allowed to make it.
 PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
            "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
@@ -108,7 +111,7 @@ PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_fact
 
 def _victim(make_user, make_tournament):
     """Another organizer's single-sided event: three players, round 1 with a game and a bye, one result in,
-    a scorekeeper and an organizer on its staff."""
+    a scorekeeper and an organizer on its staff, a judge call waiting."""
     victim = make_user("victim@example.com", "victim password")
     t = make_tournament(victim, name="Victim Open")
     players = [Player(tournament_id=t.id, name=n) for n in ("Ann", "Ben", "Cat")]
@@ -133,12 +136,15 @@ def _victim(make_user, make_tournament):
     staff = [Staff(tournament_id=t.id, user_id=scorekeeper.id, role="scorekeeper"),
              Staff(tournament_id=t.id, user_id=organizer.id, role="organizer")]
     db.session.add_all(staff)
+    call = JudgeCall(tournament_id=t.id, player_id=players[0].id, round_number=1, table=1, state="open")
+    db.session.add(call)
     db.session.commit()
     seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
-            "user_id": victim.id, "staff_id": staff[0].id, "side": "corp"}
+            "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
+            "cid": call.id}
 
 
 def _url_args(rule, ids: dict) -> dict:

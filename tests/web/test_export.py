@@ -133,8 +133,10 @@ def test_filename_is_sanitised(app):
     class T:
         name = 'Wörlds "2026" / ;\r\nSet-Cookie: x'
 
-    assert filename(T, "games") == "W-rlds-2026-Set-Cookie-x-games.csv"
+    assert filename(T, "games") == "Wörlds-2026-Set-Cookie-x-games.csv"  # letters of any script stay
     T.name = "ÄÖÜ"
+    assert filename(T, "standings") == "ÄÖÜ-standings.csv"
+    T.name = "?!"
     assert filename(T, "standings") == "tournament-standings.csv"
 
 

@@ -178,7 +178,8 @@ def test_import_reports_every_bad_row_and_imports_nothing(client, tournament):
     assert "Nothing was imported" in page
     for message in ("Row 2: the name is empty.", "Row 3: the name is longer than 100 characters.",
                     "Row 4: “ada” is also on row 1.", "Row 5: “existing” is already a player in this tournament.",
-                    "Row 6: 5 columns; expected name, corp identity, runner identity, pronouns."):
+                    "Row 6: the row has 5 fields; expected at most 4 (name, corp identity, runner identity, "
+                    "pronouns): a name or identity holding a comma must be in double quotes."):
         assert message in page
     assert "Row 1:" not in page and "Row 7:" not in page
     assert [p.name for p in _players(tournament)] == ["Existing"]
@@ -187,8 +188,8 @@ def test_import_reports_every_bad_row_and_imports_nothing(client, tournament):
 def test_import_reads_pronouns_as_a_fourth_column(client, tournament):
     text = "name,corp identity,runner identity,pronouns\nAda,,,she/her\nBo,NBN: Making News\nCy,,,\nDi,,," + "x" * 41
     response = _import(client, tournament, text)
-    assert response.status_code == 422 and "Row 5: the pronouns are longer than 40 characters." in \
-        response.get_data(as_text=True)
+    assert response.status_code == 422 and "Row 5: the pronouns are longer than 40 characters (if an identity holds" \
+        in response.get_data(as_text=True)
     assert _import(client, tournament, text.rsplit("\n", 1)[0]).status_code == 302
     assert [(p.name, p.pronouns) for p in _players(tournament)] == [("Ada", "she/her"), ("Bo", ""), ("Cy", "")]
 

@@ -123,8 +123,7 @@ def profile():
     user = current_user._get_current_object()
     form = ProfileForm(obj=user)
     if form.validate_on_submit():
-        user.display_name, user.nrdb_username = form.display_name.data or "", form.nrdb_username.data or ""
-        db.session.commit()
+        accounts.set_public_name(user, form.display_name.data or "", form.nrdb_username.data or "")
         flash("Account saved.", "success")
         return redirect(url_for("auth.profile"))
     return render_template("auth/profile.html", form=form), 422 if form.errors else 200

@@ -18,6 +18,7 @@ from ...services.jsonfile import FileError
 from ...services.upload_slots import Busy, upload_slot
 from .. import page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
+from ..downloads import attachment
 
 bp = Blueprint("cut", __name__)
 
@@ -150,7 +151,7 @@ def _download(data: dict, filename: str, attachment: bool = True) -> Response:
     response = current_app.response_class(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
                                           mimetype="application/json")
     if attachment:
-        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+        response.headers["Content-Disposition"] = attachment(filename)
     return response
 
 
@@ -165,13 +166,13 @@ def backup(tid: int):
     if request.args.get("gzip") == "1":
         response = current_app.response_class(backup_service.packed(backup_service.backup(t)),
                                               mimetype="application/gzip")
-        response.headers["Content-Disposition"] = f'attachment; filename="{name}.gz"'
+        response.headers["Content-Disposition"] = attachment(f"{name}.gz")
         response.headers["Cache-Control"] = "private, no-store"
         return response
     page = page_cache.get(t, "backup", lambda: (json.dumps(backup_service.backup(t), indent=2, ensure_ascii=False)
                                                 + "\n", {"plain": True, "mimetype": "application/json"}))
     response = page_cache.respond(page, cache_control="private, no-store")
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Content-Disposition"] = attachment(name)
     return response
 
 
@@ -294,7 +295,7 @@ def nrtm(slug: str):
     page = page_cache.get(t, "nrtm", lambda: _nrtm_text(t))
     response = page_cache.respond(page, {"url": json.dumps(public_url(t)).replace("<", "\\u003c")[1:-1]})
     if request.args.get("download") == "1":
-        response.headers["Content-Disposition"] = f'attachment; filename="{t.slug}-nrtm.json"'
+        response.headers["Content-Disposition"] = attachment(f"{t.slug}-nrtm.json")
     return response
 
 

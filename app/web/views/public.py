@@ -32,6 +32,12 @@ bp = Blueprint("public", __name__)
 RECENT_EVENTS = 10
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico whatever the page links: the site's icon (an SVG), not a 404."""
+    return current_app.send_static_file("favicon.svg"), 200, {"Cache-Control": "public, max-age=86400"}
+
+
 @bp.get("/")
 def landing():
     recent = db.session.scalars(

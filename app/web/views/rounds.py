@@ -18,6 +18,7 @@ from ...services import standings as standings_service
 from ...services import rounds as service
 from ...services import timer
 from ..access import ORGANIZE, SCORE, managed_tournament, may
+from ..downloads import attachment
 
 bp = Blueprint("rounds", __name__)
 
@@ -368,8 +369,7 @@ def standings(tid: int):
 
 
 def _csv(text: str, name: str) -> Response:
-    return Response(text, mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": attachment(name)})
 
 
 @bp.get("/tournaments/<int:tid>/standings.csv")

@@ -1,0 +1,196 @@
+"""Judge calls: a player asks for a judge at their table; one staff member claims the call, then resolves it.
+
+Every step is one conditional UPDATE (it changes the row only if the call is still in the state the step starts
+from), so two staff members claiming at once get one winner and one refusal, on any database. A player has at most
+one call open (a partial unique index refuses a second, whatever races) and waits a cool-down between calls.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import JudgeCall, Player, Tournament, User, as_utc, utcnow
+from . import cut as cut_service
+from . import participation
+
+REASON_LENGTH = 100
+
+
+class CallState(str, enum.Enum):
+    OPEN = "open"            # sent: no one has taken it yet
+    CLAIMED = "claimed"      # a judge is on the way
+    RESOLVED = "resolved"
+    CANCELLED = "cancelled"  # by the player
+
+
+LIVE = (CallState.OPEN.value, CallState.CLAIMED.value)
+
+
+class CallRefused(Exception):
+    """The step cannot be taken (the message says why, to the one who tried)."""
+
+
+@dataclass(frozen=True)
+class CallView:
+    id: int
+    player: str
+    round_number: Optional[int]
+    table: Optional[int]
+    reason: str
+    state: CallState
+    created_at: datetime
+    claimed_by: Optional[str]
+    claimed_by_id: Optional[int]
+    claimed_at: Optional[datetime]
+    resolved_by: Optional[str]
+    closed_at: Optional[datetime]
+
+    @property
+    def live(self) -> bool:
+        return self.state.value in LIVE
+
+    @property
+    def where(self) -> str:
+        if self.table is None:
+            return "no table"
+        return f"table {self.table}, " + (f"round {self.round_number}" if self.round_number else "top cut")
+
+
+def _name(user: Optional[User]) -> Optional[str]:
+    if user is None:
+        return None
+    return user.display_name or user.email
+
+
+def _view(call: JudgeCall) -> CallView:
+    return CallView(call.id, call.player.name, call.round_number, call.table, call.reason, CallState(call.state),
+                    as_utc(call.created_at), _name(call.claimed_by), call.claimed_by_id, as_utc(call.claimed_at),
+                    _name(call.resolved_by), as_utc(call.closed_at))
+
+
+# ---------------------------------------------------------------- reading
+
+def open_calls(t: Tournament) -> list[CallView]:
+    """The calls waiting for a judge or being handled, oldest first."""
+    calls = db.session.scalars(sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id,
+                                                          JudgeCall.state.in_(LIVE)).order_by(JudgeCall.id))
+    return [_view(c) for c in calls]
+
+
+def call_log(t: Tournament) -> list[CallView]:
+    """Every call of the event, newest first: who called, when, who claimed it, when it closed."""
+    calls = db.session.scalars(sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id)
+                               .order_by(JudgeCall.id.desc()))
+    return [_view(c) for c in calls]
+
+
+def stamp(t: Tournament) -> str:
+    """Changes whenever any call of the event is made or moves on (each step adds one to its version): what the
+    staff pages' poll is keyed by, in one small query."""
+    count, steps = db.session.execute(
+        sa.select(sa.func.count(JudgeCall.id), sa.func.coalesce(sa.func.sum(JudgeCall.version), 0))
+        .where(JudgeCall.tournament_id == t.id)).one()
+    return f"{count}-{steps}"
+
+
+def latest_call(t: Tournament, player: Player) -> Optional[CallView]:
+    """The player's newest call, whatever its state (the player page shows it)."""
+    call = db.session.scalars(sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id,
+                                                         JudgeCall.player_id == player.id)
+                              .order_by(JudgeCall.id.desc()).limit(1)).first()
+    return _view(call) if call else None
+
+
+# ---------------------------------------------------------------- the steps
+
+def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> CallView:
+    """The player calls a judge to the table they sit at now (round and table filled in)."""
+    reason = " ".join(reason.split())[:REASON_LENGTH]
+    last = latest_call(t, player)
+    if last is not None and last.live:
+        raise CallRefused("You have a call open already: a judge is coming.")
+    now = utcnow()
+    if last is not None and now - last.created_at < cooldown:
+        wait = int((last.created_at + cooldown - now).total_seconds()) + 1
+        raise CallRefused(f"You called a judge a moment ago. You can call again in {wait} seconds.")
+    round_number, table = _seat(t, player)
+    new = JudgeCall(tournament_id=t.id, player_id=player.id, reason=reason, state=CallState.OPEN.value,
+                    round_number=round_number, table=table, created_at=now)
+    db.session.add(new)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same player's other request won the race
+        db.session.rollback()
+        raise CallRefused("You have a call open already: a judge is coming.") from None
+    return _view(new)
+
+
+def _seat(t: Tournament, player: Player) -> tuple[Optional[int], Optional[int]]:
+    """(swiss round, table) where the player plays now; (None, table) for a top cut game not yet played;
+    (None, None) when they sit nowhere (a bye, out of the cut, between rounds)."""
+    cut = cut_service.load(t)
+    if cut is not None:
+        game = next((g for g in cut.bracket.games if g.ready and not g.reported and player.id in g.players), None)
+        return (None, cut.table(game)) if game else (None, None)
+    mine = participation.my_table(t, player)
+    if mine is None or mine.is_bye:
+        return None, None
+    return mine.round_number, mine.table
+
+
+def _step(t: Tournament, call_id: int, start: tuple[str, ...], extra=(), **values) -> bool:
+    """Move one call of `t` from a state in `start`; False if it was not in one (someone else moved it first)."""
+    done = db.session.execute(
+        sa.update(JudgeCall).where(JudgeCall.id == call_id, JudgeCall.tournament_id == t.id,
+                                   JudgeCall.state.in_(start), *extra)
+        .values(version=JudgeCall.version + 1, **values).execution_options(synchronize_session=False))
+    db.session.commit()
+    return done.rowcount == 1
+
+
+def _get(t: Tournament, call_id: int) -> JudgeCall:
+    db.session.expire_all()
+    found = db.session.get(JudgeCall, call_id)
+    if found is None or found.tournament_id != t.id:
+        raise LookupError(call_id)
+    return found
+
+
+def claim(t: Tournament, call_id: int, user: User) -> CallView:
+    """`user` takes the call; refused when another staff member took it first or it is over."""
+    _get(t, call_id)
+    if not _step(t, call_id, (CallState.OPEN.value,), state=CallState.CLAIMED.value, claimed_by_id=user.id,
+                 claimed_at=utcnow()):
+        now = _view(_get(t, call_id))
+        if now.state is CallState.CLAIMED:
+            raise CallRefused(f"{now.claimed_by or 'Someone'} has taken this call already.")
+        raise CallRefused(f"This call is {now.state.value} already.")
+    return _view(_get(t, call_id))
+
+
+def resolve(t: Tournament, call_id: int, user: User) -> CallView:
+    """The call is dealt with (whoever claimed it; an unclaimed one is claimed by the resolver too)."""
+    _get(t, call_id)
+    now = utcnow()
+    if not _step(t, call_id, LIVE, state=CallState.RESOLVED.value, resolved_by_id=user.id, closed_at=now,
+                 claimed_by_id=sa.func.coalesce(JudgeCall.claimed_by_id, user.id),
+                 claimed_at=sa.func.coalesce(JudgeCall.claimed_at, now)):
+        raise CallRefused(f"This call is {_view(_get(t, call_id)).state.value} already.")
+    return _view(_get(t, call_id))
+
+
+def cancel(t: Tournament, player: Player) -> bool:
+    """The player takes back their open call; False if they had none."""
+    live = db.session.scalar(sa.select(JudgeCall.id).where(JudgeCall.tournament_id == t.id,
+                                                           JudgeCall.player_id == player.id,
+                                                           JudgeCall.state.in_(LIVE)))
+    if live is None:
+        return False
+    return _step(t, live, LIVE, extra=(JudgeCall.player_id == player.id,), state=CallState.CANCELLED.value,
+                 closed_at=utcnow())
