@@ -21,7 +21,9 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(tiebreak, "tiebreak")
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
-from ..services import event_stats, nrtm_export, participation, player_links, registration, timer
+    app.add_template_global(registration.status, "registration_status")  # open or not, and why: one rule
+    app.add_template_global(nrtm_export.organiser, "nrtm_organiser")  # whom the NRTM file names as organiser
+    app.add_template_global(card_data_label, "card_data_label")  # the identity hints and the import page show it
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")
     app.add_template_global(event_stats.public, "stats_public")  # the event pages link the statistics once public
