@@ -82,7 +82,8 @@ def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
     complete = bracket.is_complete()
     if player.id in bracket.seeds and player.id not in out and not complete:
         games = [g for g in bracket.games if player.id in g.players]
-        game = next((g for g in games if g.ready and not g.reported), None) or games[-1]
+        played = [g for g in games if g.reported]
+        game = next((g for g in games if g.ready and not g.reported), None) or (played or games)[-1]
         sides = cut.sides(game) if game.ready else None
         other = next((p for p in game.players if p != player.id), None)
         side = None if sides is None else "corp" if sides[0] == player.id else "runner"

@@ -12,7 +12,7 @@ from ..core import clock
 from ..core.cards import data_date as card_data_date
 from ..core.names import name_key
 from ..models import Tournament, utcnow
-from ..services import participation, player_links, timer
+from ..services import player_links, player_page, timer
 from . import access, player_session
 
 
@@ -88,5 +88,6 @@ def you_in(t: Tournament):
     player = player_session.current_player(t)
     if player is None:
         return None
-    return {"player": player, "table": participation.my_table(t, player),
+    me = player_page.view(t, player)
+    return {"player": player, "table": me.mine, "me": me,
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
