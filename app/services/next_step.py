@@ -1,4 +1,5 @@
-"""The one thing a TO should do next, for the dashboard's main button.
+"""The one thing a TO should do next, and the other choices open at that point: the main button of the
+dashboard, the rounds page and the round page (templates/_next_step.html draws it on all three).
 
 `decide` is pure (facts in, a Step out) so every state is tested without a database; `for_tournament` reads
 the facts in a few small queries.
@@ -41,6 +42,7 @@ class Step:
     why: str  # one line under it
     round: int = 0  # the round it is about (pair, publish, results)
     capability: str = "organize"  # who may do it: app.web.access SCORE or ORGANIZE
+    others: tuple["Step", ...] = ()  # the TO's other choices now (one more swiss round instead of the cut)
 
 
 def swiss_rounds(facts: Facts) -> int:
@@ -71,12 +73,15 @@ def decide(facts: Facts) -> Step:
         return Step(PAIR, f"Pair round {facts.latest + 1}",
                     f"Round {facts.latest} is complete; {target} swiss rounds "
                     f"{'planned' if facts.planned_rounds else 'recommended'}.", round=facts.latest + 1)
+    # The planned swiss is played: the cut (or the end) is advised, one more round stays the TO's choice.
+    more = (Step(PAIR, f"Pair one more round ({facts.latest + 1})", "An extra swiss round before deciding.",
+                 round=facts.latest + 1),)
     if facts.cut_recommended:
         return Step(CUT, f"Cut to the top {facts.cut_recommended}",
-                    f"All {facts.latest} swiss rounds are played.")
+                    f"All {facts.latest} swiss rounds are played.", others=more)
     return Step(FINISHED, "See the final standings",
                 f"All {facts.latest} swiss rounds are played; fewer than 16 players usually play no cut.",
-                capability="score")
+                capability="score", others=more)
 
 
 def facts_for(t: Tournament) -> Facts:

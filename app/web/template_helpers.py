@@ -12,7 +12,7 @@ from ..core import clock
 from ..core.cards import data_date as card_data_date
 from ..core.names import name_key
 from ..models import Tournament, utcnow
-from ..services import player_links, player_page, timer
+from ..services import next_step, player_links, player_page, timer
 from . import access, player_session
 
 
@@ -21,6 +21,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(tiebreak, "tiebreak")
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
+    app.add_template_global(step_url, "step_url")
     app.add_template_global(card_data_date, "card_data_date")  # the identity hints and the import page show it
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")
@@ -91,3 +92,16 @@ def you_in(t: Tournament):
     me = player_page.view(t, player)
     return {"player": player, "table": me.mine, "me": me,
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
+
+
+def step_url(t: Tournament, step: next_step.Step) -> str:
+    """Where a next-step button (templates/_next_step.html) goes; pairing posts there (one click does it)."""
+    if step.kind == next_step.ADD_PLAYERS:
+        return url_for("players.index", tid=t.id)
+    if step.kind == next_step.PAIR:
+        return url_for("rounds.pair", tid=t.id)
+    if step.kind in (next_step.PUBLISH, next_step.RESULTS):
+        return url_for("rounds.show", tid=t.id, number=step.round)
+    if step.kind == next_step.FINISHED and not t.cut_kind:
+        return url_for("rounds.standings", tid=t.id)
+    return url_for("cut.index", tid=t.id)
