@@ -42,7 +42,7 @@ class Step:
     why: str  # one line under it
     round: int = 0  # the round it is about (pair, publish, results)
     capability: str = "organize"  # who may do it: app.web.access SCORE or ORGANIZE
-    others: tuple["Step", ...] = ()  # the TO's other choices now (one more swiss round instead of the cut)
+    others: tuple[Step, ...] = ()  # the TO's other choices now (one more swiss round instead of the cut)
 
 
 def swiss_rounds(facts: Facts) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Optional
 
 from ..core import result_wording
 from ..models import Player, Tournament
@@ -28,8 +27,8 @@ class CutSeat:
     game: int
     round: int
     table: int
-    side: Optional[str]  # "corp" / "runner" once known
-    opponent: Optional[str]  # None: the opponent is not known yet
+    side: str | None  # "corp" / "runner" once known
+    opponent: str | None  # None: the opponent is not known yet
     result: str  # "I won as Corp" once reported, else ""
     seed: int
 
@@ -40,17 +39,17 @@ class Place:
     of: int
     decided: bool  # the whole cut is decided (else: their own place is, the others still play)
     champion: bool
-    seed: Optional[int]  # in the cut: their seed
-    swiss_rank: Optional[int]  # not in the cut: their swiss rank
+    seed: int | None  # in the cut: their seed
+    swiss_rank: int | None  # not in the cut: their swiss rank
 
 
 @dataclass(frozen=True)
 class PlayerView:
     stage: Stage
-    mine: Optional[participation.MyTable] = None  # SWISS
+    mine: participation.MyTable | None = None  # SWISS
     seat: int = result_wording.FIRST  # SWISS: which seat the results read from
-    cut: Optional[CutSeat] = None  # CUT_GAME
-    place: Optional[Place] = None  # PLACED
+    cut: CutSeat | None = None  # CUT_GAME
+    place: Place | None = None  # PLACED
     cut_size: int = 0
 
     @property
@@ -59,7 +58,7 @@ class PlayerView:
         return self.stage in (Stage.WAITING, Stage.SWISS)
 
     @property
-    def clock_round(self) -> Optional[int]:
+    def clock_round(self) -> int | None:
         """The round whose timer the page shows: the swiss round being played."""
         return self.mine.round_number if self.stage is Stage.SWISS and self.mine is not None else None
 

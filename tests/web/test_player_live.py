@@ -8,14 +8,14 @@ import random
 import re
 
 import sqlalchemy as sa
+from cut_helpers import add_players, random_swiss
+from test_participation import link, player_report, published_round, table
+from test_rounds import report_all, setup_event
 
 from app.extensions import db
 from app.models import Player
 from app.services import cut as cut_service
 from app.services import player_links
-from cut_helpers import add_players, random_swiss
-from test_participation import link, player_report, published_round, table
-from test_rounds import report_all, setup_event
 
 PARTS = {"me-dropped", "me-clock", "me-card", "me-drop"}
 
