@@ -17,7 +17,7 @@ from app.models import Player
 from app.services import cut as cut_service
 from app.services import player_links
 
-PARTS = {"me-dropped", "me-clock", "me-card", "me-drop"}
+PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop"}
 
 
 def live(phone, t, player, *parts, etag=None):
@@ -118,6 +118,7 @@ def test_the_cut_shows_the_game_then_the_final_place(app, make_user, make_tourna
     assert "Top 4 · game 1" in card and "Table 1" in card and _player(s4).name in card and "seed 1" in card
     assert "Round 3" not in card
     assert "Drop" not in part(phone, t, _player(s1), "me-drop")
+    assert "Top cut" in part(phone, t, _player(s1), "me-tabs")
     assert "data-countdown" not in part(phone, t, _player(s1), "me-clock")
     cut_service.set_corp(t, 1, s1)
     assert "You play Corp against" in part(phone, t, _player(s1), "me-card")

@@ -38,7 +38,8 @@ def _player(slug: str, token: str) -> tuple[Tournament, Player]:
 
 # A player's page's parts that change while it is open, by element id, with the macro that draws each
 # (templates/player/_parts.html).
-LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me_card", "me-drop": "me_drop"}
+LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me_card", "me-tabs": "me_tabs",
+              "me-drop": "me_drop"}
 _TOKEN = "csrf-token-of-this-answer"  # stands in for the form token while a part is drawn and digested
 
 
