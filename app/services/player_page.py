@@ -7,8 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import hashlib
+
+import sqlalchemy as sa
+
 from ..core import result_wording
-from ..models import Player, Tournament
+from ..extensions import db
+from ..models import Match, Player, ResultClaim, Round, Seat, Tournament
 from . import cut as cut_service
 from . import participation
 
@@ -97,3 +102,37 @@ def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
     return PlayerView(Stage.PLACED, cut_size=size, place=Place(
         rank=row["rank"], of=len(rows), decided=complete, champion=complete and row["rank"] == 1,
         seed=row["seed"], swiss_rank=row.get("swiss_rank")))
+
+
+# What a player's page follows from, in one statement built once (its poll asks every few seconds from every
+# phone), by the event's slug and the player's id: the event's version and cut, the player's link key (the caller
+# checks the link) and drop, and in the swiss their match in the latest published round (its result), the claims
+# at that table, the round's newest seat (pairing edits rewrite seats) and the latest round's number (a later
+# round closes reports).
+_LATEST = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
+           .order_by(Round.number.desc()).limit(1).correlate(Tournament).scalar_subquery())
+_NEWEST_SEAT = (sa.select(sa.func.max(Seat.id)).where(Seat.round_id == _LATEST).correlate(Tournament)
+                .scalar_subquery())
+_LAST_NUMBER = (sa.select(sa.func.max(Round.number)).where(Round.tournament_id == Tournament.id)
+                .correlate(Tournament).scalar_subquery())
+_FACTS = (sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
+                    _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result)
+          .select_from(Tournament)
+          .join(Player, sa.and_(Player.tournament_id == Tournament.id, Player.id == sa.bindparam("pid")))
+          .outerjoin(Seat, sa.and_(Seat.player_id == Player.id, Seat.round_id == _LATEST))
+          .outerjoin(Match, Match.id == Seat.match_id)
+          .outerjoin(ResultClaim, ResultClaim.match_id == Match.id)
+          .where(Tournament.slug == sa.bindparam("slug"))
+          .order_by(ResultClaim.player_id))
+
+
+def version(slug: str, player_id: int) -> tuple[str, str] | None:
+    """(a tag that changes whenever `view` might, the player's link key) without building the view, or None
+    for no such player in that event. In the swiss it follows the player's own table, so another table's
+    report leaves it as it was; once the cut exists, the event's version (cut games change rarely)."""
+    rows = db.session.connection().execute(_FACTS, {"slug": slug, "pid": player_id}).all()
+    if not rows:
+        return None
+    event_version, cut_kind, link_key = rows[0][:3]
+    facts = f"cut-{event_version}" if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
+    return hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key

@@ -15,7 +15,7 @@ from app.services import rounds as service
 from app.core import results
 
 WIDTHS = [360, 1280]
-PASS_POLLS_MS = 12_000  # past a poll of status.json (2.5 s) and a player page check (8 s), jitter included
+PASS_POLLS_MS = 13_000  # past a status.json poll and a player page check (config.py: 2 s, 10 s; ±25 %)
 
 
 def _context(new_context, width):

@@ -78,17 +78,18 @@ def _parts(context: dict, ids=None) -> dict[str, tuple[str, Markup]]:
     return out
 
 
-def _live_etag(t: Tournament, player: Player) -> str:
-    """Every part follows from the event's rows (a claim, a result, a round, a cut game, a drop bump its
-    version); the clock's state comes with status.json."""
-    return f"me-{player.id}-{t.version}"
+def _live_etag(slug: str, player_id: int) -> str | None:
+    """What the parts follow from, without drawing them (player_page.version): another table's report costs
+    this page a 304. The clock's state comes with status.json."""
+    known = player_page.version(slug, player_id)
+    return None if known is None else f"me-{player_id}-{known[0]}"
 
 
 @bp.get("/t/<slug>/p/<token>")
 def link(slug: str, token: str):
     t, player = _player(slug, token)
     player_session.remember(t, player)
-    etag = _live_etag(t, player)
+    etag = _live_etag(slug, player.id)
     context = _context(t, player, token)
     parts = _parts(context)
     return render_template("player/me.html", **context,
@@ -101,9 +102,15 @@ def link(slug: str, token: str):
 def live(slug: str, token: str):
     """What a player's page polls (static/player_live.js): every live part's digest, and the parts named in
     ?parts=a,b drawn as the page draws them: the opponent's report, a new round, the cut and the final place
-    show without a reload. ETag'd (_live_etag): an unchanged event costs a 304."""
+    show without a reload. ETag'd (_live_etag): an unchanged table costs a 304, asked in one statement that
+    also reads the link's key (a moved link, or a bad one, takes the full check)."""
+    pid = player_links.named_player(token)
+    known = player_page.version(slug, pid) if pid is not None else None
+    if known is not None and player_links.is_valid(token, pid, known[1]) \
+            and f"me-{pid}-{known[0]}" in request.if_none_match:
+        return "", 304, {"ETag": f'"me-{pid}-{known[0]}"', "Cache-Control": "private, no-cache"}
     t, player = _player(slug, token)
-    etag = _live_etag(t, player)
+    etag = _live_etag(slug, player.id)
     if etag in request.if_none_match:
         return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
     asked = set(request.args["parts"].split(",")) if "parts" in request.args else None
