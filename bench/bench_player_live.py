@@ -29,13 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from flask_migrate import upgrade  # noqa: E402
+from flask_migrate import upgrade
 
-from app import create_app  # noqa: E402
-from app.extensions import db  # noqa: E402
-from app.models import Match, Player, Seat, Tournament, User  # noqa: E402
-from app.services import participation, player_links  # noqa: E402
-from app.services import rounds as service  # noqa: E402
+from app import create_app
+from app.extensions import db
+from app.models import Match, Player, Seat, Tournament, User
+from app.services import participation, player_links
+from app.services import rounds as service
 
 PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
 PG_BENCH_DB = "sass_bench_player_live"
@@ -99,7 +99,7 @@ def propagation(poll_ms: int, cache_ms: int, phones: int = 100_000, jitter: floa
     shared cache in front of status.json refreshes every cache_ms (always asked, so at a fixed random phase) and
     answers a poll from before the publish until its next refresh."""
     rng, seen = random.Random(1), []
-    wait = lambda: poll_ms * (1 - jitter + 2 * jitter * rng.random()) / 1000  # noqa: E731
+    wait = lambda: poll_ms * (1 - jitter + 2 * jitter * rng.random()) / 1000
     for _ in range(phones):
         while True:  # the wait the publish falls into: a longer one is likelier
             span = wait()

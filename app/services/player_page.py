@@ -4,10 +4,9 @@ in a template or script works out which of these applies.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from enum import Enum
-
-import hashlib
 
 import sqlalchemy as sa
 

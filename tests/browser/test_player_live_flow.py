@@ -7,12 +7,12 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import expect
 
+from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
 from app.services import match_results, participation, player_links, timer
 from app.services import rounds as service
-from app.core import results
 
 WIDTHS = [360, 1280]
 PASS_POLLS_MS = 13_000  # past a status.json poll and a player page check (config.py: 2 s, 10 s; ±25 %)
@@ -65,7 +65,7 @@ def _report_round(live_server, tid, number, winner_id):
             if m.result is not None:
                 continue
             seats = {s.player_id: s.side for s in m.seats}
-            key = seats[winner_id] if winner_id in seats else "corp"
+            key = seats.get(winner_id, "corp")
             match_results.report_result(t, m.id, results.outcome(t.fmt, key), match_results.Actor("organizer"))
     _in_app(live_server, tid, work)
 
