@@ -162,8 +162,7 @@ def test_player_page_follows_the_round_and_the_cut(new_context, live_server, org
 
 FORMATS = {
     "single": ["I won as Runner", "I lost as Runner", "We tied", "We agreed an intentional draw"],
-    "double": ["I won 6-0", "I lost 0-6", "We drew 3-3 (won as Corp, lost as Runner)",
-               "We drew 3-3 (lost as Corp, won as Runner)"],
+    "double": ["I won 6-0", "I lost 0-6", "We drew 3-3: each won as Corp", "We drew 3-3: each won as Runner"],
     "plain": ["I won 2-0", "I won 2-1", "I lost 1-2", "I lost 0-2", "We drew 1-1"],
 }
 

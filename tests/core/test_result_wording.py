@@ -12,10 +12,10 @@ from app.core.result_wording import FIRST, SECOND, Person, choices, cut_game, wo
     (Format.SINGLE_SIDED, FIRST, ["I won as Corp", "I lost as Corp", "We tied", "We agreed an intentional draw"]),
     (Format.SINGLE_SIDED, SECOND, ["I won as Runner", "I lost as Runner", "We tied",
                                    "We agreed an intentional draw"]),
-    (Format.DOUBLE_SIDED, FIRST, ["I won 6-0", "I lost 0-6", "We drew 3-3 (won as Corp, lost as Runner)",
-                                  "We drew 3-3 (lost as Corp, won as Runner)"]),
-    (Format.DOUBLE_SIDED, SECOND, ["I won 6-0", "I lost 0-6", "We drew 3-3 (won as Corp, lost as Runner)",
-                                   "We drew 3-3 (lost as Corp, won as Runner)"]),
+    (Format.DOUBLE_SIDED, FIRST, ["I won 6-0", "I lost 0-6", "We drew 3-3: each won as Corp",
+                                  "We drew 3-3: each won as Runner"]),
+    (Format.DOUBLE_SIDED, SECOND, ["I won 6-0", "I lost 0-6", "We drew 3-3: each won as Corp",
+                                   "We drew 3-3: each won as Runner"]),
     (Format.PLAIN, FIRST, ["I won 2-0", "I won 2-1", "I lost 1-2", "I lost 0-2", "We drew 1-1"]),
     (Format.PLAIN, SECOND, ["I won 2-0", "I won 2-1", "I lost 1-2", "I lost 0-2", "We drew 1-1"]),
 ])
@@ -51,7 +51,8 @@ def test_the_opponents_report_in_the_second_person():
     assert worded(Format.SINGLE_SIDED, "corp", SECOND, Person.YOU) == "you lost as Runner"
     assert worded(Format.SINGLE_SIDED, "tie", FIRST, Person.YOU) == "a tie"
     assert worded(Format.SINGLE_SIDED, "id", FIRST, Person.YOU) == "an intentional draw"
-    assert worded(Format.PLAIN, "1-1", SECOND, Person.YOU) == "a draw 1-1"
+    assert worded(Format.PLAIN, "1-1", SECOND, Person.YOU) == "a 1-1 draw"
+    assert worded(Format.DOUBLE_SIDED, "0-3/3-0", SECOND, Person.YOU) == "a 3-3 draw: each won as Runner"
     assert worded(Format.PLAIN, "2-0", SECOND, Person.YOU) == "you lost 0-2"
     assert worded(Format.DOUBLE_SIDED, "3-0/3-0", FIRST, Person.YOU) == "you won 6-0"
 
