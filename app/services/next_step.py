@@ -16,7 +16,6 @@ from ..extensions import db
 from ..models import Player, Tournament
 from ..core.standings import recommended_rounds
 from . import cut as cut_service
-from .players import field_and_byes
 from .rounds import round_summaries
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
@@ -84,20 +83,25 @@ def decide(facts: Facts) -> Step:
                 capability="score", others=more)
 
 
-def facts_for(t: Tournament) -> Facts:
-    active, requested = field_and_byes(t)
-    field = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == t.id))
-    summaries = round_summaries(t)
+def facts_for(t: Tournament, summaries=None) -> Facts:
+    """The facts in a few small queries; `summaries` (rounds.round_summaries) when the caller has them."""
+    not_dropped = Player.dropped.is_(False)
+    field, active, requested = db.session.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((not_dropped, 1), else_=0)), 0),
+                  sa.func.coalesce(sa.func.sum(sa.case((sa.and_(not_dropped, Player.first_round_bye), 1),
+                                                       else_=0)), 0))
+        .where(Player.tournament_id == t.id)).one()
+    summaries = round_summaries(t) if summaries is None else summaries
     last = summaries[-1] if summaries else None
     cut = None
     if t.cut_kind:
         loaded = cut_service.load(t)
         cut = "complete" if loaded is not None and loaded.bracket.is_complete() else "running"
-    return Facts(active=active, requested_byes=requested, latest=last.number if last else 0,
+    return Facts(active=int(active), requested_byes=int(requested), latest=last.number if last else 0,
                  latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
                  planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field))
 
 
-def for_tournament(t: Tournament) -> tuple[Step, Facts]:
-    facts = facts_for(t)
+def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
+    facts = facts_for(t, summaries)
     return decide(facts), facts

@@ -30,8 +30,9 @@ def _form_errors(form) -> str:
 @login_required
 def index(tid: int):
     t = managed_tournament(tid, SCORE)
-    return render_template("rounds/index.html", t=t, summaries=service.round_summaries(t),
-                           step=next_step.for_tournament(t)[0])
+    summaries = service.round_summaries(t)
+    return render_template("rounds/index.html", t=t, summaries=summaries,
+                           step=next_step.for_tournament(t, summaries)[0])
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>")
@@ -79,7 +80,7 @@ def _page(t, rnd, mode) -> dict:
         log=match_results.result_log(t, rnd.id),
         edit_form=EditPairingsForm(), actions=EDIT_ACTIONS, pair_form=PairForm(),
         round_clock=timer.round_clock(t, number), report_url=_report_url(t.id),
-        step=next_step.for_tournament(t)[0] if number == latest else None,
+        step=next_step.for_tournament(t, summaries)[0] if number == latest else None,
         game_choices=_game_choices)
 
 
