@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation bench-stats simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation bench-stats bench-player-live simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,9 @@ bench-uploads: $(VENV)/.installed
 
 bench-participation: $(VENV)/.installed
 	$(PY) -m bench.bench_participation
+
+bench-player-live: $(VENV)/.installed
+	$(PY) -m bench.bench_player_live
 
 simulate: $(VENV)/.installed
 	$(PY) -m app.core.pairing.simulate

@@ -87,6 +87,16 @@ class Config:
     # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
     BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
     BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
+    # How often phones poll the event's status (/t/<slug>/status.json: round, pairings version, timer), in ms; each
+    # wait is drawn within ±25 % so a hall of phones does not poll in step. With a 1 s shared cache in front of
+    # the status answer a publish or a timer change reaches 95 % of phones within 2.7 s (bench/bench_player_live.py,
+    # docs/benchmarks.md), and the app sees about one status request a second per event whatever the phones.
+    # Without such a cache every poll reaches the app: a big event then wants 10000 here.
+    STATUS_POLL_MS = int(os.environ.get("STATUS_POLL_MS", "2000"))
+    # How often a player's own page asks whether its parts changed (a revalidated ETag: a 304 while their table
+    # is unchanged, about the cost of a status poll); a publish makes it ask at once. The opponent's report
+    # shows within about this long.
+    PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "10000"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"

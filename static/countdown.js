@@ -3,10 +3,12 @@
    (pause, more minutes, time called) at its next poll. Nothing accumulates, so nothing drifts. */
 (function () {
   "use strict";
-  var boxes = Array.prototype.slice.call(document.querySelectorAll("[data-countdown]"));
-  if (!boxes.length) { return; }
+  /* Asked afresh each time: a player's page swaps its clock in when a new round is published. */
+  var all = function () { return Array.prototype.slice.call(document.querySelectorAll("[data-countdown]")); };
+  var boxes = all();
+  if (!boxes.length && !document.getElementById("me-clock")) { return; }
   var LOW_MS = 5 * 60 * 1000;
-  var first = Number(boxes[0].getAttribute("data-server-now"));
+  var first = boxes.length ? Number(boxes[0].getAttribute("data-server-now")) : 0;
   var offset = first ? first - Date.now() : 0;   /* until the first poll measures it properly */
 
   /* 64:59, 9:05, and 1:45:00 from 100 minutes up (app/web/views/timer.py: clock_text) */
@@ -18,6 +20,7 @@
 
   var draw = function () {
     var now = Date.now() + offset;
+    boxes = all();
     boxes.forEach(function (box) {
       var state = box.getAttribute("data-state"), left = null, label;
       if (state === "running") { left = Math.max(0, Date.parse(box.getAttribute("data-ends-at")) - now); }
@@ -43,7 +46,7 @@
   document.addEventListener("sass:status", function (e) {
     var status = e.detail.status, timer = status.timer;
     if (e.detail.offset !== null) { offset = e.detail.offset; }
-    boxes.forEach(function (box) {
+    all().forEach(function (box) {
       var round = box.getAttribute("data-round");
       var shows = timer ? String(timer.round) : String(status.round);
       if (round && round !== shows) { return; }  /* the status speaks of another round */

@@ -1,6 +1,7 @@
 /* Public pages: filter a list by name as you type (the rows carry the server's name keys, the typed text's key is
    asked of the server: static/name_key.js), and poll the event's status: reload when the organizer publishes a
-   round, and hand the round timer and this device's clock offset to static/countdown.js (a "sass:status" event). */
+   round (where the page says its pairings version), and hand every answer, the round timer and this device's
+   clock offset to static/countdown.js and static/player_live.js (a "sass:status" event). */
 (function () {
   "use strict";
 
@@ -60,7 +61,9 @@
   var url = live.getAttribute("data-status-url"), version = live.getAttribute("data-version");
   var timerState = live.getAttribute("data-timer-state");  /* a TO page: its buttons follow the timer's state */
   var etag = null, status = null, samples = [];
-  var POLL_MS = 10000;
+  /* The server's setting (config.py STATUS_POLL_MS), each wait drawn between 0.75 and 1.25 of it: a hall of
+     phones that loaded a round together does not poll in step. */
+  var POLL_MS = Number(live.getAttribute("data-poll-ms")) || 10000;
 
   /* The server's clock minus this device's, from the poll with the shortest round trip among the last few
      (the NTP idea): a phone whose clock is minutes off still counts down to the server's second. */
@@ -94,6 +97,9 @@
     }).catch(function () {});
   };
   if (document.querySelector("[data-countdown]")) { check(); }  /* the clock offset at once */
-  window.setInterval(check, POLL_MS);
+  var next = function () {
+    window.setTimeout(function () { check(); next(); }, POLL_MS * (0.75 + Math.random() / 2));
+  };
+  next();
   document.addEventListener("visibilitychange", check);
 })();

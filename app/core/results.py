@@ -154,26 +154,6 @@ def _parse_numbers(key: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
-def double_story(key: str, first: str, second: str) -> str:
-    """A double-sided result told with the players' names: "Ana 3-3 Bo: each won as Corp", "Ana 4-1 Bo: Ana won
-    as Corp, tie with Bo as Corp"; a total that says it all stays short ("Ana 6-0 Bo")."""
-    result = outcome(Format.DOUBLE_SIDED, key)
-    text = label(Format.DOUBLE_SIDED, result.key)
-    total = f"{result.points[0]}-{result.points[1]}"
-    if text == total:
-        return f"{first} {total} {second}"
-    g1, g2 = _split_games(result.key)
-    if g1 == g2[::-1] and g1[0] != g1[1]:  # the same side won both games
-        return f"{first} {total} {second}: each won as {'Corp' if g1[0] > g1[1] else 'Runner'}"
-
-    def game(points, corp: str, runner: str) -> str:
-        if points[0] == points[1]:
-            return f"tie with {corp} as Corp"
-        return f"{corp} won as Corp" if points[0] > points[1] else f"{runner} won as Runner"
-
-    return f"{first} {total} {second}: {game(g1, first, second)}, {game(g2[::-1], second, first)}"
-
-
 def _per_game() -> list[tuple[int, int]]:
     """A double-sided game from seat 1's side: won, tied, lost."""
     s = Format.DOUBLE_SIDED.scoring

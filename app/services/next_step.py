@@ -1,4 +1,5 @@
-"""The one thing a TO should do next, for the dashboard's main button.
+"""The one thing a TO should do next, and the other choices open at that point: the main button of the
+dashboard, the rounds page and the round page (templates/_next_step.html draws it on all three).
 
 `decide` is pure (facts in, a Step out) so every state is tested without a database; `for_tournament` reads
 the facts in a few small queries.
@@ -15,7 +16,6 @@ from ..extensions import db
 from ..models import Player, Tournament
 from ..core.standings import recommended_rounds
 from . import cut as cut_service
-from .players import field_and_byes
 from .rounds import round_summaries
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
@@ -41,6 +41,7 @@ class Step:
     why: str  # one line under it
     round: int = 0  # the round it is about (pair, publish, results)
     capability: str = "organize"  # who may do it: app.web.access SCORE or ORGANIZE
+    others: tuple[Step, ...] = ()  # the TO's other choices now (one more swiss round instead of the cut)
 
 
 def swiss_rounds(facts: Facts) -> int:
@@ -71,12 +72,15 @@ def decide(facts: Facts) -> Step:
         return Step(PAIR, f"Pair round {facts.latest + 1}",
                     f"Round {facts.latest} is complete; {target} swiss rounds "
                     f"{'planned' if facts.planned_rounds else 'recommended'}.", round=facts.latest + 1)
+    # The planned swiss is played: the cut (or the end) is advised, one more round stays the TO's choice.
+    more = (Step(PAIR, f"Pair one more round ({facts.latest + 1})", "An extra swiss round before deciding.",
+                 round=facts.latest + 1),)
     if facts.cut_recommended:
         return Step(CUT, f"Cut to the top {facts.cut_recommended}",
-                    f"All {facts.latest} swiss rounds are played.")
+                    f"All {facts.latest} swiss rounds are played.", others=more)
     return Step(FINISHED, "See the final standings",
                 f"All {facts.latest} swiss rounds are played; fewer than 16 players usually play no cut.",
-                capability="score")
+                capability="score", others=more)
 
 
 SWISS_OVER = (CUT, CUT_RESULTS, FINISHED)
@@ -88,20 +92,25 @@ def swiss_over(facts: Facts) -> bool:
     return decide(facts).kind in SWISS_OVER
 
 
-def facts_for(t: Tournament) -> Facts:
-    active, requested = field_and_byes(t)
-    field = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == t.id))
-    summaries = round_summaries(t)
+def facts_for(t: Tournament, summaries=None) -> Facts:
+    """The facts in a few small queries; `summaries` (rounds.round_summaries) when the caller has them."""
+    not_dropped = Player.dropped.is_(False)
+    field, active, requested = db.session.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((not_dropped, 1), else_=0)), 0),
+                  sa.func.coalesce(sa.func.sum(sa.case((sa.and_(not_dropped, Player.first_round_bye), 1),
+                                                       else_=0)), 0))
+        .where(Player.tournament_id == t.id)).one()
+    summaries = round_summaries(t) if summaries is None else summaries
     last = summaries[-1] if summaries else None
     cut = None
     if t.cut_kind:
         loaded = cut_service.load(t)
         cut = "complete" if loaded is not None and loaded.bracket.is_complete() else "running"
-    return Facts(active=active, requested_byes=requested, latest=last.number if last else 0,
+    return Facts(active=int(active), requested_byes=int(requested), latest=last.number if last else 0,
                  latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
                  planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field))
 
 
-def for_tournament(t: Tournament) -> tuple[Step, Facts]:
-    facts = facts_for(t)
+def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
+    facts = facts_for(t, summaries)
     return decide(facts), facts

@@ -110,6 +110,7 @@ class MyTable:
     open: bool  # reports accepted now
     first_name: str = ""  # the first seat's name (Corp / seat 1): results read from its side
     second_name: str = ""
+    seat: int = 0  # this player's seat in that order (app/core/result_wording.py words results from it)
 
 
 def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
@@ -140,7 +141,7 @@ def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
         result=match.result, points=me.points, state=report.state,
         mine=mine.result if mine else None, theirs=theirs.result if theirs else None,
         open=(not match.is_bye and match.result is None and number == rounds.latest_number(t)),
-        first_name=seats[0].name, second_name=seats[-1].name)
+        first_name=seats[0].name, second_name=seats[-1].name, seat=seats.index(me))
 
 
 # ---------------------------------------------------------------- the rules of claims

@@ -48,6 +48,19 @@ def player_for(tournament, raw: str | None) -> Player | None:
     return db.session.scalar(sa.select(Player).filter_by(tournament_id=tournament.id, moved_link=digest(raw)))
 
 
+def named_player(raw: str | None) -> int | None:
+    """The player id a token names, not yet checked (a fast path reads that player's key, then `is_valid`)."""
+    match = TOKEN.fullmatch(raw or "")
+    return int(match.group(1)) if match else None
+
+
+def is_valid(raw: str, player_id: int, link_key: str) -> bool:
+    """Whether `raw` is this player's current link, given their link key (a moved link is not checked here)."""
+    match = TOKEN.fullmatch(raw or "")
+    return bool(match) and int(match.group(1)) == player_id \
+        and hmac.compare_digest(match.group(2), _mac(player_id, link_key))
+
+
 def digest(raw_token: str) -> str:
     """What a moved event keeps of a player's old link (Player.moved_link)."""
     return hashlib.sha256(f"player-link:{raw_token}".encode()).hexdigest()

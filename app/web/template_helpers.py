@@ -12,7 +12,7 @@ from ..core import clock
 from ..core.cards import data_label as card_data_label
 from ..core.names import name_key
 from ..models import Tournament, utcnow
-from ..services import event_stats, nrtm_export, participation, player_links, registration, timer
+from ..services import event_stats, next_step, nrtm_export, player_links, player_page, registration, timer
 from . import access, player_session
 
 
@@ -24,6 +24,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(registration.status, "registration_status")  # open or not, and why: one rule
     app.add_template_global(nrtm_export.organiser, "nrtm_organiser")  # whom the NRTM file names as organiser
     app.add_template_global(card_data_label, "card_data_label")  # the identity hints and the import page show it
+    app.add_template_global(step_url, "step_url")
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")
     app.add_template_global(event_stats.public, "stats_public")  # the event pages link the statistics once public
@@ -91,5 +92,19 @@ def you_in(t: Tournament):
     player = player_session.current_player(t)
     if player is None:
         return None
-    return {"player": player, "table": participation.my_table(t, player),
+    me = player_page.view(t, player)
+    return {"player": player, "table": me.mine, "me": me,
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
+
+
+def step_url(t: Tournament, step: next_step.Step) -> str:
+    """Where a next-step button (templates/_next_step.html) goes; pairing posts there (one click does it)."""
+    if step.kind == next_step.ADD_PLAYERS:
+        return url_for("players.index", tid=t.id)
+    if step.kind == next_step.PAIR:
+        return url_for("rounds.pair", tid=t.id)
+    if step.kind in (next_step.PUBLISH, next_step.RESULTS):
+        return url_for("rounds.show", tid=t.id, number=step.round)
+    if step.kind == next_step.FINISHED and not t.cut_kind:
+        return url_for("rounds.standings", tid=t.id)
+    return url_for("cut.index", tid=t.id)

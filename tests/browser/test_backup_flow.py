@@ -70,7 +70,7 @@ def test_restore_keeps_reports_and_history(roster, new_context, organizer, seed_
 
     phone = new_context(**PHONE_360).new_page()
     phone.goto(first_copy["runner"]["link"])
-    expect(phone.locator("body")).to_contain_text(f"{first['corp']['name']} reported: Corp win")
+    expect(phone.locator("body")).to_contain_text(f"{first['corp']['name']} reported: you lost as Runner")
     no_sideways_scroll(phone)
     phone.screenshot(path=str(screenshots / "restore_phone_claim_360.png"), full_page=True)
 

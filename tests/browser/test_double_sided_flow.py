@@ -87,7 +87,6 @@ def test_double_sided_entry_on_laptop_phone_and_players_phones(roster, new_conte
 
     # players report table 4 on their phones: each won as Corp; the opponent confirms with one tap
     (first, second) = t4["seats"]
-    story = f"{first['name']} 3-3 {second['name']}: each won as Corp"
     p1 = new_context(**PHONE_360).new_page()
     p1.goto(first["link"])
     _no_sideways_scroll(p1)
@@ -96,9 +95,10 @@ def test_double_sided_entry_on_laptop_phone_and_players_phones(roster, new_conte
     expect(p1.get_by_text(f"Waiting for {second['name']} to confirm")).to_be_visible()
     p2 = new_context(**PHONE_360).new_page()
     p2.goto(second["link"])
-    expect(p2.get_by_text(f"reported: {story}")).to_be_visible()
-    p2.get_by_role("button", name=f"Yes, confirm {story}").tap()
-    expect(p2.locator(".me-result")).to_contain_text(story)
+    # worded from the second seat's side (app/core/result_wording.py)
+    expect(p2.get_by_text(f"{first['name']} reported: a 3-3 draw: each won as Corp")).to_be_visible()
+    p2.get_by_role("button", name="Yes: We drew 3-3: each won as Corp").tap()
+    expect(p2.locator(".me-result")).to_contain_text("We drew 3-3: each won as Corp")
     _no_sideways_scroll(p2)
     p2.screenshot(path=str(SHOTS / "double_player_confirmed_360.png"), full_page=True)
     expect(laptop.locator(f'[data-match="{t4["id"]}"] [data-result]')).to_have_text("3-3 Corps won", timeout=LIVE)

@@ -3,7 +3,7 @@ import pytest
 
 from app.core.pairing import SCORING, Format
 from app.core.results import (BYE, ResultError, buttons, double_from_seat1, double_from_side_scores, double_sided,
-                             double_story, label, outcome, plain, side_scores)
+                             label, outcome, plain, side_scores)
 
 SINGLE, DOUBLE, PLAIN = (SCORING[f] for f in (Format.SINGLE_SIDED, Format.DOUBLE_SIDED, Format.PLAIN))
 
@@ -63,17 +63,12 @@ def test_double_sided_custom_entry_per_game():
             double_from_seat1(*bad)
 
 
-def test_double_sided_labels_and_stories():
+def test_double_sided_labels():
     assert label(Format.DOUBLE_SIDED, "3-0/0-3") == "3-3 Corps won"
     assert label(Format.DOUBLE_SIDED, "1-1/1-1") == "2-2"  # nothing to tell apart
     assert label(Format.DOUBLE_SIDED, "3-0/1-1") == "4-1 (Corp win, then tie)"
     assert label(Format.DOUBLE_SIDED, "1-1/3-0") == "4-1 (tie, then Runner win)"
     assert label(Format.DOUBLE_SIDED, "3-3") == "3-3"  # an old total in the result history reads as it was
-    assert double_story("3-0/3-0", "Ana", "Bo") == "Ana 6-0 Bo"
-    assert double_story("0-3/3-0", "Ana", "Bo") == "Ana 3-3 Bo: each won as Runner"
-    assert double_story("3-0/0-3", "Ana", "Bo") == "Ana 3-3 Bo: each won as Corp"
-    assert double_story("3-0/1-1", "Ana", "Bo") == "Ana 4-1 Bo: Ana won as Corp, tie with Bo as Corp"
-    assert double_story("1-1/0-3", "Ana", "Bo") == "Ana 1-4 Bo: tie with Ana as Corp, Bo won as Corp"
 
 
 def test_plain_swiss_buttons_and_custom():

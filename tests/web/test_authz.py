@@ -49,7 +49,7 @@ ROUTES = {
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
-    "player.link": PLAYER, "player.report": PLAYER, "player.drop": PLAYER,
+    "player.link": PLAYER, "player.live": PLAYER, "player.report": PLAYER, "player.drop": PLAYER,
     # a printed match slip's code: its table, its round, one report
     "slips.show": SLIP, "slips.report": SLIP,
     # the TO's side of self-report: players' links with ORGANIZE (reports arrive on the round page: rounds.live)

@@ -95,7 +95,7 @@ def test_a_mid_round_backup_restores_the_claims_and_the_log(app, mid_round):
         assert replace(theirs, match_id=0) == replace(mine, match_id=0), p.name
     m, corp, runner = tables[WAITING]
     page = client.get(link(copy_t, _same_player(copy_t, runner))).get_data(as_text=True)
-    assert f"{corp.name} reported: Corp win" in page and "Yes, confirm Corp win" in page
+    assert f"{corp.name} reported: you lost as Runner" in page and "Yes: I lost as Runner" in page
 
     # the TO's round pages: the same exchange and the same history, accounts named by their kind
     old = html.unescape(client.get(f"/tournaments/{t.id}/rounds/2").get_data(as_text=True))

@@ -130,3 +130,61 @@ def test_scorekeeper_sees_the_organizers_step_without_a_button(make_user, make_t
     login("keeper@example.com")
     page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
     assert "next-action" not in page and "Pair round 1" in page and "the organizers' move" in page
+
+
+def test_decide_offers_one_more_round_after_the_planned_swiss_and_nothing_to_pair_after_the_cut():
+    done = facts(latest=5, latest_published=True, planned_rounds=5, active=40, cut_recommended=8)
+    assert [(s.kind, s.label, s.round) for s in decide(done).others] == [
+        (next_step.PAIR, "Pair one more round (6)", 6)]
+    no_cut = decide(facts(latest=3, latest_published=True))
+    assert no_cut.kind == next_step.FINISHED and [s.round for s in no_cut.others] == [4]
+    for cut in ("running", "complete"):
+        step = decide(facts(latest=5, latest_published=True, planned_rounds=5, cut=cut, cut_recommended=8))
+        assert next_step.PAIR not in [s.kind for s in (step, *step.others)]
+    mid = decide(facts(latest=2, latest_published=True, planned_rounds=5))
+    assert mid.kind == next_step.PAIR and not mid.others
+
+
+def _buttons(page: str) -> list[tuple[str, str]]:
+    """(class, text) of the next-step buttons and links on a page, in order."""
+    return [(cls, text.strip()) for cls, text in
+            re.findall(r'class="(?:button )?(next-action|secondary)"[^>]*>([^<]+)<', page)
+            if "round" in text.lower() or "cut" in text.lower() or "standings" in text.lower()]
+
+
+def test_three_pages_say_the_same_next_step(make_user, make_tournament, login):
+    """Dashboard, rounds page and the latest round's page: the same main button mid-event, the cut with one more
+    round as the TO's choice after the planned rounds, and no pairing button once the cut exists."""
+    client, t, _ = setup_event(make_user, make_tournament, login, n=12, planned_rounds=2)
+    db.session.add_all(Player(tournament_id=t.id, name=f"Extra {i}") for i in range(6))  # 18: a top 4 advised
+    db.session.commit()
+    pages = (f"/tournaments/{t.id}", f"/tournaments/{t.id}/rounds", f"/tournaments/{t.id}/rounds/1")
+
+    def mains(*urls):
+        return [next((text for cls, text in _buttons(client.get(u).get_data(as_text=True)) if cls == "next-action"),
+                     None) for u in urls]
+
+    pair(client, t, 1)
+    client.post(f"/tournaments/{t.id}/rounds/1/publish")
+    report_all(client, t, 1)
+    assert mains(*pages) == ["Pair round 2"] * 3
+
+    pair(client, t, 2)
+    client.post(f"/tournaments/{t.id}/rounds/2/publish")
+    report_all(client, t, 2)
+    after = (pages[0], pages[1], f"/tournaments/{t.id}/rounds/2")
+    assert mains(*after) == ["Cut to the top 4"] * 3
+    for url in after:
+        page = client.get(url).get_data(as_text=True)
+        assert ("secondary", "Pair one more round (3)") in _buttons(page), url
+        assert "Pair round 3" not in page
+    # one more round is a real choice: it pairs
+    r = client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": 3})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/tournaments/{t.id}/rounds/3")
+    client.post(f"/tournaments/{t.id}/rounds/3/undo")
+
+    assert client.post(f"/tournaments/{t.id}/cut", data={"kind": "double", "size": "4"}).status_code == 302
+    for url in after:
+        page = client.get(url).get_data(as_text=True)
+        assert "rounds/pair" not in page and "Pair " not in page, url
+        assert mains(url) == ["Enter top cut results"], url

@@ -50,7 +50,7 @@ def test_link_opens_the_players_page_and_remembers_the_device(app, make_user, ma
     page = phone.get(link(t, corp))
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert f"Table {m.table}" in html and runner.name in html and "You play" in html and "Corp win" in html
+    assert f"Table {m.table}" in html and runner.name in html and "You play" in html and "I won as Corp" in html
     pairings = phone.get(f"/t/{t.slug}/pairings").get_data(as_text=True)
     assert f"table {m.table}, Corp against {runner.name}" in pairings
     # another device without the link sees no banner
@@ -93,7 +93,8 @@ def test_report_then_confirm(app, make_user, make_tournament, login):
     to_page = client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
     assert f"Reported by {corp.name}: Corp win, waiting for {runner.name}" in to_page
     runner_page = app.test_client().get(link(t, runner)).get_data(as_text=True)
-    assert f"{corp.name} reported: Corp win" in runner_page and "Yes, confirm Corp win" in runner_page
+    # the runner reads the claim from their side: a loss as Runner
+    assert f"{corp.name} reported: you lost as Runner" in runner_page and "Yes: I lost as Runner" in runner_page
     assert player_report(app, t, runner, m.id, "corp").status_code == 303
     assert state(t, m.id) == ("corp", ["corp", "corp"], [(1, 3), (2, 0)])
     log = db.session.scalars(sa.select(ResultChange).filter_by(match_id=m.id)).all()
@@ -253,7 +254,7 @@ def test_player_posts_need_csrf(csrf_app, make_user, make_tournament):
     assert db.session.get(Player, p.id).dropped is False
 
 
-def test_double_sided_and_plain_reports_read_with_names(app, make_user, make_tournament, login):
+def test_double_sided_and_plain_reports_read_from_the_players_side(app, make_user, make_tournament, login):
     for fmt, key, points in (("double", "3-0/3-0", (6, 0)), ("plain", "2-1", (3, 0))):
         client, t, _ = setup_event(make_user, make_tournament, login, n=4, fmt=fmt, email=f"{fmt}@example.com",
                                      c=app.test_client())
@@ -261,8 +262,8 @@ def test_double_sided_and_plain_reports_read_with_names(app, make_user, make_tou
         m, seats = [(m, s) for m, s in matches(t, 1) if not m.is_bye][0]
         first, second = (db.session.get(Player, s.player_id) for s in seats)
         page = app.test_client().get(link(t, second)).get_data(as_text=True)
-        total = "6-0" if fmt == "double" else key
-        assert f"{first.name} {total} {second.name}" in page  # scores read from the first seat, with names
+        total = "0-6" if fmt == "double" else "1-2"
+        assert f"I lost {total}" in page and first.name not in page.split("I lost")[0][-80:]  # from their seat
         player_report(app, t, second, m.id, key)
         player_report(app, t, first, m.id, key)
         db.session.expire_all()

@@ -49,7 +49,7 @@ def world(app, make_user):
 
 def _player_rules(app):
     rules = [r for r in app.url_map.iter_rules() if "token" in r.arguments]
-    assert {r.endpoint for r in rules} >= {"player.link", "player.report", "player.drop"}
+    assert {r.endpoint for r in rules} >= {"player.link", "player.live", "player.report", "player.drop"}
     return rules
 
 
@@ -102,6 +102,7 @@ def test_the_owner_of_the_link_may_act(app, world):
     phone = app.test_client()
     base = f"/t/{world['slug']}/p/{world['victim_token']}"
     assert phone.get(base).status_code == 200
+    assert phone.get(f"{base}/live").status_code == 200
     assert phone.post(f"{base}/report", data={"match": world["match"], "result": "corp"}).status_code == 303
     db.session.expire_all()
     claims = db.session.execute(sa.select(ResultClaim.player_id, ResultClaim.result)).all()

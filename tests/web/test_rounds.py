@@ -196,6 +196,7 @@ def test_pages(event):
 def test_round_page_shows_pair_next_when_complete(event):
     client, t, _ = event
     pair(client, t, 1)
+    client.post(f"/tournaments/{t.id}/rounds/1/publish")
     assert "Pair round 2" not in client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
     report_all(client, t, 1)
     assert "Pair round 2" in client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)

@@ -6,17 +6,18 @@ player's own actions in that event and nothing else.
 """
 from __future__ import annotations
 
+import hashlib
+
 import segno
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
-from ...core import results
+from ...core import result_wording, results
 from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
-from ...core.pairing import Format
-from ...services import participation, player_links
+from ...services import participation, player_links, player_page, timer
 from ...services import rounds as rounds_service
 from .. import player_session
 from ..access import ORGANIZE, managed_tournament, may, public_tournament
@@ -35,24 +36,92 @@ def _player(slug: str, token: str) -> tuple[Tournament, Player]:
     return t, player
 
 
-def result_text(fmt: Format, key: str, mine: participation.MyTable | None = None) -> str:
-    """A result as a player reads it: single-sided keys as they are; numbers with the names they belong to."""
-    text = results.label(fmt, key)
-    if mine is None or Format(fmt) is Format.SINGLE_SIDED or key == results.BYE:
-        return text
-    if Format(fmt) is Format.DOUBLE_SIDED:
-        return results.double_story(key, mine.first_name, mine.second_name)
-    return f"{mine.first_name} {text} {mine.second_name}"
+# A player's page's parts that change while it is open, by element id, with the macro that draws each
+# (templates/player/_parts.html).
+LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me_card", "me-tabs": "me_tabs",
+              "me-drop": "me_drop"}
+_TOKEN = "csrf-token-of-this-answer"  # stands in for the form token while a part is drawn and digested
+
+
+def _context(t: Tournament, player: Player, token: str) -> dict:
+    """What the page and its parts read: the player's view now (services/player_page.py), their result buttons
+    and results worded from their seat (app/core/result_wording.py)."""
+    me = player_page.view(t, player)
+    seat = me.seat
+    clock = timer.round_clock(t, me.clock_round) if me.clock_round else None
+    return {"t": t, "player": player, "token": token, "me": me, "clock": clock,
+            "choices": result_wording.choices(t.fmt, seat),
+            "text": lambda key: result_wording.worded(t.fmt, key, seat),
+            "told": lambda key: result_wording.worded(t.fmt, key, seat, result_wording.Person.YOU)}
+
+
+def _digest(part: str, html: str, context: dict) -> str:
+    """A part's digest: of its HTML, but the clock's of its round alone (its HTML carries the server's time,
+    and static/countdown.js follows the timer from status.json)."""
+    seen = str(context["me"].clock_round) if part == "me-clock" else html
+    return hashlib.blake2b(seen.encode(), digest_size=8).hexdigest()
+
+
+def _parts(context: dict, ids=None) -> dict[str, tuple[str, Markup]]:
+    """Element id -> (digest, HTML) of the page's live parts (those in `ids`, else all); digested before this
+    request's form token goes in, so a part digests the same for as long as it stays the same."""
+    context = dict(context)
+    current_app.update_template_context(context)
+    token = context["csrf_token"]()
+    context["csrf_token"] = lambda: _TOKEN
+    macros = current_app.jinja_env.get_template("player/_parts.html").make_module(context)
+    out = {}
+    for part, macro in LIVE_PARTS.items():
+        if ids is None or part in ids:
+            html = str(getattr(macros, macro)())
+            out[part] = (_digest(part, html, context), Markup(html.replace(_TOKEN, token)))
+    return out
+
+
+def _live_etag(slug: str, player_id: int) -> str | None:
+    """What the parts follow from, without drawing them (player_page.version): another table's report costs
+    this page a 304. The clock's state comes with status.json."""
+    known = player_page.version(slug, player_id)
+    return None if known is None else f"me-{player_id}-{known[0]}"
 
 
 @bp.get("/t/<slug>/p/<token>")
 def link(slug: str, token: str):
     t, player = _player(slug, token)
     player_session.remember(t, player)
-    mine = participation.my_table(t, player)
-    return render_template("player/me.html", t=t, player=player, mine=mine, token=token,
-                           buttons=results.buttons(t.fmt), text=lambda key: result_text(t.fmt, key, mine),
-                           form=PlayerReportForm(), confirm_form=ConfirmForm())
+    etag = _live_etag(slug, player.id)
+    context = _context(t, player, token)
+    parts = _parts(context)
+    return render_template("player/me.html", **context,
+                           live={part: html for part, (_, html) in parts.items()},
+                           live_digests={part: digest for part, (digest, _) in parts.items()},
+                           live_url=url_for("player.live", slug=slug, token=token), live_etag=etag)
+
+
+@bp.get("/t/<slug>/p/<token>/live")
+def live(slug: str, token: str):
+    """What a player's page polls (static/player_live.js): every live part's digest, and the parts named in
+    ?parts=a,b drawn as the page draws them: the opponent's report, a new round, the cut and the final place
+    show without a reload. ETag'd (_live_etag): an unchanged table costs a 304, asked in one statement that
+    also reads the link's key (a moved link, or a bad one, takes the full check)."""
+    pid = player_links.named_player(token)
+    known = player_page.version(slug, pid) if pid is not None else None
+    if known is not None and player_links.is_valid(token, pid, known[1]) \
+            and f"me-{pid}-{known[0]}" in request.if_none_match:
+        return "", 304, {"ETag": f'"me-{pid}-{known[0]}"', "Cache-Control": "private, no-cache"}
+    t, player = _player(slug, token)
+    etag = _live_etag(slug, player.id)
+    if etag in request.if_none_match:
+        return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
+    asked = set(request.args["parts"].split(",")) if "parts" in request.args else None
+    parts = _parts(_context(t, player, token), asked)
+    body = {"digests": {part: digest for part, (digest, _) in parts.items()}}
+    if asked is not None:
+        body["fragments"] = {part: html for part, (_, html) in parts.items()}
+    response = jsonify(body)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.post("/t/<slug>/p/<token>/report")

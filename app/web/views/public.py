@@ -87,8 +87,8 @@ def standings(slug: str):
 
 def _you(t: Tournament, player, meta: dict):
     """The "You" line's facts from the current round's page, without asking the database again; None where
-    the page has no round (participation.my_table then says it)."""
-    if "seats" not in meta:
+    the page has no round or the event has a cut (template_helpers.you_in then says it)."""
+    if "seats" not in meta or t.cut_kind is not None:
         return None
     seat = meta["seats"].get(str(player.id))
     table = None if seat is None else SimpleNamespace(

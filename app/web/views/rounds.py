@@ -11,7 +11,7 @@ from ...core import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ...core.names import name_key
 from ...core.pairing import Format
-from ...services import export, participation
+from ...services import export, next_step, participation
 from ...core.pairing_edits import EDIT_ACTIONS
 from ...services import match_results, pairing_edits
 from ...services import standings as standings_service
@@ -32,8 +32,8 @@ def _form_errors(form) -> str:
 def index(tid: int):
     t = managed_tournament(tid, SCORE)
     summaries = service.round_summaries(t)
-    return render_template("rounds/index.html", t=t, summaries=summaries, pair_form=PairForm(),
-                           next_number=(summaries[-1].number if summaries else 0) + 1)
+    return render_template("rounds/index.html", t=t, summaries=summaries,
+                           step=next_step.for_tournament(t, summaries)[0])
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>")
@@ -81,6 +81,7 @@ def _page(t, rnd, mode) -> dict:
         log=match_results.result_log(t, rnd.id),
         edit_form=EditPairingsForm(), actions=EDIT_ACTIONS, pair_form=PairForm(),
         round_clock=timer.round_clock(t, number), report_url=_report_url(t.id),
+        step=next_step.for_tournament(t, summaries)[0] if number == latest else None,
         game_choices=_game_choices)
 
 

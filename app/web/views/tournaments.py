@@ -73,22 +73,8 @@ def show(tid: int):
     return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
                            latest=latest, recommended=recommended_rounds(total - dropped), step=step,
                            default_score_factor=default_score_factor(),
-                           step_url=_step_url(tournament, step),
                            bye_note=bye_note(facts.active, facts.requested_byes)
                            if (step.kind, step.round) == (next_step.PAIR, 1) else None)
-
-
-def _step_url(t: Tournament, step: next_step.Step) -> str:
-    """Where the dashboard's main button goes (pairing posts there instead: one click does it)."""
-    if step.kind == next_step.ADD_PLAYERS:
-        return url_for("players.index", tid=t.id)
-    if step.kind == next_step.PAIR:
-        return url_for("rounds.pair", tid=t.id)
-    if step.kind in (next_step.PUBLISH, next_step.RESULTS):
-        return url_for("rounds.show", tid=t.id, number=step.round)
-    if step.kind == next_step.FINISHED and not t.cut_kind:
-        return url_for("rounds.standings", tid=t.id)
-    return url_for("cut.index", tid=t.id)
 
 
 @bp.route("/tournaments/<int:tid>/edit", methods=["GET", "POST"])

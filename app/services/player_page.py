@@ -1,0 +1,137 @@
+"""What a player's own page (their secret link) shows now: their swiss table, their top-cut game, or their
+final place, with the round whose clock runs. The page and its poll (app/web/views/player.py) draw it; nothing
+in a template or script works out which of these applies.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import Enum
+
+import sqlalchemy as sa
+
+from ..core import result_wording
+from ..extensions import db
+from ..models import Match, Player, ResultClaim, Round, Seat, Tournament
+from . import cut as cut_service
+from . import participation
+
+
+class Stage(Enum):
+    WAITING = "waiting"  # no published round with this player in it yet
+    SWISS = "swiss"  # their table in the latest published swiss round
+    CUT_GAME = "cut_game"  # in the top cut, with a game to play (or waiting for the next one)
+    PLACED = "placed"  # their event is over: out of the cut, not in it, or the cut is decided
+
+
+@dataclass(frozen=True)
+class CutSeat:
+    """A cut player's game: the one to play, else the last one played while the next waits for its players."""
+
+    game: int
+    round: int
+    table: int
+    side: str | None  # "corp" / "runner" once known
+    opponent: str | None  # None: the opponent is not known yet
+    result: str  # "I won as Corp" once reported, else ""
+    seed: int
+
+
+@dataclass(frozen=True)
+class Place:
+    rank: int
+    of: int
+    decided: bool  # the whole cut is decided (else: their own place is, the others still play)
+    champion: bool
+    seed: int | None  # in the cut: their seed
+    swiss_rank: int | None  # not in the cut: their swiss rank
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    stage: Stage
+    mine: participation.MyTable | None = None  # SWISS
+    seat: int = result_wording.FIRST  # SWISS: which seat the results read from
+    cut: CutSeat | None = None  # CUT_GAME
+    place: Place | None = None  # PLACED
+    cut_size: int = 0
+
+    @property
+    def may_drop(self) -> bool:
+        """Dropping is a swiss matter: once the cut exists the field is fixed."""
+        return self.stage in (Stage.WAITING, Stage.SWISS)
+
+    @property
+    def clock_round(self) -> int | None:
+        """The round whose timer the page shows: the swiss round being played."""
+        return self.mine.round_number if self.stage is Stage.SWISS and self.mine is not None else None
+
+
+def view(t: Tournament, player: Player) -> PlayerView:
+    if t.cut_kind is not None:
+        cut = cut_service.load(t)
+        if cut is not None:
+            return _in_cut(cut, player)
+    mine = participation.my_table(t, player)
+    if mine is None:
+        return PlayerView(Stage.WAITING)
+    return PlayerView(Stage.SWISS, mine=mine, seat=mine.seat)
+
+
+def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
+    bracket = cut.bracket
+    size = len(bracket.seeds)
+    out = bracket.out_rounds()
+    complete = bracket.is_complete()
+    if player.id in bracket.seeds and player.id not in out and not complete:
+        games = [g for g in bracket.games if player.id in g.players]
+        played = [g for g in games if g.reported]
+        game = next((g for g in games if g.ready and not g.reported), None) or (played or games)[-1]
+        sides = cut.sides(game) if game.ready else None
+        other = next((p for p in game.players if p != player.id), None)
+        side = None if sides is None else "corp" if sides[0] == player.id else "runner"
+        result = result_wording.cut_game(game.winner == player.id, side) if game.reported else ""
+        return PlayerView(Stage.CUT_GAME, cut=CutSeat(game.id, game.round, cut.table(game), side,
+                                                      cut.name(other) if other is not None else None, result,
+                                                      bracket.seed_of(player.id)), cut_size=size)
+    rows = cut.final_standings()
+    row = next((r for r in rows if r["player"] == player.id), None)
+    if row is None:  # a player added after the cut: in no standings
+        return PlayerView(Stage.PLACED, cut_size=size)
+    return PlayerView(Stage.PLACED, cut_size=size, place=Place(
+        rank=row["rank"], of=len(rows), decided=complete, champion=complete and row["rank"] == 1,
+        seed=row["seed"], swiss_rank=row.get("swiss_rank")))
+
+
+# What a player's page follows from, in one statement built once (its poll asks every few seconds from every
+# phone), by the event's slug and the player's id: the event's version and cut, the player's link key (the caller
+# checks the link) and drop, and in the swiss their match in the latest published round (its result), the claims
+# at that table, the round's newest seat (pairing edits rewrite seats) and the latest round's number (a later
+# round closes reports).
+_LATEST = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
+           .order_by(Round.number.desc()).limit(1).correlate(Tournament).scalar_subquery())
+_NEWEST_SEAT = (sa.select(sa.func.max(Seat.id)).where(Seat.round_id == _LATEST).correlate(Tournament)
+                .scalar_subquery())
+_LAST_NUMBER = (sa.select(sa.func.max(Round.number)).where(Round.tournament_id == Tournament.id)
+                .correlate(Tournament).scalar_subquery())
+_FACTS = (sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
+                    _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result)
+          .select_from(Tournament)
+          .join(Player, sa.and_(Player.tournament_id == Tournament.id, Player.id == sa.bindparam("pid")))
+          .outerjoin(Seat, sa.and_(Seat.player_id == Player.id, Seat.round_id == _LATEST))
+          .outerjoin(Match, Match.id == Seat.match_id)
+          .outerjoin(ResultClaim, ResultClaim.match_id == Match.id)
+          .where(Tournament.slug == sa.bindparam("slug"))
+          .order_by(ResultClaim.player_id))
+
+
+def version(slug: str, player_id: int) -> tuple[str, str] | None:
+    """(a tag that changes whenever `view` might, the player's link key) without building the view, or None
+    for no such player in that event. In the swiss it follows the player's own table, so another table's
+    report leaves it as it was; once the cut exists, the event's version (cut games change rarely)."""
+    rows = db.session.connection().execute(_FACTS, {"slug": slug, "pid": player_id}).all()
+    if not rows:
+        return None
+    event_version, cut_kind, link_key = rows[0][:3]
+    facts = f"cut-{event_version}" if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
+    return hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key

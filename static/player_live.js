@@ -1,0 +1,75 @@
+/* A player's own page keeps itself up to date: the opponent's report, a new round, the top cut and the final
+   place appear without a reload. The server draws every part (templates/player/_parts.html) and says each
+   one's digest; this script only asks which changed and swaps those in. It asks when the event's status
+   (static/poll.js, a "sass:status" event) names another round or pairings, and at the server's interval
+   (config.py PLAYER_CHECK_MS) with a revalidated ETag: an unchanged event costs a 304. */
+(function () {
+  "use strict";
+  var root = document.getElementById("me-live");
+  if (!root || !window.fetch) { return; }
+  var url = root.getAttribute("data-url"), etag = '"' + root.getAttribute("data-etag") + '"';
+  var digests = JSON.parse(root.getAttribute("data-digests") || "{}");
+  var CHECK_MS = Number(root.getAttribute("data-check-ms")) || 10000;
+
+  /* The digests (parts: null), revalidated with the ETag last heard (a 304 answers null); or the parts named. */
+  var ask = function (parts) {
+    var address = new URL(url, window.location.href), headers = { "Accept": "application/json" };
+    if (parts) { address.searchParams.set("parts", parts.join(",")); } else { headers["If-None-Match"] = etag; }
+    return fetch(address, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (r) {
+      if (r.status === 304 || !r.ok) { return null; }
+      if (!parts) { etag = r.headers.get("ETag") || etag; }
+      return r.json();
+    });
+  };
+
+  /* A part the player is in the middle of (the drop box opened, a button being pressed) waits for the next check. */
+  var busy = function (el) {
+    return !!el.querySelector("details[open]") || el.contains(document.activeElement) && document.activeElement !== document.body;
+  };
+
+  var swap = function (fragments, fresh) {
+    Object.keys(fragments).forEach(function (id) {
+      var old = document.getElementById(id);
+      if (!old || busy(old)) { return; }
+      var holder = document.createElement("template");
+      holder.innerHTML = fragments[id].trim();
+      var part = holder.content.firstElementChild;
+      if (!part) { return; }
+      old.replaceWith(part);
+      digests[id] = fresh[id];
+    });
+  };
+
+  var checking = false, again = false;
+  var check = function () {
+    if (checking) { again = true; return; }
+    if (document.hidden) { return; }
+    checking = true;
+    ask(null).then(function (data) {
+      if (!data) { return null; }
+      var changed = Object.keys(data.digests).filter(function (id) {
+        var el = document.getElementById(id);
+        return el && digests[id] !== data.digests[id] && !busy(el);
+      });
+      if (!changed.length) { return null; }
+      return ask(changed).then(function (got) { if (got) { swap(got.fragments, got.digests); } });
+    }).catch(function () {}).then(function () {
+      checking = false;
+      if (again) { again = false; check(); }
+    });
+  };
+
+  /* A publish (new round or pairings): ask now rather than at the next check (the first status too: it may
+     be newer than the page). */
+  var seen = null;
+  document.addEventListener("sass:status", function (e) {
+    var s = e.detail.status, key = [s.round, s.version].join("/");
+    if (seen !== key) { check(); }
+    seen = key;
+  });
+  var next = function () {
+    window.setTimeout(function () { check(); next(); }, CHECK_MS * (0.75 + Math.random() / 2));
+  };
+  next();
+  document.addEventListener("visibilitychange", check);
+})();

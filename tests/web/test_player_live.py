@@ -1,0 +1,163 @@
+"""A player's own page follows the event without a reload (views/player.py: live): the opponent's report, a new
+round, the cut and the final place change the digests of its parts, the parts come drawn as the page draws them,
+and an unchanged event answers 304."""
+from __future__ import annotations
+
+import html
+import random
+import re
+
+import sqlalchemy as sa
+from cut_helpers import add_players, random_swiss
+from test_participation import link, player_report, published_round, table
+from test_rounds import report_all, setup_event
+
+from app.extensions import db
+from app.models import Player
+from app.services import cut as cut_service
+from app.services import player_links
+
+PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop"}
+
+
+def live(phone, t, player, *parts, etag=None):
+    query = {"parts": ",".join(parts)} if parts else {}
+    return phone.get(f"{link(t, player)}/live", query_string=query,
+                     headers={"If-None-Match": etag} if etag else {})
+
+
+def digests(phone, t, player) -> dict:
+    answer = live(phone, t, player)
+    assert answer.status_code == 200
+    return answer.get_json()["digests"]
+
+
+def part(phone, t, player, name) -> str:
+    """A part as it reads (tags and runs of spaces left out); with its markup for the form checks."""
+    drawn = html.unescape(live(phone, t, player, name).get_json()["fragments"][name])
+    return " ".join(re.sub(r"<[^>]+>", " ", drawn).split()) + "\n" + drawn
+
+
+def test_the_opponents_report_changes_the_card_and_an_unchanged_event_is_a_304(app, make_user, make_tournament,
+                                                                                login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4)
+    published_round(client, t)
+    m, corp, runner = table(t)
+    phone = app.test_client()
+    first = live(phone, t, runner)
+    assert set(first.get_json()["digests"]) == PARTS and first.headers["Cache-Control"] == "private, no-cache"
+    etag = first.headers["ETag"]
+    assert live(phone, t, runner, etag=etag).status_code == 304
+    before = first.get_json()["digests"]
+    # another table's report is not this page's business: still a 304
+    other, other_corp, _ = table(t, index=1)
+    player_report(app, t, other_corp, other.id, "corp")
+    assert live(phone, t, runner, etag=etag).status_code == 304
+
+    player_report(app, t, corp, m.id, "corp")
+    answer = live(phone, t, runner, etag=etag)
+    assert answer.status_code == 200
+    after = answer.get_json()["digests"]
+    assert after["me-card"] != before["me-card"]
+    assert {k for k in PARTS if after[k] != before[k]} == {"me-card"}  # the clock, the drop box: as they were
+    card = part(phone, t, runner, "me-card")
+    assert f"{corp.name} reported: you lost as Runner" in card and "Yes: I lost as Runner" in card
+    assert 'name="csrf_token"' in card and "csrf-token-of-this-answer" not in card
+
+
+def test_the_page_draws_the_parts_it_polls(app, make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4)
+    published_round(client, t)
+    _, corp, _ = table(t)
+    phone = app.test_client()
+    page = html.unescape(phone.get(link(t, corp)).get_data(as_text=True))
+    card = part(phone, t, corp, "me-card").split("\n", 1)[1]
+    assert card.split('name="csrf_token" value="')[0] in page  # the same markup up to the form token
+    assert 'id="me-live"' in page and f'data-url="{link(t, corp)}/live"' in page
+    assert f'data-poll-ms="{app.config["STATUS_POLL_MS"]}"' in page  # config.py, not the script
+    assert f'data-check-ms="{app.config["PLAYER_CHECK_MS"]}"' in page
+
+
+def test_a_new_round_changes_card_and_clock(app, make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4)
+    published_round(client, t)
+    _, corp, _ = table(t)
+    phone = app.test_client()
+    before = digests(phone, t, corp)
+    assert "Round 1" in part(phone, t, corp, "me-card") and "data-countdown" in part(phone, t, corp, "me-clock")
+    report_all(client, t, 1)
+    published_round(client, t, 2)
+    after = digests(phone, t, corp)
+    assert after["me-card"] != before["me-card"] and after["me-clock"] != before["me-clock"]
+    assert "Round 2" in part(phone, t, corp, "me-card")
+    assert 'data-round="2"' in part(phone, t, corp, "me-clock")
+    # a timer start is status.json's news (static/countdown.js), not a part's
+    client.post(f"/tournaments/{t.id}/rounds/2/timer/start")
+    assert digests(phone, t, corp)["me-clock"] == after["me-clock"]
+
+
+def _cut_event(make_user, make_tournament, n=8):
+    owner = make_user()
+    t = make_tournament(owner, format="single")
+    players = add_players(t, [f"P{i:02d}" for i in range(1, n + 1)])
+    random_swiss(t, players, 3, random.Random(4))
+    return t
+
+
+def _player(pid) -> Player:
+    return db.session.get(Player, pid)
+
+
+def test_the_cut_shows_the_game_then_the_final_place(app, make_user, make_tournament):
+    t = _cut_event(make_user, make_tournament)
+    phone = app.test_client()
+    everyone = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id)).all()
+    swiss = {p.id: digests(phone, t, p) for p in everyone}
+    cut_service.create(t, 4, "single")
+    s1, s2, s3, s4 = cut_service.load(t).bracket.seeds
+    out = next(p for p in everyone if p.id not in (s1, s2, s3, s4))
+
+    # seed 1's game: table, side once chosen, opponent; no drop box in the cut
+    assert digests(phone, t, _player(s1))["me-card"] != swiss[s1]["me-card"]
+    card = part(phone, t, _player(s1), "me-card")
+    assert "Top 4 · game 1" in card and "Table 1" in card and _player(s4).name in card and "seed 1" in card
+    assert "Round 3" not in card
+    assert "Drop" not in part(phone, t, _player(s1), "me-drop")
+    assert "Top cut" in part(phone, t, _player(s1), "me-tabs")
+    assert "data-countdown" not in part(phone, t, _player(s1), "me-clock")
+    cut_service.set_corp(t, 1, s1)
+    assert "You play Corp against" in part(phone, t, _player(s1), "me-card")
+    assert "You play Runner against" in part(phone, t, _player(s4), "me-card")
+    # a player who missed the cut: their place, fixed already
+    assert "after the swiss; the top 4 play on" in part(phone, t, out, "me-card")
+    assert "Drop" not in part(phone, t, out, "me-drop")
+
+    # seed 4 loses: out, with a place; seed 1 waits for the final
+    cut_service.report(t, 1, s1)
+    assert "I won as Corp" in part(phone, t, _player(s1), "me-card")
+    assert "You are out of the top cut" in part(phone, t, _player(s4), "me-card")
+    cut_service.set_corp(t, 2, s2)
+    cut_service.report(t, 2, s2)
+    final = next(g for g in cut_service.load(t).bracket.games if not g.reported)
+    card = part(phone, t, _player(s1), "me-card")
+    assert f"game {final.id}" in card and _player(s2).name in card
+    cut_service.set_corp(t, final.id, s2)
+    cut_service.report(t, final.id, s2)
+    assert "Champion!" in part(phone, t, _player(s2), "me-card")
+    card = part(phone, t, _player(s1), "me-card")
+    assert "Final standings" in card and "2nd place" in card
+
+    # the public pages' banner for this device: the place, not a swiss table
+    phone.get(link(t, _player(s1)))
+    banner = html.unescape(phone.get(f"/t/{t.slug}/pairings").get_data(as_text=True))
+    assert "<strong>You:</strong> place 2 of 8" in banner and "You:</strong> table" not in banner
+
+
+def test_a_revoked_link_has_no_live_answer(app, make_user, make_tournament, login):
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4)
+    published_round(client, t)
+    _, corp, _ = table(t)
+    old = link(t, corp)
+    player_links.reissue(corp)
+    db.session.commit()
+    assert app.test_client().get(f"{old}/live").status_code == 404
