@@ -89,8 +89,7 @@ def test_a_custom_double_sided_result_reads_game_by_game(make_user, make_tournam
     for page in pages:
         assert "0-3/1-1" not in page
     assert "1-4 (Runner win, then tie)" in pages[0] and "1-4 (Runner win, then tie)" in pages[2]
-    first, second = seats[0].player.name, seats[1].player.name
-    assert f"{first} 1-4 {second}: {second} won as Runner, tie with {second} as Corp" in phone
+    assert "I lost 1-4 (lost as Corp, tied as Runner)" in phone  # worded from the player's seat
 
 
 def test_player_pages_offer_no_log_in(app, make_user):
