@@ -275,3 +275,52 @@ def test_with_its_redis_stopped_a_host_still_logs_people_in(cluster):
         assert Browser().log_in(*c, "to-redis@example.com") == 302
     assert Browser().log_in(*c, "to-redis@example.com", "wrong password") == 422
     assert " 500 " not in (cluster["tmp"] / "c" / "log").read_text()  # the access log: never a 500
+
+
+def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(cluster):
+    """Two players' phones and an anonymous one load the pairings through nginx: one shared copy (the app is asked
+    once), the same bytes for all; each player's own answer (me.json, never kept by nginx) names their own table
+    and link, never the other's."""
+    import json
+
+    from app.extensions import db
+    from app.models import Player
+    from app.services import player_links, rounds
+
+    _account(cluster, "to-shared@example.com")
+    tid, slug = _event(cluster, "to-shared@example.com")
+    with cluster["app"].app_context():
+        from app.models import Tournament
+        t = db.session.get(Tournament, tid)
+        players = db.session.scalars(db.select(Player).filter_by(tournament_id=tid).order_by(Player.id)).all()
+        tables = {s.player_id: m.table for m in rounds.load_round(t, 1).matches for s in m.seats}
+        phones = {p.id: (p.name, player_links.token(p)) for p in players[:2]}
+        db.session.remove()
+    proxy = cluster["proxy"]
+    to = Browser()
+    assert to.log_in(*proxy, "to-shared@example.com") == 302
+    token = to.csrf(*proxy, f"/tournaments/{tid}/rounds/1")
+    assert to.request(*proxy, "POST", f"/tournaments/{tid}/rounds/1/publish", {"csrf_token": token})[0] == 303
+    browsers = {}
+    for pid, (_, token) in phones.items():
+        browsers[pid] = Browser()
+        assert browsers[pid].request(*proxy, "GET", f"/t/{slug}/p/{token}")[0] == 200
+        assert browsers[pid].cookies  # the device remembers its player
+    anonymous = Browser()
+    status, shared, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/pairings")
+    assert status == 200 and headers["Cache-Control"] == "public, max-age=1"
+    for pid, (name, token) in phones.items():
+        status, page, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/pairings")
+        assert status == 200 and page == shared and headers["X-Cache"] in ("HIT", "UPDATING", "REVALIDATED")
+        assert token not in page and "you-banner" not in page
+        status, answer, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/me.json?page=pairings")
+        assert status == 200 and headers["Cache-Control"] == "private, no-store"
+        assert headers.get("X-Cache", "MISS") != "HIT"
+        me = json.loads(answer)
+        assert token in me["you"] and f"table {tables[pid]}," in me["you"]
+        assert name in shared.split('id="pairings">', 1)[1].split("<li")[1:][me["row"]]
+        other = next(t for p, (_, t) in phones.items() if p != pid)
+        assert other not in answer
+    # the countdown's clock is nginx's own moment, not a kept copy's
+    _, _, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/status.json")
+    assert abs(int(headers["X-Server-Time"]) - time.time() * 1000) < 1000

@@ -43,7 +43,7 @@ ROUTES = {
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
-    "api.bracket": PUBLIC, "public.name_key_of": PUBLIC,
+    "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.me": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
