@@ -17,12 +17,12 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from flask import current_app
-from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Match, ResultChange, ResultClaim, Round, Staff, Tournament, User,
+from ..models import (CutEntry, CutResult, ResultChange, ResultClaim, Round, Staff, Tournament, User,
                       as_utc, utcnow)
 from . import player_links
+from . import round_tables
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +48,8 @@ def _time(moment: datetime) -> str:
 def backup(tournament: Tournament) -> dict:
     players = sorted(tournament.players, key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
-    rounds = db.session.scalars(
-        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)
-        .options(selectinload(Round.matches).selectinload(Match.seats))
-    ).all()
+    rounds = round_tables.with_tables(db.session.scalars(
+        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)).all())
     entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
                                  .order_by(CutEntry.seed)).all()
     results = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Optional
 
 import sqlalchemy as sa
-from sqlalchemy.orm import selectinload
 
 from ..core import results as result_rules
 from ..extensions import db
@@ -19,6 +18,7 @@ from ..models import Match, Round, Seat, Tournament, User
 from ..core.pairing import Format
 from . import cut as cut_service
 from . import state
+from . import round_tables
 
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
 
@@ -92,10 +92,8 @@ def organiser(tournament: Tournament) -> dict:
 def _swiss_rounds(tournament: Tournament) -> list[Round]:
     """The published rounds: the file is public, and a round still being checked is nobody else's business
     (a result entered in it does not make it public)."""
-    return db.session.scalars(
-        sa.select(Round).filter_by(tournament_id=tournament.id, published=True).order_by(Round.number)
-        .options(selectinload(Round.matches).selectinload(Match.seats))
-    ).all()
+    return round_tables.with_tables(db.session.scalars(
+        sa.select(Round).filter_by(tournament_id=tournament.id, published=True).order_by(Round.number)).all())
 
 
 def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
