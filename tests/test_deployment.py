@@ -20,8 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from bench import proxy
+
+NGINX = proxy.NGINX
+
 ROOT = Path(__file__).resolve().parent.parent
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 REDIS = shutil.which("redis-server")
 KEY = "deployment-test-shared-key-" + "k" * 32
 PASSWORD = "correct horse battery"
@@ -137,33 +140,7 @@ def cluster(tmp_path_factory):
     host("a", "127.0.0.2", "redis://127.0.0.1:6379")
     host("b", "127.0.0.3", "redis://127.0.0.1:6379")
 
-    site = (ROOT / "deploy/nginx-sass.conf").read_text()
-    site = re.sub(r"    server 127\.0\.0\.1:8000;\n    server 10\.0\.0\.12:8000;",
-                  "    server {}:{};\n    server {}:{};".format(*hosts["a"], *hosts["b"]), site)
-    site = site.replace("/var/cache/nginx/sass", str(tmp / "nginx-cache"))
-    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{nginx_port};")
-    site = re.sub(r"    ssl_certificate.*\n", "", site)
-    site = site[:site.index("server {\n    listen 80;")]
-    assert "10.0.0.12" not in site and "443" not in site
-    (tmp / "sass.conf").write_text(site)
-    (tmp / "nginx.conf").write_text(f"""
-user root;
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/nginx-error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log {tmp}/nginx-access.log;
-    client_body_temp_path {tmp}/nginx-body;
-    proxy_temp_path {tmp}/nginx-proxy;
-    fastcgi_temp_path {tmp}/nginx-fastcgi;
-    uwsgi_temp_path {tmp}/nginx-uwsgi;
-    scgi_temp_path {tmp}/nginx-scgi;
-    include {tmp}/sass.conf;
-}}
-""")
-    nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    nginx = proxy.start(["{}:{}".format(*hosts["a"]), "{}:{}".format(*hosts["b"])], nginx_port, tmp)
     procs.append(nginx)
     _wait("127.0.0.1", nginx_port, nginx)
     try:

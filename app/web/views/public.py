@@ -23,7 +23,7 @@ from ...services import rounds as service
 from ...services import standings as standings_service
 from ...services import timer
 from ...services.status import poll
-from .. import player_session, shared_answers, template_helpers
+from .. import player_session, shared_answers
 from ..access import public_tournament
 from ..home import render_home
 
@@ -97,11 +97,10 @@ def me(slug: str):
         answer["flashes"] = "".join(base.blocks["flashes"](base.new_context({}))).strip()
     player = player_session.current_player(t) if player_session.holds_link(t) else None
     if player is not None:
+        you = _you(t, player, _page(t, "pairings").meta)  # the latest round's table, as every page says it
+        answer["you"] = env.get_template("public/_you.html").render({"t": t, "you_in": lambda _t: you}).strip()
         page = _page(t, request.args.get("page", "", type=str))
         meta = page.meta if page is not None else {}
-        you = _you(t, player, meta)
-        answer["you"] = env.get_template("public/_you.html").render(
-            {"t": t, "you_in": (lambda _t: you) if you is not None else template_helpers.you_in}).strip()
         row = meta.get("rows", {}).get(str(player.id))
         if row is not None and page.rows is not None and row < len(page.rows.keys):
             answer.update(row=row, names=page.rows.keys[row])
@@ -123,11 +122,9 @@ def _page(t: Tournament, name: str) -> page_cache.Page | None:
 
 
 def _you(t: Tournament, player, meta: dict):
-    """The "You" line's facts from the current round's page, without asking the database again; None where
-    the page has no round (participation.my_table then says it)."""
-    if "seats" not in meta:
-        return None
-    seat = meta["seats"].get(str(player.id))
+    """The "You" line's facts from the current pairings page's meta, as participation.my_table would say them,
+    without asking the database again (no table while no round is published or the player has no seat)."""
+    seat = meta.get("seats", {}).get(str(player.id))
     table = None if seat is None else SimpleNamespace(
         round_number=meta["clock"], table=seat[0], is_bye=seat[1], side=seat[2], opponent=seat[3])
     return {"player": player, "table": table,
