@@ -61,7 +61,7 @@ def measure(uri: str, sizes, runs: int) -> list[tuple]:
                 started = time.perf_counter()
                 copy = restore.restore(packed, owner)
                 restores.append(time.perf_counter() - started)
-                db.session.delete(copy)
+                db.session.execute(sa.delete(Tournament).where(Tournament.id == copy.id))  # ON DELETE CASCADE
                 db.session.commit()
             unpacked = len(json.dumps(backup.backup(db.session.get(Tournament, t.id)), separators=(",", ":")))
             rows.append((db.engine.dialect.name, players, rounds, statistics.median(backups),

@@ -48,8 +48,8 @@ def _time(moment: datetime) -> str:
 def backup(tournament: Tournament) -> dict:
     players = sorted(tournament.players, key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
-    rounds = round_tables.with_tables(db.session.scalars(
-        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)).all())
+    rounds = db.session.scalars(sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)).all()
+    tables = round_tables.by_round(r.id for r in rounds)
     entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
                                  .order_by(CutEntry.seed)).all()
     results = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
@@ -92,7 +92,7 @@ def backup(tournament: Tournament) -> dict:
                       "games_won": s.games_won}
                      for s in m.seats],
                  "claims": claims.get(m.id, []), "changes": changes.get(m.id, [])}
-                for m in r.matches]}
+                for m in tables[r.id]]}
             for r in rounds
         ],
         "cut": None if t.cut_kind is None else {

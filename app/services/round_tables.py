@@ -1,36 +1,52 @@
-"""Every table and seat of an event's rounds, loaded in two queries by round (an index on both tables).
+"""Every table and seat of an event's rounds as plain rows, in two queries by round (an index on both tables).
 
 `selectinload(Round.matches).selectinload(Match.seats)` asks for seats in batches of 500 matches joined back to
-their matches on (id, round_id); SQLite plans that join as a scan of the seats per batch, so a backup or an NRTM
-export of a 10,000-player, 10-round event took over two minutes (quadratic in the event's size). Backups and
-exports read whole events: they load them here.
+their matches on (id, round_id); SQLite plans that join as a scan of the seats per batch, so a backup of a
+10,000-player, 10-round event took 142 s (quadratic in the event's size), and ORM objects for its 150,000 rows
+took seconds more. Backups (every publish keeps one) and NRTM exports read whole events: they read them here.
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
 
 import sqlalchemy as sa
-from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
-from ..models import Match, Round, Seat
+from ..models import Match, Seat
 
 
-def with_tables(rounds: Sequence[Round]) -> Sequence[Round]:
-    """`rounds` with their matches (by table) and each match's seats (by position) loaded, as the relationships
-    order them."""
-    ids = [r.id for r in rounds]
+@dataclass(slots=True)
+class Table:
+    """A match as Match has it, with its seats (rows: player_id, position, side, points, games_won) by position."""
+
+    id: int
+    table: int
+    is_bye: bool
+    result: Optional[str]
+    intentional_draw: bool
+    drawn_games: int
+    seats: list = field(default_factory=list)
+
+
+def by_round(round_ids: Iterable[int]) -> dict[int, list[Table]]:
+    """Each round's tables by number; a round without tables has an empty list."""
+    ids = list(round_ids)
+    tables: dict[int, list[Table]] = {rid: [] for rid in ids}
     if not ids:
-        return rounds
+        return tables
+    by_id = {}
+    for rid, *values in db.session.execute(
+            sa.select(Match.round_id, Match.id, Match.table, Match.is_bye, Match.result, Match.intentional_draw,
+                      Match.drawn_games).where(Match.round_id.in_(ids)).order_by(Match.round_id, Match.table)):
+        table = by_id[values[0]] = Table(*values)
+        tables[rid].append(table)
     seats = defaultdict(list)
-    for seat in db.session.scalars(sa.select(Seat).where(Seat.round_id.in_(ids)).order_by(Seat.position, Seat.id)):
+    for seat in db.session.execute(
+            sa.select(Seat.match_id, Seat.player_id, Seat.position, Seat.side, Seat.points, Seat.games_won)
+            .where(Seat.round_id.in_(ids)).order_by(Seat.position, Seat.id)):
         seats[seat.match_id].append(seat)
-    matches = defaultdict(list)
-    for match in db.session.scalars(sa.select(Match).where(Match.round_id.in_(ids))
-                                    .order_by(Match.round_id, Match.table)):
-        set_committed_value(match, "seats", seats[match.id])
-        matches[match.round_id].append(match)
-    for r in rounds:
-        set_committed_value(r, "matches", matches[r.id])
-    return rounds
+    for mid, table in by_id.items():
+        table.seats = seats[mid]
+    return tables
