@@ -138,7 +138,8 @@ def test_two_players_see_their_own_you_lines(live, app):
         assert "you-banner" not in shared and 'class="me"' not in shared
         assert mine(app, anon, t, "pairings") == {}
     assert "row" not in mine(app, phones[ann.id], t, "no-such-page")
-    assert "row" not in mine(app, phones[ann.id], t, "round-99")
+    for nonsense in ("round-99", "round-²", "round-", "round-1e9", "round-99999999999"):
+        assert "row" not in mine(app, phones[ann.id], t, nonsense)
 
 
 def test_the_header_is_each_visitors_own(live):

@@ -116,7 +116,7 @@ def _page(t: Tournament, name: str) -> page_cache.Page | None:
     if name == "standings":
         return page_cache.get(t, name, lambda: _build_standings(t))
     number = name.removeprefix("round-")
-    if name.startswith("round-") and number.isdigit() and len(number) < 6:
+    if name.startswith("round-") and number.isascii() and number.isdigit() and len(number) < 6:  # not "²"
         return page_cache.get(t, f"round-{int(number)}", lambda: _build_round(t, int(number), current=False))
     return None
 
