@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-uploads bench-participation bench-stats bench-player-live simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,13 @@ bench-public: $(VENV)/.installed
 
 bench-uploads: $(VENV)/.installed
 	$(PY) -m bench.bench_uploads
+
+# phones through deploy/nginx-sass.conf and straight to gunicorn (needs PostgreSQL, nginx and wrk from Debian)
+bench-proxy: $(VENV)/.installed
+	$(PY) -m bench.bench_proxy_load
+
+bench-restore: $(VENV)/.installed
+	$(PY) -m bench.bench_restore_sizes
 
 bench-participation: $(VENV)/.installed
 	$(PY) -m bench.bench_participation

@@ -7,7 +7,8 @@ with bench_web's seeder (the real pairing engine, every round published and repo
 
 - every public page and API answer on its own: the median of --runs requests, one at a time, as a phone asks
   (Accept-Encoding: gzip), after warm-ups, and the CPU the server's workers spent on it (PostgreSQL's own
-  not counted); the pairings also as a player whose device remembers their link;
+  not counted); a player's own answer (me.json, the part of a page that is theirs) for a device that
+  remembers their link;
 - the standings' first view after a result (a result written between requests, so every view is a miss);
 - a burst: `wrk -t2 -c50 --latency` until 2,000 answers have arrived (a Lua script reports every 100), for the
   pairings (with and without gzip), the standings and the API round. Targets (issue 10): 2,000
@@ -238,11 +239,14 @@ def measure(players, rounds, info, uri, proc, base, args) -> tuple[list, list]:
     singles = []
     pages = [("/t/<slug>", f"/t/{slug}", gz), ("/t/<slug>/pairings", f"/t/{slug}/pairings", gz),
              ("/t/<slug>/pairings, no gzip", f"/t/{slug}/pairings", {}),
-             ("/t/<slug>/pairings as a player", f"/t/{slug}/pairings", {**gz, "Cookie": cookie}),
+             # a player's view is the shared page above and their own answer (me.json) since issue 18
+             ("/t/<slug>/me.json?page=pairings as a player", f"/t/{slug}/me.json?page=pairings",
+              {**gz, "Cookie": cookie}),
              ("/t/<slug>/pairings?q=<name>", f"/t/{slug}/pairings?q=" + name.replace(" ", "+"), gz),
              ("/t/<slug>/rounds/1", f"/t/{slug}/rounds/1", gz),
              ("/t/<slug>/standings", f"/t/{slug}/standings", gz),
-             ("/t/<slug>/standings as a player", f"/t/{slug}/standings", {**gz, "Cookie": cookie}),
+             ("/t/<slug>/me.json?page=standings as a player", f"/t/{slug}/me.json?page=standings",
+              {**gz, "Cookie": cookie}),
              ("/t/<slug>/status.json", f"/t/{slug}/status.json", gz),
              ("/api/tournaments/<slug>", f"/api/tournaments/{slug}", gz),
              ("/api/tournaments/<slug>/rounds", f"/api/tournaments/{slug}/rounds", gz),
@@ -263,8 +267,8 @@ def measure(players, rounds, info, uri, proc, base, args) -> tuple[list, list]:
     bursts = []
     for what, path, headers in (("/t/<slug>/pairings, gzip", f"/t/{slug}/pairings", gz),
                                 ("/t/<slug>/pairings, no gzip", f"/t/{slug}/pairings", {}),
-                                ("/t/<slug>/pairings as a player, gzip", f"/t/{slug}/pairings",
-                                 {**gz, "Cookie": cookie}),
+                                ("/t/<slug>/me.json?page=pairings as a player, gzip",
+                                 f"/t/{slug}/me.json?page=pairings", {**gz, "Cookie": cookie}),
                                 ("/t/<slug>/standings, gzip", f"/t/{slug}/standings", gz),
                                 (f"/api/tournaments/<slug>/rounds/{rounds}, gzip",
                                  f"/api/tournaments/{slug}/rounds/{rounds}", gz)):

@@ -7,7 +7,8 @@ bind = os.environ.get("SASS_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("SASS_WORKERS", multiprocessing.cpu_count() * 2))
 threads = 4
 worker_class = "gthread"
-timeout = 30              # the longest request, a 2 MB restore, takes about 2 s
+timeout = 30              # a silent worker; a gthread worker stays heard while a thread runs a long request
+                          # (the longest, a 10,000 x 10 restore, takes 10-40 s)
 graceful_timeout = 20
 keepalive = 5             # nginx keeps connections to the app open (upstream keepalive)
 max_requests = 5000       # a worker is replaced now and then

@@ -20,8 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from bench import proxy
+
+NGINX = proxy.NGINX
+
 ROOT = Path(__file__).resolve().parent.parent
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 REDIS = shutil.which("redis-server")
 KEY = "deployment-test-shared-key-" + "k" * 32
 PASSWORD = "correct horse battery"
@@ -137,33 +140,7 @@ def cluster(tmp_path_factory):
     host("a", "127.0.0.2", "redis://127.0.0.1:6379")
     host("b", "127.0.0.3", "redis://127.0.0.1:6379")
 
-    site = (ROOT / "deploy/nginx-sass.conf").read_text()
-    site = re.sub(r"    server 127\.0\.0\.1:8000;\n    server 10\.0\.0\.12:8000;",
-                  "    server {}:{};\n    server {}:{};".format(*hosts["a"], *hosts["b"]), site)
-    site = site.replace("/var/cache/nginx/sass", str(tmp / "nginx-cache"))
-    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{nginx_port};")
-    site = re.sub(r"    ssl_certificate.*\n", "", site)
-    site = site[:site.index("server {\n    listen 80;")]
-    assert "10.0.0.12" not in site and "443" not in site
-    (tmp / "sass.conf").write_text(site)
-    (tmp / "nginx.conf").write_text(f"""
-user root;
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/nginx-error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log {tmp}/nginx-access.log;
-    client_body_temp_path {tmp}/nginx-body;
-    proxy_temp_path {tmp}/nginx-proxy;
-    fastcgi_temp_path {tmp}/nginx-fastcgi;
-    uwsgi_temp_path {tmp}/nginx-uwsgi;
-    scgi_temp_path {tmp}/nginx-scgi;
-    include {tmp}/sass.conf;
-}}
-""")
-    nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    nginx = proxy.start(["{}:{}".format(*hosts["a"]), "{}:{}".format(*hosts["b"])], nginx_port, tmp)
     procs.append(nginx)
     _wait("127.0.0.1", nginx_port, nginx)
     try:
@@ -275,3 +252,52 @@ def test_with_its_redis_stopped_a_host_still_logs_people_in(cluster):
         assert Browser().log_in(*c, "to-redis@example.com") == 302
     assert Browser().log_in(*c, "to-redis@example.com", "wrong password") == 422
     assert " 500 " not in (cluster["tmp"] / "c" / "log").read_text()  # the access log: never a 500
+
+
+def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(cluster):
+    """Two players' phones and an anonymous one load the pairings through nginx: one shared copy (the app is asked
+    once), the same bytes for all; each player's own answer (me.json, never kept by nginx) names their own table
+    and link, never the other's."""
+    import json
+
+    from app.extensions import db
+    from app.models import Player
+    from app.services import player_links, rounds
+
+    _account(cluster, "to-shared@example.com")
+    tid, slug = _event(cluster, "to-shared@example.com")
+    with cluster["app"].app_context():
+        from app.models import Tournament
+        t = db.session.get(Tournament, tid)
+        players = db.session.scalars(db.select(Player).filter_by(tournament_id=tid).order_by(Player.id)).all()
+        tables = {s.player_id: m.table for m in rounds.load_round(t, 1).matches for s in m.seats}
+        phones = {p.id: (p.name, player_links.token(p)) for p in players[:2]}
+        db.session.remove()
+    proxy = cluster["proxy"]
+    to = Browser()
+    assert to.log_in(*proxy, "to-shared@example.com") == 302
+    token = to.csrf(*proxy, f"/tournaments/{tid}/rounds/1")
+    assert to.request(*proxy, "POST", f"/tournaments/{tid}/rounds/1/publish", {"csrf_token": token})[0] == 303
+    browsers = {}
+    for pid, (_, token) in phones.items():
+        browsers[pid] = Browser()
+        assert browsers[pid].request(*proxy, "GET", f"/t/{slug}/p/{token}")[0] == 200
+        assert browsers[pid].cookies  # the device remembers its player
+    anonymous = Browser()
+    status, shared, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/pairings")
+    assert status == 200 and headers["Cache-Control"] == "public, max-age=1"
+    for pid, (name, token) in phones.items():
+        status, page, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/pairings")
+        assert status == 200 and page == shared and headers["X-Cache"] in ("HIT", "UPDATING", "REVALIDATED")
+        assert token not in page and "you-banner" not in page
+        status, answer, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/me.json?page=pairings")
+        assert status == 200 and headers["Cache-Control"] == "private, no-store"
+        assert headers.get("X-Cache", "MISS") != "HIT"
+        me = json.loads(answer)
+        assert token in me["you"] and f"table {tables[pid]}," in me["you"]
+        assert name in shared.split('id="pairings">', 1)[1].split("<li")[1:][me["row"]]
+        other = next(t for p, (_, t) in phones.items() if p != pid)
+        assert other not in answer
+    # the countdown's clock is nginx's own moment, not a kept copy's
+    _, _, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/status.json")
+    assert abs(int(headers["X-Server-Time"]) - time.time() * 1000) < 1000

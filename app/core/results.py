@@ -42,8 +42,10 @@ def buttons(fmt: Format) -> list[tuple[str, str]]:
     return [("2-0", "2-0"), ("2-1", "2-1"), ("1-2", "1-2"), ("0-2", "0-2"), ("1-1", "1-1 draw")]
 
 
+@lru_cache(maxsize=1024)
 def outcome(fmt: Format, key: str) -> Outcome:
-    """The Outcome of a button (or a stored Match.result key)."""
+    """The Outcome of a button (or a stored Match.result key). Kept per (format, key): a big restore checks
+    every table's result, and an Outcome never changes (frozen)."""
     fmt = Format(fmt)
     s = fmt.scoring
     if fmt is Format.SINGLE_SIDED:

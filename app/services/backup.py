@@ -17,12 +17,12 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from flask import current_app
-from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Decklist, Match, ResultChange, ResultClaim, Round, Staff, Tournament,
-                      User, as_utc, utcnow)
+from ..models import (CutEntry, CutResult, Decklist, ResultChange, ResultClaim, Round, Staff, Tournament, User,
+                      as_utc, utcnow)
 from . import player_links
+from . import round_tables
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +50,8 @@ def _time(moment: datetime) -> str:
 def backup(tournament: Tournament) -> dict:
     players = sorted(tournament.players, key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
-    rounds = db.session.scalars(
-        sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)
-        .options(selectinload(Round.matches).selectinload(Match.seats))
-    ).all()
+    rounds = db.session.scalars(sa.select(Round).filter_by(tournament_id=tournament.id).order_by(Round.number)).all()
+    tables = round_tables.by_round(r.id for r in rounds)
     entries = db.session.scalars(sa.select(CutEntry).filter_by(tournament_id=tournament.id)
                                  .order_by(CutEntry.seed)).all()
     results = db.session.scalars(sa.select(CutResult).filter_by(tournament_id=tournament.id)
@@ -99,7 +97,7 @@ def backup(tournament: Tournament) -> dict:
                       "games_won": s.games_won}
                      for s in m.seats],
                  "claims": claims.get(m.id, []), "changes": changes.get(m.id, [])}
-                for m in r.matches]}
+                for m in tables[r.id]]}
             for r in rounds
         ],
         "decklists": [

@@ -9,16 +9,16 @@ from __future__ import annotations
 from typing import Optional
 
 import sqlalchemy as sa
-from sqlalchemy.orm import selectinload
 
 from ..core import results as result_rules
 from ..extensions import db
 from ..core.cards import nrtm_faction
 from ..core.identities import canonical, player_faction
-from ..models import Match, Round, Seat, Tournament, User
+from ..models import Round, Tournament, User
 from ..core.pairing import Format
 from . import cut as cut_service
 from . import state
+from . import round_tables
 
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
 
@@ -38,6 +38,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     standings = state.standings(tournament, published_only=True)
     cut = cut_service.load(tournament)
     rounds = _swiss_rounds(tournament)
+    tables = round_tables.by_round(r.id for r in rounds)
 
     player_rows = []
     for s in standings:
@@ -72,7 +73,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "tournamentOrganiser": organiser(tournament),
         "players": player_rows,
         "eliminationPlayers": elimination,
-        "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in r.matches] for r in rounds] + cut_rounds,
+        "rounds": [[_swiss_pairing(m, number, tournament.fmt) for m in tables[r.id]] for r in rounds] + cut_rounds,
         "uploadedFrom": app_name,
         "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
     }
@@ -94,13 +95,11 @@ def _swiss_rounds(tournament: Tournament) -> list[Round]:
     """The published rounds: the file is public, and a round still being checked is nobody else's business
     (a result entered in it does not make it public)."""
     return db.session.scalars(
-        sa.select(Round).filter_by(tournament_id=tournament.id, published=True).order_by(Round.number)
-        .options(selectinload(Round.matches).selectinload(Match.seats))
-    ).all()
+        sa.select(Round).filter_by(tournament_id=tournament.id, published=True).order_by(Round.number)).all()
 
 
-def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
-    seats = sorted(match.seats, key=lambda s: s.position)
+def _swiss_pairing(match: round_tables.Table, number: dict, fmt: Format) -> dict:
+    seats = list(match.seats)  # by position
     players = [_swiss_player(s, match.is_bye, number, fmt, match.result) for s in seats]
     if len(players) == 1:  # a bye: its player in the seat they have (an imported file's player2 stays there)
         empty = _swiss_player(None, True, number, fmt)
@@ -111,7 +110,7 @@ def _swiss_pairing(match: Match, number: dict, fmt: Format) -> dict:
     }
 
 
-def _swiss_player(seat: Optional[Seat], bye: bool, number: dict, fmt: Format,
+def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
                   match_result: Optional[str] = None) -> dict:
     points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
     player = {"id": number[seat.player_id] if seat is not None else None}

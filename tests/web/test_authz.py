@@ -46,6 +46,7 @@ ROUTES = {
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
     "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
+    "public.me": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link

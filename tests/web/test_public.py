@@ -124,7 +124,7 @@ def test_status_json_changes_on_publish_and_on_edit(live):
     to, anon, t, _ = live
     first = anon.get(f"/t/{t.slug}/status.json")
     assert first.status_code == 200 and first.get_json()["round"] == 1
-    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.headers["Cache-Control"] == "public, max-age=1"
     to.post(f"/tournaments/{t.id}/rounds/2/publish")
     second = anon.get(f"/t/{t.slug}/status.json").get_json()
     assert second["round"] == 2 and second["version"] != first.get_json()["version"]
@@ -208,12 +208,13 @@ def test_standings_find_my_name_and_my_row(live, app):
 
     phone = app.test_client()
     phone.get(f"/t/{t.slug}/p/{player_links.token(kovac)}")  # the player's link: the device remembers them
-    mine = phone.get(f"/t/{t.slug}/standings").get_data(as_text=True)
-    assert [r for r in _rows(mine) if 'class="me"' in r] == ['<tr data-names="ana kovac" class="me" data-server>']
+    shared = phone.get(f"/t/{t.slug}/standings").get_data(as_text=True)
+    assert 'class="me"' not in shared  # the page is everyone's: the row to mark comes from the device's answer
+    me = phone.get(f"/t/{t.slug}/me.json?page=standings").get_json()
+    assert _rows(shared)[me["row"]] == '<tr data-names="ana kovac">' and me["names"] == "ana kovac"
     pairings = phone.get(f"/t/{t.slug}/pairings").get_data(as_text=True)
-    marked = [li for li in pairings.split('id="pairings">', 1)[1].split("</ul>", 1)[0].split("<li")[1:]
-              if li.split(">", 1)[0].endswith('class="me" data-server')]
-    assert len(marked) == 1 and "Ana Kovač" in marked[0]
+    me = phone.get(f"/t/{t.slug}/me.json?page=pairings").get_json()
+    assert "Ana Kovač" in pairings.split('id="pairings">', 1)[1].split("</ul>", 1)[0].split("<li")[1:][me["row"]]
     # the TO's standings page has neither the search nor anyone's highlight
     to_page = to.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
     assert 'id="find"' not in to_page and 'class="me"' not in to_page and '<table class="standings compact">' in to_page

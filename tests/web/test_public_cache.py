@@ -107,39 +107,51 @@ def test_draft_rounds_never_show_and_a_404_is_not_kept(live):
     assert anon.get(f"/api/tournaments/{t.slug}/rounds/2").status_code == 200
 
 
+def mine(app, phone, t, page: str) -> dict:
+    answer = phone.get(f"/t/{t.slug}/me.json", query_string={"page": page})
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "private, no-store"
+    return answer.get_json()
+
+
 def test_two_players_see_their_own_you_lines(live, app):
-    """The page is shared; each device's "You" line and marked row are its own, in any order of requests."""
+    """The page is shared; each device's "You" line and the row to mark come from its own answer (me.json), and
+    name the row the shared page holds, in any order of requests."""
     to, anon, t, players = live
     ann, ben = players[0], players[1]
     phones = {p.id: device(app, t, p) for p in (ann, ben)}
     tables = {s.player_id: m.table for m, ss in matches(t, 1) for s in ss}
+    shared = text(anon.get(f"/t/{t.slug}/pairings", headers=GZ))
+    clockless = same_but_the_clock(shared.encode())
+    table = text(anon.get(f"/t/{t.slug}/standings"))
     for order in ((ann, ben), (ben, ann)):
         for p in order:
-            page = text(phones[p.id].get(f"/t/{t.slug}/pairings", headers=GZ))
-            assert f"table {tables[p.id]}," in you_line(page)
-            mine = [li for li in pairing_items(page) if 'class="me" data-server' in li.split(">", 1)[0]]
-            assert len(mine) == 1 and p.name in mine[0] and f"Table {tables[p.id]}<" in mine[0]
-            rows = [r for r in standings_rows(text(phones[p.id].get(f"/t/{t.slug}/standings")))
-                    if 'class="me" data-server' in r.split(">", 1)[0]]
-            assert len(rows) == 1 and p.name in rows[0]
-            assert "You:" in text(phones[p.id].get(f"/t/{t.slug}/standings"))
-        page = text(anon.get(f"/t/{t.slug}/pairings"))
-        assert "you-banner" not in page and 'class="me"' not in page
-    # a search and this device's row together
-    page = text(phones[ann.id].get(f"/t/{t.slug}/pairings?q=ben"))
-    shown = [li for li in pairing_items(page) if " hidden>" not in li.split(">", 1)[0] + ">"]
-    assert all("Ben" in li for li in shown) and len(shown) == 1
-    assert 'value="ben"' in page
+            assert same_but_the_clock(text(phones[p.id].get(f"/t/{t.slug}/pairings", headers=GZ)).encode()) == clockless
+            me = mine(app, phones[p.id], t, "pairings")
+            assert f"table {tables[p.id]}," in me["you"] and player_links.token(p) in me["you"]
+            item = pairing_items(shared)[me["row"]]
+            assert p.name in item and f"Table {tables[p.id]}<" in item and f'data-names="{me["names"]}"' in item
+            me = mine(app, phones[p.id], t, "standings")
+            row = standings_rows(table)[me["row"]]
+            assert p.name in row and f'data-names="{me["names"]}"' in row and "You:" in me["you"]
+            me = mine(app, phones[p.id], t, "round-1")
+            assert p.name in pairing_items(text(anon.get(f"/t/{t.slug}/rounds/1")))[me["row"]]
+        assert "you-banner" not in shared and 'class="me"' not in shared
+        assert mine(app, anon, t, "pairings") == {}
+    assert "row" not in mine(app, phones[ann.id], t, "no-such-page")
+    for nonsense in ("round-99", "round-²", "round-", "round-1e9", "round-99999999999"):
+        assert "row" not in mine(app, phones[ann.id], t, nonsense)
 
 
 def test_the_header_is_each_visitors_own(live):
-    """A TO looking at the public page sees their own menu and form token; a phone sees neither."""
+    """The public page's header is the anonymous one for everyone; a TO gets their own menu and form token from
+    their own answer, a phone gets none."""
     to, anon, t, _ = live
-    mine = text(to.get(f"/t/{t.slug}/pairings"))
     theirs = text(anon.get(f"/t/{t.slug}/pairings"))
-    assert "Log out" in mine and 'name="csrf_token"' in mine
+    assert same_but_the_clock(text(to.get(f"/t/{t.slug}/pairings")).encode()) == same_but_the_clock(theirs.encode())
     assert "Log out" not in theirs and "csrf_token" not in theirs and "Log in" in theirs
-    assert "Log in" not in text(to.get(f"/t/{t.slug}/standings"))
+    nav = to.get(f"/t/{t.slug}/me.json?page=pairings").get_json()["nav"]
+    assert "Log out" in nav and 'name="csrf_token"' in nav
+    assert "nav" not in anon.get(f"/t/{t.slug}/me.json?page=pairings").get_json()
 
 
 def test_search_without_javascript_is_escaped(live):
@@ -167,11 +179,12 @@ def test_etag_and_304(live, app):
         url = f"/t/{t.slug}{path}"
         first = anon.get(url)
         tag = first.headers["ETag"]
-        assert first.status_code == 200 and "no-cache" in first.headers["Cache-Control"]
+        assert first.status_code == 200 and first.headers["Cache-Control"] == "public, max-age=1"
         again = anon.get(url, headers={"If-None-Match": tag})
         assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
+        assert again.headers["Cache-Control"] == "public, max-age=1"
         phone = device(app, t, players[0])
-        assert phone.get(url, headers={"If-None-Match": tag}).status_code == 200  # their page is another
+        assert phone.get(url, headers={"If-None-Match": tag}).status_code == 304  # the same page for everyone
     url = f"/t/{t.slug}/standings"
     tag = anon.get(url).headers["ETag"]
     report_all(to, t, 1, "runner", past=True)

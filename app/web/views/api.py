@@ -18,16 +18,13 @@ from ...models import Match, Player, Round, Seat
 from ...core.pairing import Format
 from ...services import cut as cut_service
 from ...services import event_stats
-from .. import page_cache
+from .. import page_cache, shared_answers
 from ...services import participation, registration
 from ...services import state
 from ...services import timer
 from ..access import public_tournament, stats_tournament
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-MAX_AGE = 10  # seconds a client may reuse an answer without asking again
-
 
 @bp.after_request
 def open_cors(response):
@@ -41,7 +38,7 @@ def _json(data):
     body = _body(data)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:32])
-    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}, must-revalidate"
+    response.headers["Cache-Control"] = shared_answers.SHARED  # one answer for every client: a proxy keeps it
     response.vary.add("Accept-Encoding")
     return response.make_conditional(request)
 
@@ -199,7 +196,7 @@ def _document(data):
 
 
 def _cached(page):
-    return page_cache.respond(page, cache_control=f"public, max-age={MAX_AGE}, must-revalidate")
+    return page_cache.respond(page, cache_control=shared_answers.SHARED)
 
 
 @bp.get("/tournaments/<slug>/bracket")

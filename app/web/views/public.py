@@ -23,7 +23,7 @@ from ...services import rounds as service
 from ...services import standings as standings_service
 from ...services import timer
 from ...services.status import poll
-from .. import player_session, template_helpers
+from .. import player_session, shared_answers, template_helpers
 from ..access import public_tournament
 from ..home import render_home
 
@@ -66,14 +66,13 @@ def pairings(slug: str):
     if row is None:
         abort(404)
     t, number, *clock = row
-    page = page_cache.get(t, "pairings", lambda: _build_round(t, service.latest_published(t), current=True))
-    return _respond(t, page, (number, timer.clock_from_row(*clock)) if number else None)
+    return _respond(t, _page(t, "pairings"), (number, timer.clock_from_row(*clock)) if number else None)
 
 
 @bp.get("/t/<slug>/rounds/<int:number>")
 def round(slug: str, number: int):  # noqa: A001 - the endpoint is public.round
     t = public_tournament(slug)
-    page = page_cache.get(t, f"round-{number}", lambda: _build_round(t, number, current=False))
+    page = _page(t, f"round-{number}")
     if page is None:
         abort(404)
     return _respond(t, page)
@@ -82,7 +81,51 @@ def round(slug: str, number: int):  # noqa: A001 - the endpoint is public.round
 @bp.get("/t/<slug>/standings")
 def standings(slug: str):
     t = public_tournament(slug)
-    return _respond(t, page_cache.get(t, "standings", lambda: _build_standings(t)))
+    return _respond(t, _page(t, "standings"))
+
+
+@bp.get("/t/<slug>/me.json")
+def me(slug: str):
+    """This device's own parts of a shared public page (?page=pairings, standings or round-N), which the page
+    asks for and shows (static/me.js): the player's "You" line and the row to mark (its position in the page
+    and its names, so a page a publish made stale is never marked wrongly), an organizer's menu, flashed
+    messages. Private and never kept: the shared page itself is the same for everyone (app/web/shared_answers.py)."""
+    t = public_tournament(slug)
+    answer: dict = {}
+    env = current_app.jinja_env
+    if current_user.is_authenticated:
+        base = env.get_template("base.html")
+        context = {"t": t}
+        current_app.update_template_context(context)
+        answer["nav"] = "".join(base.blocks["site_nav"](base.new_context(context))).strip()
+    if session.get("_flashes"):
+        base = env.get_template("base.html")
+        answer["flashes"] = "".join(base.blocks["flashes"](base.new_context({}))).strip()
+    player = player_session.current_player(t) if player_session.holds_link(t) else None
+    if player is not None:
+        you = _you(t, player, _page(t, "pairings").meta)  # the latest round's table, as every page says it
+        answer["you"] = env.get_template("public/_you.html").render(
+            {"t": t, "you_in": (lambda _t: you) if you is not None else template_helpers.you_in}).strip()
+        page = _page(t, request.args.get("page", "", type=str))
+        meta = page.meta if page is not None else {}
+        row = meta.get("rows", {}).get(str(player.id))
+        if row is not None and page.rows is not None and row < len(page.rows.keys):
+            answer.update(row=row, names=page.rows.keys[row])
+    response = current_app.response_class(json.dumps(answer, separators=(",", ":")), mimetype="application/json")
+    response.headers["Cache-Control"] = shared_answers.OWN
+    return response
+
+
+def _page(t: Tournament, name: str) -> page_cache.Page | None:
+    """A shared public page by its name (pairings, standings, round-N); None for no such page."""
+    if name == "pairings":
+        return page_cache.get(t, name, lambda: _build_round(t, service.latest_published(t), current=True))
+    if name == "standings":
+        return page_cache.get(t, name, lambda: _build_standings(t))
+    number = name.removeprefix("round-")
+    if name.startswith("round-") and number.isascii() and number.isdigit() and len(number) < 6:  # not "²"
+        return page_cache.get(t, f"round-{int(number)}", lambda: _build_round(t, int(number), current=False))
+    return None
 
 
 def _you(t: Tournament, player, meta: dict):
@@ -97,10 +140,11 @@ def _you(t: Tournament, player, meta: dict):
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
 
 
-# The pages every phone loads are built once per tournament version for everyone (services/page_cache.py):
+# The pages every phone loads are built once per tournament version for everyone (app/web/page_cache.py):
 # built as nobody in particular, with slots where a request puts its own part.
-def _shared_context() -> dict:
-    return {"slot": page_cache.slot, "you_in": lambda _t: None, "current_user": AnonymousUserMixin(), "query": ""}
+def _shared_context(name: str) -> dict:
+    return {"slot": page_cache.slot, "you_in": lambda _t: None, "current_user": AnonymousUserMixin(), "query": "",
+            "me_page": name}
 
 
 def _build_round(t: Tournament, number: int, current: bool):
@@ -109,7 +153,8 @@ def _build_round(t: Tournament, number: int, current: bool):
         return None
     text = render_template("public/pairings.html", t=t, rnd=rnd, current=current, clock=None,
                            summaries=service.round_summaries(t, published_only=True),
-                           status=service.status(t) if current else None, **_shared_context())
+                           status=service.status(t) if current else None,
+                           **_shared_context("pairings" if current else f"round-{number}"))
     rows = {s.player_id: i for i, m in enumerate(rnd.matches) for s in m.seats} if rnd else {}
     meta = {"rows": rows, "clock": rnd.number if rnd is not None and current else None}
     if current and rnd is not None:  # each player's "You" line, as participation.my_table would say it
@@ -123,36 +168,25 @@ def _build_standings(t: Tournament):
     table = standings_service.standings(t, published_only=True) if latest else None
     text = render_template("public/standings.html", t=t, latest=latest, table=table,
                            progress=service.standings_progress(service.round_summaries(t, published_only=True)),
-                           **_shared_context())
+                           **_shared_context("standings"))
     return text, {"rows": {s.player: i for i, s in enumerate(table.rows)} if table else {}, "clock": None}
 
 
-_ANONYMOUS: dict = {}
+_NAV: dict = {}
 
 
 def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
-    """The shared page with this request's own parts: the header's account links and flashed messages, this
-    device's "You" line and row, the round's clock, a search (?q=, for phones without JavaScript)."""
-    context = {"t": t}  # the slots below need only the templates' globals, the header's the context processors'
+    """The shared page with what every request of this address has in common: the anonymous header, the
+    round's clock, a search (?q=, for phones without JavaScript). Neither the session nor the account is
+    read: the answer is the same for every visitor, and a proxy may keep it (app/web/shared_answers.py)."""
+    context = {"t": t}  # the slots below need only the templates' globals
     env = current_app.jinja_env
-    anonymous = not current_user.is_authenticated and "_flashes" not in session
-    slots = _ANONYMOUS.get((current_app.name, request.script_root)) if anonymous else None
-    if slots is None:
-        current_app.update_template_context(context)
+    nav = _NAV.get((current_app.name, request.script_root))
+    if nav is None:  # the same for every phone: drawn once
         base = env.get_template("base.html")
-        slots = {name: "".join(base.blocks[block](base.new_context(context)))
-                 for name, block in (("nav", "site_nav"), ("flashes", "flashes"))}
-        if anonymous:  # the same for every phone: drawn once
-            _ANONYMOUS[(current_app.name, request.script_root)] = dict(slots)
-    slots = dict(slots)
-    me_row = None
-    if player_session.holds_link(t):
-        player = player_session.current_player(t)
-        if player is not None:
-            me_row = page.meta["rows"].get(str(player.id))
-            you = _you(t, player, page.meta)
-            slots["you"] = env.get_template("public/_you.html").render(
-                {**context, "you_in": (lambda _t: you) if you is not None else template_helpers.you_in})
+        nav = "".join(base.blocks["site_nav"](base.new_context({**context, "current_user": AnonymousUserMixin()})))
+        _NAV[(current_app.name, request.script_root)] = nav
+    slots = {"nav": nav}
     clock_state = ""
     if page.meta.get("clock"):
         number = page.meta["clock"]
@@ -165,8 +199,8 @@ def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
     slots["q"] = str(escape(query))
     hits = page.hits(query_key) if query_key else len(page.rows.rows) if page.rows else 0
     slots["no-match"] = " hidden" if hits else ""
-    return page_cache.respond(page, slots, me_row, query_key, ticking=("clock",), vary_on=clock_state,
-                              cache_control="private, no-cache")
+    return page_cache.respond(page, slots, None, query_key, ticking=("clock",), vary_on=clock_state,
+                              cache_control=shared_answers.SHARED)
 
 
 @bp.get("/t/<slug>/status.json")
@@ -180,7 +214,7 @@ def status(slug: str):
     body = json.dumps(data, separators=(",", ":"), sort_keys=True)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:24])
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cache-Control"] = shared_answers.SHARED
     response = response.make_conditional(request)
     response.headers["X-Server-Time"] = str(int(utcnow().timestamp() * 1000))
     return response

@@ -1,0 +1,37 @@
+"""Answers a shared cache may keep and hand to every phone (nginx in front: deploy/nginx-sass.conf).
+
+The public pairings, a past round, the standings, status.json and the read-only API are one anonymous answer
+per address, the same bytes for every visitor, marked `public, max-age=1`: a proxy answers a whole hall's
+phones from one request a second, and a publish is seen within about a second. What is a device's own (its
+"You" line and row, an organizer's menu and form token, flashed messages) never goes into such an answer; the
+page asks for it from public.me, a private answer (docs/security.md). A shared answer never carries a cookie
+either: the session is not written on it, and one that must be (something wrote the session) turns private.
+"""
+from __future__ import annotations
+
+from flask.sessions import SecureCookieSessionInterface
+
+PUBLIC_MAX_AGE = 1  # seconds: what a phone may see late after a publish, on top of its poll
+SHARED = f"public, max-age={PUBLIC_MAX_AGE}"
+OWN = "private, no-store"  # a device's own answer: kept nowhere but in the page that asked
+DOWNGRADED = "private, no-cache"
+
+
+def is_shared(response) -> bool:
+    return bool(response.cache_control.public)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, except that a shared answer never sets the cookie nor says Vary: Cookie
+    (Flask would refresh a permanent session's cookie on every answer, a player's included)."""
+
+    def save_session(self, app, session, response) -> None:
+        if is_shared(response):
+            if not session.modified and "Set-Cookie" not in response.headers:
+                return
+            response.headers["Cache-Control"] = DOWNGRADED  # this device's own after all: nobody else's to keep
+        super().save_session(app, session, response)
+
+
+def init_shared_answers(app) -> None:
+    app.session_interface = SessionInterface()

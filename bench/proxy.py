@@ -1,0 +1,48 @@
+"""The reference nginx site (deploy/nginx-sass.conf) run for real on loopback, by tests/test_deployment.py and the
+proxy benchmark (bench/bench_proxy_load.py): the same file, with only its addresses, ports and folders changed."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def site(upstreams: list[str], port: int, folder: Path) -> str:
+    """deploy/nginx-sass.conf for `upstreams` ("127.0.0.2:8000", ...), listening on 127.0.0.1:`port` without TLS,
+    its cache in `folder`."""
+    text = (ROOT / "deploy/nginx-sass.conf").read_text()
+    text = re.sub(r"    server 127\.0\.0\.1:8000;\n    server 10\.0\.0\.12:8000;\n",
+                  "".join(f"    server {u};\n" for u in upstreams), text)
+    text = text.replace("/var/cache/nginx/sass", str(folder / "nginx-cache"))
+    text = text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port};")
+    text = re.sub(r"    ssl_certificate.*\n", "", text)
+    text = text[:text.index("server {\n    listen 80;")]
+    assert "10.0.0.12" not in text and "443" not in text
+    return text
+
+
+def start(upstreams: list[str], port: int, folder: Path, workers: int = 1, log: bool = True) -> subprocess.Popen:
+    """nginx in the foreground with `site(...)` as its only site, everything it writes in `folder`."""
+    (folder / "sass.conf").write_text(site(upstreams, port, folder))
+    (folder / "nginx.conf").write_text(f"""
+user root;
+worker_processes {workers};
+pid {folder}/nginx.pid;
+error_log {folder}/nginx-error.log;
+events {{ worker_connections 4096; }}
+http {{
+    access_log {f'{folder}/nginx-access.log' if log else 'off'};
+    client_body_temp_path {folder}/nginx-body;
+    proxy_temp_path {folder}/nginx-proxy;
+    fastcgi_temp_path {folder}/nginx-fastcgi;
+    uwsgi_temp_path {folder}/nginx-uwsgi;
+    scgi_temp_path {folder}/nginx-scgi;
+    include {folder}/sass.conf;
+}}
+""")
+    return subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
