@@ -174,17 +174,17 @@ def test_messy_events_fast_equals_reference(n, rounds, seed, power):
 def test_exact_blocks_with_every_pod_cut_to_slots_equal_reference(n, rounds, seed, power, random_meetings):
     """The slot argument holds for a pod of any size: cutting every pod of every exact block to 2r + 4 slots
     (where normally only pods far larger are cut) must still give the reference's cost."""
-    import app.core.pairing.plain as plain
+    import app.core.pairing.plain_exact_block as block
 
     if random_meetings:
         ents, games = random_history(n, max(rounds, 1), seed, 0.9)
     else:
         ents, games = swiss_history(n, rounds, seed, power, drop_rate=0.03)
-    margin, plain.SLOT_MARGIN = plain.SLOT_MARGIN, -10**9
+    margin, block.SLOT_MARGIN = block.SLOT_MARGIN, -10**9
     try:
         assert_fast_equals_reference(ents, games, next_round(games), seed, power)
     finally:
-        plain.SLOT_MARGIN = margin
+        block.SLOT_MARGIN = margin
 
 
 @pytest.mark.parametrize("n", [9, 41, 201])
