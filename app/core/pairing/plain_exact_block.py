@@ -1,8 +1,15 @@
 """An exact block of plain swiss: pods a..b solved exactly together with stand-ins for the rest of the field.
 
 H's nodes: the group (pods a..b; a pod much larger than the number of rounds is cut to slots, see below), the bye
-if free, and sinks: the nearest players below with their rematches ignored (each real partner below maps to a
-sink no lower, so H relaxes the rest of the field). Only stages a..b count.
+if free, and sinks: the nearest players below with their rematches ignored, free to pair among themselves. Only
+stages a..b count.
+
+Sinks: r + 1 of them (r: most opponents anyone met), and the parity's one more, reach the optimum H would have
+with a sink for every player of the group. In an optimum two group players p, q never both pair below when
+they may meet (p-q plus the two sinks paired together is cheaper at p's stage: (x_p, x_q) instead of (x_p, y)),
+so the group players pairing below pairwise met: at most r + 1 of them; and giving them the nearest sinks, in
+the order of their partners' pods, makes no type costlier. With a sink for every group player, each real
+partner below maps to a sink no lower, so H's optimum is a lower bound for the rest of the field's.
 
 Slots: with the rematches of a big pod y ignored, its players are interchangeable, and in an optimum two of them
 never pair out of y with partners p, q that may meet (both above y or both below: y-y plus p-q is cheaper), so
@@ -55,20 +62,21 @@ class ExactBlock:
         if bye is not None:
             nodes.append(bye)
             edges += [(u, bye, field.type_of(u, bye)) for u in group if may_bye(u)]
-        below: list = []  # the nearest players below, a few more than the group (all of them if that is all)
+        down = min(len(group), field.max_met + 1)  # at most this many of the group pair below (see the docstring)
+        below: list = []  # the nearest players below, a few more than `down` (all of them if that is all)
         for x in range(b + 1, field.npods):
             below += field.pods[x]
-            if len(below) > len(group) + 3:
+            if len(below) > down + 3:
                 break
         self.byesink = byesink = -1
         if below:
-            if len(below) <= len(group) + 3:
+            if len(below) <= down + 3:
                 sinks = below
                 if bye is not None:
                     edges += [(s, bye, None) for s in below if field.eligible[s]]
             else:
                 extra = 1 if bye is not None and field.bye_pods and field.bye_pods[-1] > b else 0
-                count = len(group) + (extra + (bye is not None)) % 2  # an even number of nodes
+                count = down + (len(group) - down + extra + (bye is not None)) % 2  # an even number of nodes
                 sinks = below[:count]
                 if extra:
                     nodes.append(byesink)
