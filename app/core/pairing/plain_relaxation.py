@@ -12,6 +12,13 @@ from typing import Optional
 from .plain_field import Field
 
 
+class Stuck(Exception):
+    """The chain could not be built with real players: `pod` is where it got stuck."""
+
+    def __init__(self, pod: int):
+        self.pod = pod
+
+
 class Remaining:
     """What the committed blocks above leave: players taken from pods below, and whether the bye is still free."""
 
@@ -65,9 +72,9 @@ def segment(rest: Remaining, start: int) -> tuple[int, Optional[int]]:
     return last, bye_pod
 
 
-def construct(rest: Remaining, span: tuple, bye_pod: Optional[int]) -> Optional[list]:
-    """The segment's part of the relaxed chain with real untaken players, or None when rematches (or the
-    players taken above) get in the way."""
+def construct(rest: Remaining, span: tuple, bye_pod: Optional[int]) -> list:
+    """The segment's part of the relaxed chain with real untaken players. Raises Stuck, naming the pod, when
+    rematches (or the players taken above) get in the way."""
     field = rest.field
     met, taken = field.met, rest.taken
     pairs: list = []
@@ -79,7 +86,7 @@ def construct(rest: Remaining, span: tuple, bye_pod: Optional[int]) -> Optional[
         if x == bye_pod:
             taker = next((q for q in reversed(avail) if field.eligible[q]), None)
             if taker is None:
-                return None
+                raise Stuck(x)
             pairs.append((taker, field.bye))
             avail.remove(taker)
             placed = True
@@ -98,19 +105,19 @@ def construct(rest: Remaining, span: tuple, bye_pod: Optional[int]) -> Optional[
                     if partner is not None:
                         break
                 if partner is None:
-                    return None
+                    raise Stuck(x)
             pairs.append((carry, partner))
             avail.remove(partner)
             carry = None
         inner = pair_within(avail, met)
         if inner is None:
-            return None
+            raise Stuck(x)
         if inner[1] is not None:
             carry = inner[1]
             src = (len(pairs), len(pairs) + len(inner[0]))
         pairs += inner[0]
     if carry is not None or (rest.bye_free and not placed and span[1] == field.npods - 1):
-        return None
+        raise Stuck(x)
     return pairs
 
 

@@ -29,8 +29,9 @@ from typing import Sequence
 from .plain_exact import ExactSolver
 from .plain_exact_block import ExactBlock
 from .plain_field import Field, Infeasible
-from .plain_relaxation import Remaining, construct, segment
+from .plain_relaxation import Remaining, Stuck, construct, segment
 
+STOP_AT_STUCK = True
 WHOLE_REST = 10_000  # an exact block that failed once takes in every player below it if they have this few legal pairs
 
 
@@ -71,11 +72,11 @@ def solve_fast(field: Field) -> tuple[list, str]:
             run, b, failed = [], top, None
             while b < npods and (b == top or b <= zone):
                 end, bye_pod = segment(rest, b)
-                built = construct(rest, (b, end), bye_pod)
-                if built is None:
-                    failed = end
+                try:
+                    run += construct(rest, (b, end), bye_pod)
+                except Stuck as stuck:
+                    failed = stuck.pod if STOP_AT_STUCK else end
                     break
-                run += built
                 b = end + 1
             if failed is None:
                 blocks.append(Block(top, b - 1, run, (), False, zone, rest.bye_free))
