@@ -33,7 +33,8 @@ SLOT_MARGIN = 8  # an exact block cuts a pod to slots when it has this many play
 class ExactBlock:
     """H for pods a..b given what the blocks above took (nothing at or below a is taken)."""
 
-    def __init__(self, rest: Remaining, a: int, b: int, compress: bool):
+    def __init__(self, rest: Remaining, a: int, b: int, compress: bool, down: Optional[int] = None):
+        """`down`: how many group players H lets pair below (default r + 1, which is exact; tests compare)."""
         field = self.field = rest.field
         self.rest, self.a, self.b = rest, a, b
         keep = 2 * field.max_met + 4
@@ -62,7 +63,7 @@ class ExactBlock:
         if bye is not None:
             nodes.append(bye)
             edges += [(u, bye, field.type_of(u, bye)) for u in group if may_bye(u)]
-        down = min(len(group), field.max_met + 1)  # at most this many of the group pair below (see the docstring)
+        down = min(len(group), field.max_met + 1 if down is None else down)  # at most this many pair below
         below: list = []  # the nearest players below, a few more than `down` (all of them if that is all)
         for x in range(b + 1, field.npods):
             below += field.pods[x]

@@ -12,7 +12,8 @@ lower bound for all of them. A run of its segments built with real players ends 
 reproduces its stages exactly: any pairing with the same prefix splits there too. The run must reach below every
 pod that lost players to an exact block above (the "zone"): below it everyone's remaining problem is the same.
 
-(ii) Exact blocks, where a segment cannot be built (plain_exact_block.py). Nothing below `top` is taken then. H
+(ii) Exact blocks, where a segment cannot be built (plain_exact_block.py): pods top..b, b the pod where the
+built chain got stuck (any b is exact; the stuck pod keeps H small). Nothing below `top` is taken then. H
 relaxes the rest of the field with sinks and counts only stages top..b, so its optimum is a lower bound; pairs of
 H that reach a sink are made real with untaken players of the sink's pod (same types); the players they take form
 the zone that the next built run must cover. If they cannot be made real, or the run below fails, H grows down to
@@ -31,7 +32,6 @@ from .plain_exact_block import ExactBlock
 from .plain_field import Field, Infeasible
 from .plain_relaxation import Remaining, Stuck, construct, segment
 
-STOP_AT_STUCK = True
 WHOLE_REST = 10_000  # an exact block that failed once takes in every player below it if they have this few legal pairs
 
 
@@ -75,7 +75,7 @@ def solve_fast(field: Field) -> tuple[list, str]:
                 try:
                     run += construct(rest, (b, end), bye_pod)
                 except Stuck as stuck:
-                    failed = stuck.pod if STOP_AT_STUCK else end
+                    failed = stuck.pod
                     break
                 b = end + 1
             if failed is None:
