@@ -1,6 +1,7 @@
 """Plain swiss benchmark against swisspair 0.2.1 (PyPI), measured in the same run on the same inputs.
 
-`python -m bench.bench_plain` (`make bench`; `--quick` for the small inputs only). swisspair is a bench-only
+`python -m bench.bench_plain` (`make bench`, every round of every history; `--quick` for the small inputs and
+every 10th round of the deep histories, `--deep` for the deep histories alone). swisspair is a bench-only
 dependency: `pip install -r bench/requirements.txt`. Each history runs in its own process (peak RSS per history).
 
 Histories (plain swiss, best-of-three matches):
@@ -12,15 +13,16 @@ Histories (plain swiss, best-of-three matches):
 - power: the natural event with power pairing (1-2, 3-4, ... by standings).
 - natural 20,000 players (rounds 2, 5, 8) and swisspair's own 199 players (rounds 10 and 20).
 - deep into an event, every round: 300 players x 24 rounds, 60 players until no legal pairing is left (58 rounds
-  at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of 60, 70, ..., 190 rounds.
-  Most pods there cannot pair inside themselves (`--deep` runs these alone).
+  at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of every length from 60 to 190
+  rounds. Most pods there cannot pair inside themselves (`--deep` runs these alone).
 
 Times are CPU seconds (`time.process_time`): the machine is shared.
 
 Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
 swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
 met sets for free), the ratio, whether our down-pair vector (swisspair's own lexicographic cost, compared
-exactly) equals or beats its one, and whether ours is certified optimal.
+exactly) equals or beats its one, and whether ours is certified optimal; then one summary line per history (median
+and worst ratio, rounds above 2x, the process's peak RSS, down-pairs, proofs).
 """
 from __future__ import annotations
 
@@ -58,10 +60,12 @@ HISTORIES = {
     "deep 60": (60, tuple(range(1, 59)), "natural"),
     "deep 100": (100, tuple(range(1, 91)), "natural"),
     "deep 199": (199, tuple(range(1, 151)), "natural"),
-    "round robin 199": (199, tuple(range(61, 192, 10)), "round-robin"),
+    # one swiss round after each round robin length from 60 to 190 rounds
+    "round robin 199": (199, tuple(range(61, 192)), "round-robin"),
 }
-QUICK = ("one-draw 2,001", "natural 199")
+QUICK = ("one-draw 2,001", "natural 199", "deep 300", "deep 60", "deep 100", "deep 199", "round robin 199")
 DEEP = ("deep 300", "deep 60", "deep 100", "deep 199", "round robin 199")
+THIN = 10  # --quick measures every 10th round of the deep histories (the full run, `make bench`, every one)
 
 
 def repeats(n: int, rounds: int = 1) -> int:
@@ -191,8 +195,17 @@ def measure(entrants, games, rnd: int, power: bool) -> dict:
                 rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
-def worker(name: str) -> None:
+def thinned(name: str) -> tuple:
+    """--quick's rounds of a history: every THIN-th round of the deep ones (the first and last kept)."""
+    rounds = HISTORIES[name][1]
+    if name not in DEEP:
+        return rounds
+    return tuple(r for k, r in enumerate(rounds) if k % THIN == 0 or r == rounds[-1])
+
+
+def worker(name: str, quick: bool = False) -> None:
     n, rounds, kind = HISTORIES[name]
+    rounds = thinned(name) if quick else rounds
     pair_round(Format.PLAIN, [Entrant(i) for i in range(40)], [], seed=0)  # imports out of the way
     if kind == "one-draw":
         entrants, games = one_draw(n)
@@ -211,15 +224,41 @@ def worker(name: str) -> None:
             return
 
 
+def summary(cases: list) -> str:
+    """One line per history: the ratio's median and worst round, rounds over 2x, peak RSS, down-pairs, proofs."""
+    lines = ["| history | rounds measured | SASS median s | SASS max s | swisspair median s | ratio median "
+             "| ratio worst (round) | rounds above 2x | max RSS MB | down-pairs vs swisspair (equal/better/worse) "
+             "| certified |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, rows in cases:
+        done = [r for r in rows if not r.get("ended")]
+        if not done:
+            lines.append(f"| {name} | none | | | | | | | | | |")
+            continue
+        ratio = {r["round"]: r["ours"] / r["theirs"] for r in done}
+        worst = max(ratio, key=ratio.get)
+        ended = [r["round"] for r in rows if r.get("ended")]
+        measured = f"{len(done)} ({done[0]['round']}-{done[-1]['round']})" + (
+            f"; round {ended[0]}: no legal pairing left" if ended else "")
+        versus = [sum(r["versus"] == v for r in done) for v in ("equal", "better", "WORSE")]
+        lines.append(
+            f"| {name} | {measured} | {statistics.median(r['ours'] for r in done):.4f} | "
+            f"{max(r['ours'] for r in done):.4f} | {statistics.median(r['theirs'] for r in done):.4f} | "
+            f"{statistics.median(ratio.values()):.2f} | {ratio[worst]:.2f} ({worst}) | "
+            f"{sum(v > 2 for v in ratio.values())} | {max(r['rss_mb'] for r in done):.0f} | "
+            f"{'/'.join(map(str, versus))} | {sum(r['certified'] for r in done)}/{len(done)} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the small histories only")
+    parser.add_argument("--quick", action="store_true",
+                        help="the small histories, and every 10th round of the deep ones")
     parser.add_argument("--deep", action="store_true", help="the histories deep into an event only")
     parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.worker)
+        worker(args.worker, args.quick)
         return 0
     try:
         import swisspair  # noqa: F401
@@ -232,13 +271,14 @@ def main(argv=None) -> int:
     print("| history | players | round | SASS s | swisspair s | SASS / swisspair | down-pairs vs swisspair "
           "| max RSS MB | certified optimal | SASS notes |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    failures, ratios = 0, []
+    failures, ratios, cases = 0, [], []
     for name in names:
-        rows = worker_rows("bench.bench_plain", name)
+        rows = worker_rows("bench.bench_plain", name, *(["--quick"] if args.quick else []))
         failures += not rows
         for r in rows:
             if r.get("ended"):
-                print(f"| {r['history']} | | {r['round']} | no legal pairing left: SASS refuses, naming the players | | | | | | |")
+                print(f"| {r['history']} | | {r['round']} | no legal pairing left: SASS refuses, naming the players "
+                      "| | | | | | |")
                 continue
             ratios.append(r["ours"] / r["theirs"])
             versus = r["versus"] + ("" if r["legal"] else " (swisspair paired a rematch)")
@@ -246,9 +286,11 @@ def main(argv=None) -> int:
                   f"{ratios[-1]:.2f} | {versus} | {r['rss_mb']:.0f} | {'yes' if r['certified'] else 'NO'} | "
                   f"{r['notes']} |", flush=True)
             failures += r["versus"] == "WORSE" or not r["certified"]
+        cases.append((name, rows))
     if ratios:
         print(f"\nSASS / swisspair: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}; "
               f"load average {os.getloadavg()[0]:.1f} at the end.")
+        print("\n" + summary(cases))
     return 1 if failures else 0
 
 
