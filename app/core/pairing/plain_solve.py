@@ -17,10 +17,10 @@ built chain got stuck (any b is exact; the stuck pod keeps H small). Nothing bel
 relaxes the rest of the field with sinks and counts only stages top..b, so its optimum is a lower bound; pairs of
 H that reach a sink are made real with untaken players of the sink's pod (same types); the players they take form
 the zone that the next built run must cover. If they cannot be made real, or the run below fails, H grows down to
-the failing segment (or, when the players below have few legal pairs left, `WHOLE_REST`, to the whole rest at
-once). If H has no perfect matching at all, the committed block above could not be completed: it is taken back
-and solved together with H. Each round trip grows H or moves up, so this ends (at worst with an exact solve of the
-whole field, which then names the players left unpaired).
+the failing segment and to at least twice its players (`doubled`), or, when the players below have few legal
+pairs left (`WHOLE_REST`), to the whole rest at once. If H has no perfect matching at all, the committed block
+above could not be completed: it is taken back and solved together with H. Each round trip grows H or moves up,
+so this ends (at worst with an exact solve of the whole field, which then names the players left unpaired).
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def solve_fast(field: Field) -> tuple[list, str]:
                 continue
             if zone >= top:  # the run below an exact block failed: take that block back, solve it larger
                 block = undo()
-                grow, retry = (block.top, failed), True
+                grow, retry = (block.top, doubled(field, block.top, block.bottom, failed)), True
             else:
                 grow, retry = (top, failed), False
         a, b = grow[:2]
@@ -111,7 +111,7 @@ def solve_fast(field: Field) -> tuple[list, str]:
                 raise Infeasible(failure.unmatched) from None
             continue
         if made is None:  # H's optimum cannot be made real: without slots, or H takes in the next segment
-            grow = (a, b, False) if compress and slots else (a, segment(rest, b + 1)[0])
+            grow = (a, b, False) if compress and slots else (a, doubled(field, a, b, segment(rest, b + 1)[0]))
             retry = True
             continue
         real, taken, bye_used = made
@@ -128,6 +128,16 @@ def solve_fast(field: Field) -> tuple[list, str]:
     if solver.big_int_solves:
         how += f", {solver.big_int_solves} solved by networkx"
     return [p for blk in blocks for p in blk.pairs], how
+
+
+def doubled(field: Field, a: int, b: int, at_least: int) -> int:
+    """The bottom of a block from pod a that replaces the failed block a..b: at least `at_least`, and with at
+    least twice the players, so that a block failing again and again costs a few times its last solve."""
+    want, size, x = 2 * sum(len(field.pods[y]) for y in range(a, b + 1)), 0, a
+    while x < field.npods - 1 and (x < at_least or size + len(field.pods[x]) < want):
+        size += len(field.pods[x])
+        x += 1
+    return x
 
 
 def legal_pairs(rest: Remaining, a: int) -> int:
