@@ -16,7 +16,8 @@ Histories (plain swiss, best-of-three matches):
   at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of every length from 60 to 190
   rounds. Most pods there cannot pair inside themselves (`--deep` runs these alone).
 
-Times are CPU seconds (`time.process_time`): the machine is shared.
+Times are CPU seconds (`time.process_time`): the machine is shared. Median of 5 calls (3 above 4,001 players or
+30 rounds); a call of LONG (0.25 s) or more is timed once.
 
 Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
 swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
@@ -72,6 +73,21 @@ def repeats(n: int, rounds: int = 1) -> int:
     return 3 if n > 4_001 or rounds > 30 else 5
 
 
+LONG = 0.25  # CPU seconds: a call this long is timed once (its CPU time is steady; deep histories stay feasible)
+
+
+def timed(call, times: int) -> tuple[list, object]:
+    """CPU seconds of `times` calls (one if the first takes LONG or more), and the last result."""
+    seconds = []
+    for _ in range(times):
+        t0 = time.process_time()
+        out = call()
+        seconds.append(time.process_time() - t0)
+        if seconds[0] >= LONG:
+            break
+    return seconds, out
+
+
 class Event:
     """A plain event played round by round: pairings by SASS, results drawn from the players' strengths."""
 
@@ -93,13 +109,14 @@ class Event:
         """Entrants of round `rnd` (late entrants join in round 3)."""
         return [e for e in self.entrants if rnd >= 3 or e.id not in self.late]
 
-    def play(self) -> None:
+    def play(self, plan=None) -> None:
+        """Play the next round: SASS's pairing (`plan`, when the caller already has it) or the round robin's."""
         self.round += 1
         if self.kind == "round-robin":
             pairings = round_robin(len(self.entrants), self.round)
         else:
-            plan = pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round,
-                              seed=self.round, power_pairing=self.power)
+            plan = plan or pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round,
+                                      seed=self.round, power_pairing=self.power)
             pairings = [(p.player, p.opponent) for p in plan.pairings]
         self.record(pairings)
 
@@ -166,22 +183,17 @@ def swisspair_players(field):
             for i, p in enumerate(field.ranked)]
 
 
-def measure(entrants, games, rnd: int, power: bool) -> dict:
+def measure(entrants, games, rnd: int, power: bool) -> tuple[dict, object]:
+    """The round's row, and SASS's plan for it."""
     import swisspair
 
     n = len([e for e in entrants if not e.dropped])
-    ours, theirs = [], []
     pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)  # warm caches
-    for _ in range(repeats(n, rnd)):
-        t0 = time.process_time()
-        plan = pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)
-        ours.append(time.process_time() - t0)
+    ours, plan = timed(lambda: pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd,
+                                          power_pairing=power), repeats(n, rnd))
     field = prepare(entrants, games, rnd, random.Random(f"{rnd}:{rnd}"))
     players = swisspair_players(field)
-    for _ in range(repeats(n, rnd)):
-        t0 = time.process_time()
-        matches = swisspair.create_matches(players, power_pairing=power)
-        theirs.append(time.process_time() - t0)
+    theirs, matches = timed(lambda: swisspair.create_matches(players, power_pairing=power), repeats(n, rnd))
     by_name = {str(p): p for p in field.ranked}
     their_pairs = [(by_name[m.p1.id], None if m.p2 is None else by_name[m.p2.id]) for m in matches]
     met = {(field.ranked[i], field.ranked[j]) for i, m in enumerate(field.met) for j in m}
@@ -192,7 +204,7 @@ def measure(entrants, games, rnd: int, power: bool) -> dict:
     return dict(players=n, round=rnd, ours=statistics.median(ours), theirs=statistics.median(theirs),
                 versus="equal" if our_cost == their_cost else "better" if our_cost < their_cost else "WORSE",
                 legal=legal, certified=plan.certified_optimal, notes=plan.notes[0],
-                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), plan
 
 
 def thinned(name: str) -> tuple:
@@ -210,15 +222,16 @@ def worker(name: str, quick: bool = False) -> None:
     if kind == "one-draw":
         entrants, games = one_draw(n)
         for rnd in rounds:
-            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False))), flush=True)
+            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False)[0])), flush=True)
         return
     event = Event(n, kind)
     while event.round < max(rounds):
         try:
+            plan = None
             if event.round + 1 in rounds:
-                row = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
+                row, plan = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
                 print(json.dumps(dict(history=name, **row)), flush=True)
-            event.play()
+            event.play(plan)
         except PairingError:  # a small field can run out of legal opponents: the event ends there
             print(json.dumps(dict(history=name, round=event.round + 1, ended=True)), flush=True)
             return
