@@ -268,10 +268,17 @@ def main(argv=None) -> int:
                         help="the small histories, and every 10th round of the deep ones")
     parser.add_argument("--deep", action="store_true", help="the histories deep into an event only")
     parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
+    parser.add_argument("--rows", nargs="*", type=Path,
+                        help="print the tables from files of a worker's JSON lines (`--worker NAME > FILE`) instead")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         worker(args.worker, args.quick)
+        return 0
+    if args.rows:
+        cases = [(path.stem, [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")])
+                 for path in args.rows]
+        print(summary([(rows[0]["history"] if rows else name, rows) for name, rows in cases]))
         return 0
     try:
         import swisspair  # noqa: F401
