@@ -95,9 +95,6 @@ def main(argv=None) -> int:
     failures = 0
     for name in args.formats:
         fmt = Format(name)
-        if fmt is Format.PLAIN and not (ROOT / "app" / "pairing" / "plain.py").exists():
-            print("| plain | - | - | plain.py not written yet: skipped | | | | | | |")
-            continue
         for n in sizes:
             rows = worker_rows("bench.bench_engine", fmt.value, n)
             failures += not rows

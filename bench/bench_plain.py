@@ -1,6 +1,7 @@
 """Plain swiss benchmark against swisspair 0.2.1 (PyPI), measured in the same run on the same inputs.
 
-`python -m bench.bench_plain` (`make bench`; `--quick` for the small inputs only). swisspair is a bench-only
+`python -m bench.bench_plain` (`make bench`, every round of every history; `--quick` for the small inputs and
+every 10th round of the deep histories, `--deep` for the deep histories alone). swisspair is a bench-only
 dependency: `pip install -r bench/requirements.txt`. Each history runs in its own process (peak RSS per history).
 
 Histories (plain swiss, best-of-three matches):
@@ -12,15 +13,17 @@ Histories (plain swiss, best-of-three matches):
 - power: the natural event with power pairing (1-2, 3-4, ... by standings).
 - natural 20,000 players (rounds 2, 5, 8) and swisspair's own 199 players (rounds 10 and 20).
 - deep into an event, every round: 300 players x 24 rounds, 60 players until no legal pairing is left (58 rounds
-  at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of 60, 70, ..., 190 rounds.
-  Most pods there cannot pair inside themselves (`--deep` runs these alone).
+  at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of every length from 60 to 190
+  rounds. Most pods there cannot pair inside themselves (`--deep` runs these alone).
 
-Times are CPU seconds (`time.process_time`): the machine is shared.
+Times are CPU seconds (`time.process_time`): the machine is shared. Median of 5 calls (3 above 4,001 players or
+30 rounds); a call of LONG (0.25 s) or more is timed once.
 
 Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
 swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
 met sets for free), the ratio, whether our down-pair vector (swisspair's own lexicographic cost, compared
-exactly) equals or beats its one, and whether ours is certified optimal.
+exactly) equals or beats its one, and whether ours is certified optimal; then one summary line per history (median
+and worst ratio, rounds above 2x, the process's peak RSS, down-pairs, proofs).
 """
 from __future__ import annotations
 
@@ -58,14 +61,31 @@ HISTORIES = {
     "deep 60": (60, tuple(range(1, 59)), "natural"),
     "deep 100": (100, tuple(range(1, 91)), "natural"),
     "deep 199": (199, tuple(range(1, 151)), "natural"),
-    "round robin 199": (199, tuple(range(61, 192, 10)), "round-robin"),
+    # one swiss round after each round robin length from 60 to 190 rounds
+    "round robin 199": (199, tuple(range(61, 192)), "round-robin"),
 }
-QUICK = ("one-draw 2,001", "natural 199")
+QUICK = ("one-draw 2,001", "natural 199", "deep 300", "deep 60", "deep 100", "deep 199", "round robin 199")
 DEEP = ("deep 300", "deep 60", "deep 100", "deep 199", "round robin 199")
+THIN = 10  # --quick measures every 10th round of the deep histories (the full run, `make bench`, every one)
 
 
 def repeats(n: int, rounds: int = 1) -> int:
     return 3 if n > 4_001 or rounds > 30 else 5
+
+
+LONG = 0.25  # CPU seconds: a call this long is timed once (its CPU time is steady; deep histories stay feasible)
+
+
+def timed(call, times: int) -> tuple[list, object]:
+    """CPU seconds of `times` calls (one if the first takes LONG or more), and the last result."""
+    seconds = []
+    for _ in range(times):
+        t0 = time.process_time()
+        out = call()
+        seconds.append(time.process_time() - t0)
+        if seconds[0] >= LONG:
+            break
+    return seconds, out
 
 
 class Event:
@@ -89,13 +109,14 @@ class Event:
         """Entrants of round `rnd` (late entrants join in round 3)."""
         return [e for e in self.entrants if rnd >= 3 or e.id not in self.late]
 
-    def play(self) -> None:
+    def play(self, plan=None) -> None:
+        """Play the next round: SASS's pairing (`plan`, when the caller already has it) or the round robin's."""
         self.round += 1
         if self.kind == "round-robin":
             pairings = round_robin(len(self.entrants), self.round)
         else:
-            plan = pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round,
-                              seed=self.round, power_pairing=self.power)
+            plan = plan or pair_round(Format.PLAIN, self.field(self.round), self.games, round_number=self.round,
+                                      seed=self.round, power_pairing=self.power)
             pairings = [(p.player, p.opponent) for p in plan.pairings]
         self.record(pairings)
 
@@ -162,22 +183,17 @@ def swisspair_players(field):
             for i, p in enumerate(field.ranked)]
 
 
-def measure(entrants, games, rnd: int, power: bool) -> dict:
+def measure(entrants, games, rnd: int, power: bool) -> tuple[dict, object]:
+    """The round's row, and SASS's plan for it."""
     import swisspair
 
     n = len([e for e in entrants if not e.dropped])
-    ours, theirs = [], []
     pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)  # warm caches
-    for _ in range(repeats(n, rnd)):
-        t0 = time.process_time()
-        plan = pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)
-        ours.append(time.process_time() - t0)
+    ours, plan = timed(lambda: pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd,
+                                          power_pairing=power), repeats(n, rnd))
     field = prepare(entrants, games, rnd, random.Random(f"{rnd}:{rnd}"))
     players = swisspair_players(field)
-    for _ in range(repeats(n, rnd)):
-        t0 = time.process_time()
-        matches = swisspair.create_matches(players, power_pairing=power)
-        theirs.append(time.process_time() - t0)
+    theirs, matches = timed(lambda: swisspair.create_matches(players, power_pairing=power), repeats(n, rnd))
     by_name = {str(p): p for p in field.ranked}
     their_pairs = [(by_name[m.p1.id], None if m.p2 is None else by_name[m.p2.id]) for m in matches]
     met = {(field.ranked[i], field.ranked[j]) for i, m in enumerate(field.met) for j in m}
@@ -188,38 +204,81 @@ def measure(entrants, games, rnd: int, power: bool) -> dict:
     return dict(players=n, round=rnd, ours=statistics.median(ours), theirs=statistics.median(theirs),
                 versus="equal" if our_cost == their_cost else "better" if our_cost < their_cost else "WORSE",
                 legal=legal, certified=plan.certified_optimal, notes=plan.notes[0],
-                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), plan
 
 
-def worker(name: str) -> None:
+def thinned(name: str) -> tuple:
+    """--quick's rounds of a history: every THIN-th round of the deep ones (the first and last kept)."""
+    rounds = HISTORIES[name][1]
+    if name not in DEEP:
+        return rounds
+    return tuple(r for k, r in enumerate(rounds) if k % THIN == 0 or r == rounds[-1])
+
+
+def worker(name: str, quick: bool = False) -> None:
     n, rounds, kind = HISTORIES[name]
+    rounds = thinned(name) if quick else rounds
     pair_round(Format.PLAIN, [Entrant(i) for i in range(40)], [], seed=0)  # imports out of the way
     if kind == "one-draw":
         entrants, games = one_draw(n)
         for rnd in rounds:
-            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False))), flush=True)
+            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False)[0])), flush=True)
         return
     event = Event(n, kind)
     while event.round < max(rounds):
         try:
+            plan = None
             if event.round + 1 in rounds:
-                row = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
+                row, plan = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
                 print(json.dumps(dict(history=name, **row)), flush=True)
-            event.play()
+            event.play(plan)
         except PairingError:  # a small field can run out of legal opponents: the event ends there
             print(json.dumps(dict(history=name, round=event.round + 1, ended=True)), flush=True)
             return
 
 
+def summary(cases: list) -> str:
+    """One line per history: the ratio's median and worst round, rounds over 2x, peak RSS, down-pairs, proofs."""
+    lines = ["| history | rounds measured | SASS median s | SASS max s | swisspair median s | ratio median "
+             "| ratio worst (round) | rounds above 2x | max RSS MB | down-pairs vs swisspair (equal/better/worse) "
+             "| certified |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, rows in cases:
+        done = [r for r in rows if not r.get("ended")]
+        if not done:
+            lines.append(f"| {name} | none | | | | | | | | | |")
+            continue
+        ratio = {r["round"]: r["ours"] / r["theirs"] for r in done}
+        worst = max(ratio, key=ratio.get)
+        ended = [r["round"] for r in rows if r.get("ended")]
+        measured = f"{len(done)} ({done[0]['round']}-{done[-1]['round']})" + (
+            f"; round {ended[0]}: no legal pairing left" if ended else "")
+        versus = [sum(r["versus"] == v for r in done) for v in ("equal", "better", "WORSE")]
+        lines.append(
+            f"| {name} | {measured} | {statistics.median(r['ours'] for r in done):.4f} | "
+            f"{max(r['ours'] for r in done):.4f} | {statistics.median(r['theirs'] for r in done):.4f} | "
+            f"{statistics.median(ratio.values()):.2f} | {ratio[worst]:.2f} ({worst}) | "
+            f"{sum(v > 2 for v in ratio.values())} | {max(r['rss_mb'] for r in done):.0f} | "
+            f"{'/'.join(map(str, versus))} | {sum(r['certified'] for r in done)}/{len(done)} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the small histories only")
+    parser.add_argument("--quick", action="store_true",
+                        help="the small histories, and every 10th round of the deep ones")
     parser.add_argument("--deep", action="store_true", help="the histories deep into an event only")
     parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
+    parser.add_argument("--rows", nargs="*", type=Path,
+                        help="print the tables from files of a worker's JSON lines (`--worker NAME > FILE`) instead")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.worker)
+        worker(args.worker, args.quick)
+        return 0
+    if args.rows:
+        cases = [(path.stem, [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")])
+                 for path in args.rows]
+        print(summary([(rows[0]["history"] if rows else name, rows) for name, rows in cases]))
         return 0
     try:
         import swisspair  # noqa: F401
@@ -232,13 +291,14 @@ def main(argv=None) -> int:
     print("| history | players | round | SASS s | swisspair s | SASS / swisspair | down-pairs vs swisspair "
           "| max RSS MB | certified optimal | SASS notes |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    failures, ratios = 0, []
+    failures, ratios, cases = 0, [], []
     for name in names:
-        rows = worker_rows("bench.bench_plain", name)
+        rows = worker_rows("bench.bench_plain", name, *(["--quick"] if args.quick else []))
         failures += not rows
         for r in rows:
             if r.get("ended"):
-                print(f"| {r['history']} | | {r['round']} | no legal pairing left: SASS refuses, naming the players | | | | | | |")
+                print(f"| {r['history']} | | {r['round']} | no legal pairing left: SASS refuses, naming the players "
+                      "| | | | | | |")
                 continue
             ratios.append(r["ours"] / r["theirs"])
             versus = r["versus"] + ("" if r["legal"] else " (swisspair paired a rematch)")
@@ -246,9 +306,11 @@ def main(argv=None) -> int:
                   f"{ratios[-1]:.2f} | {versus} | {r['rss_mb']:.0f} | {'yes' if r['certified'] else 'NO'} | "
                   f"{r['notes']} |", flush=True)
             failures += r["versus"] == "WORSE" or not r["certified"]
+        cases.append((name, rows))
     if ratios:
         print(f"\nSASS / swisspair: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}; "
               f"load average {os.getloadavg()[0]:.1f} at the end.")
+        print("\n" + summary(cases))
     return 1 if failures else 0
 
 

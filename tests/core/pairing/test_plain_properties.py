@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -174,17 +175,17 @@ def test_messy_events_fast_equals_reference(n, rounds, seed, power):
 def test_exact_blocks_with_every_pod_cut_to_slots_equal_reference(n, rounds, seed, power, random_meetings):
     """The slot argument holds for a pod of any size: cutting every pod of every exact block to 2r + 4 slots
     (where normally only pods far larger are cut) must still give the reference's cost."""
-    import app.core.pairing.plain as plain
+    import app.core.pairing.plain_exact_block as block
 
     if random_meetings:
         ents, games = random_history(n, max(rounds, 1), seed, 0.9)
     else:
         ents, games = swiss_history(n, rounds, seed, power, drop_rate=0.03)
-    margin, plain.SLOT_MARGIN = plain.SLOT_MARGIN, -10**9
+    margin, block.SLOT_MARGIN = block.SLOT_MARGIN, -10**9
     try:
         assert_fast_equals_reference(ents, games, next_round(games), seed, power)
     finally:
-        plain.SLOT_MARGIN = margin
+        block.SLOT_MARGIN = margin
 
 
 @pytest.mark.parametrize("n", [9, 41, 201])
@@ -228,3 +229,79 @@ def test_down_pairs_of_any_pairing_use_the_engine_cost():
     assert field.down_pairs([(t.player, t.opponent) for t in plan.pairings]) == plan.total_cost
     worst = [(field.ranked[i], field.ranked[-1 - i]) for i in range(len(field.ranked) // 2)]
     assert field.down_pairs(worst + [(field.ranked[15], None)]) > plan.total_cost
+
+
+def sinks_compared(checked: list):
+    """ExactBlock.solve that first checks that H with r + 1 sinks reaches, on its own stages, the optimum of H
+    with a sink for every group player (the relaxation the proof starts from); `checked` gets the nodes saved."""
+    from app.core.pairing import plain_exact_block as block
+    from app.core.pairing.plain_cost import LexCost
+    from app.core.pairing.plain_exact import ExactSolver
+    from app.core.pairing.plain_field import Infeasible
+
+    solve = block.ExactBlock.solve
+
+    def stage_cost(h, pairs):
+        counts = {}
+        for u, v in pairs:
+            t = None if -1 in (u, v) else h.field.type_of(u, v)
+            if t and h.a <= t[0] <= h.b:
+                counts[t] = counts.get(t, 0) + 1
+        return LexCost.of(counts)
+
+    def compared(self, solver):
+        many = block.ExactBlock(self.rest, self.a, self.b, bool(self.cut), down=10**9)
+        stages = set(range(self.a, self.b + 1))
+        try:
+            few = ExactSolver(self.field).solve(self.nodes, self.edges, stages)
+        except Infeasible:
+            with pytest.raises(Infeasible):
+                ExactSolver(self.field).solve(many.nodes, many.edges, stages)
+        else:
+            full = ExactSolver(self.field).solve(many.nodes, many.edges, stages)
+            assert stage_cost(self, few) == stage_cost(many, full)
+            checked.append(len(many.nodes) - len(self.nodes))
+        return solve(self, solver)
+
+    return mock.patch.object(block.ExactBlock, "solve", compared)
+
+
+@SETTINGS
+@given(
+    n=st.integers(8, 70),
+    depth=st.floats(0.05, 0.6),
+    seed=st.integers(0, 10**6),
+    power=st.booleans(),
+    random_meetings=st.booleans(),
+)
+def test_exact_blocks_need_only_r_plus_one_sinks(n, depth, seed, power, random_meetings):
+    """Each exact block's optimum on its stages is the same with r + 1 sinks as with one per group player."""
+    rounds = max(1, int(depth * n))
+    if random_meetings:
+        ents, games = random_history(n, min(rounds, 12), seed, 0.9)
+    else:
+        ents, games = swiss_history(n, rounds, seed, power)
+    with sinks_compared([]):
+        try:
+            pair_plain(ents, games, next_round(games), seed, power, "auto")
+        except PairingError:
+            pass
+
+
+def test_deep_events_have_blocks_with_fewer_sinks_than_group_players():
+    """The case the sink bound is for happens: deep into an event, blocks are bigger than r + 1."""
+    checked: list = []
+    with sinks_compared(checked):
+        for seed in range(6):
+            ents, games = swiss_history(60, 20, seed)
+            pair_plain(ents, games, next_round(games), seed, False, "auto")
+    assert checked and max(checked) > 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(20, 70), depth=st.floats(0.08, 0.45), seed=st.integers(0, 10**6), power=st.booleans())
+def test_events_well_into_their_rounds_fast_equals_reference(n, depth, seed, power):
+    """Between a few rounds and the deep end: small top pods that cannot pair inside themselves over big ones, where
+    exact blocks stop at the pod the built chain got stuck on and take r + 1 sinks."""
+    ents, games = swiss_history(n, max(2, int(depth * n)), seed, power)
+    assert_fast_equals_reference(ents, games, next_round(games), seed, power)

@@ -8,7 +8,10 @@ from fractions import Fraction
 import pytest
 
 from app.core.pairing import Format, Game, Side
-from app.core.pairing.simulate import Config, EventStats, main, measure, play_event, target_verdict
+from app.core.pairing.simulate import main
+from app.core.pairing.simulate_events import Config, play_event
+from app.core.pairing.simulate_metrics import EventStats, measure
+from app.core.pairing.simulate_tables import target_verdict
 
 SSS = Format.SINGLE_SIDED
 WIN, TIE, LOSS, BYE = (getattr(SSS.scoring, k) for k in ("win", "tie", "loss", "bye"))
