@@ -33,7 +33,8 @@ class ClassLP:
     of the passes' dual objectives, is a proven lower bound at any magnitude; a later pass (`refine`) works on
     what the earlier ones left, so each pass adds about PRECISION_BITS bits of precision."""
 
-    def __init__(self, cost, counts):
+    def __init__(self, cost, counts, work=None):
+        self.work = work  # a work.Work: each HiGHS solve spends one unit per variable
         self.k = k = len(counts)
         self.counts = counts
         self.cost = cost
@@ -124,6 +125,8 @@ class ClassLP:
         stalled, best_obj = 0, -math.inf
         for rnd in range(rounds):
             h.run()
+            if self.work is not None:
+                self.work.spend(nv)
             if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 return False
             sol = h.getSolution()
@@ -131,6 +134,8 @@ class ClassLP:
             obj = float(c @ self.x)
             stalled = stalled + 1 if obj <= best_obj + EPS * max(1.0, abs(best_obj)) else 0
             best_obj = max(best_obj, obj)
+            if self.work is not None and self.work.exhausted:
+                break  # out of budget: these duals still give a proven bound
             if rnd == rounds - 1 or stalled >= stall:  # cuts that only shuffle equal optima: stop
                 break
             new = self._violated(vi, vj)

@@ -30,6 +30,7 @@ import numpy as np
 from .class_lp import ClassLP
 from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
 from .realise import finish, realise
+from .work import Work
 
 FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
 SMALL_FIELD = 12  # below this the class machinery is not worth it: solve the full graph
@@ -39,27 +40,31 @@ SPLITS = (0, 6)  # classes this small become single players in the LP, in succes
 REFINE_PASSES = 4  # extra LP passes on the reduced costs when the bound misses
 
 
-def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
+def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) -> MatchResult:
+    """The best matching found within `work`'s budget, with its proven lower bound (certified when they meet)."""
+    work = work or Work()
     n = len(problem.nodes)
     if n <= SMALL_FIELD:
         return _exact(problem, problem.nodes, "rustworkx", rng)
-    best, bound, best_lp, notes = None, None, None, []
+    best, bound, best_lp, notes, last_finish = None, None, None, [], 0
     smallest = min(Counter(problem.cls.values()).values())
     for split in SPLITS:  # whole classes first; if that proves nothing, small classes as single players
-        if split and smallest > split:
-            break  # no small class: the same LP again would prove nothing new
+        if split and (smallest > split or not work.affords(last_finish)):
+            break  # no small class (the same LP again would prove nothing new), or no budget left
         groups, cost = _groups(problem, split)
         counts = np.array([len(g) for g in groups], dtype=np.int64)
         if len(groups) > LP_CLASS_LIMIT:
             if best:
                 break
-            return _fallback(problem, rng, "class LP not applicable (too many classes)")
-        lp = ClassLP(cost, counts)
+            return _fallback(problem, rng, "class LP not applicable (too many classes)", work)
+        lp = ClassLP(cost, counts, work)
         if not lp.solve():
-            return _fallback(problem, rng, "class LP infeasible")
+            return _fallback(problem, rng, "class LP infeasible", work)
         refines, strengthened = 0, False
         for attempt in range(2 * REFINE_PASSES + 2):
             if attempt:  # the bound missed: recover the bits a shift dropped, else look harder for cuts
+                if not work.affords(last_finish):
+                    break  # another pass would cost about what the last exact finish did: out of budget
                 if lp.shift and refines < REFINE_PASSES:
                     refines += 1
                     done = lp.refine(2 * best[1] - lp.lb2)
@@ -73,7 +78,9 @@ def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
             if bound is None or lp.lower_bound > bound:
                 bound, best_lp = lp.lower_bound, (lp, groups)
             pairs, residual = realise(problem, groups, lp.integer_part(), rng)
-            pairs, total = finish(problem, pairs, residual, rng)
+            before = work.spent
+            pairs, total = finish(problem, pairs, residual, rng, work)
+            last_finish = work.spent - before
             if total < lp.lower_bound:
                 raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
             notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
@@ -84,32 +91,34 @@ def solve_fast(problem: _Problem, rng: random.Random) -> MatchResult:
                 return MatchResult(best[0], best[1], True, bound, "fast", notes)
     pairs, total = best
     gap = total - math.ceil(bound)
-    if n <= FULL_GRAPH_LIMIT:
-        exact = _exact(problem, problem.nodes, "rustworkx", rng)
+    if n <= FULL_GRAPH_LIMIT and work.affords(n * (n - 1) // 2):
+        exact = _exact(problem, problem.nodes, "rustworkx", rng, work)
         exact.lower_bound = bound
         exact.notes = notes + [f"fast: gap {gap} above the bound; solved the full graph"]
         return exact
-    exact = _below_the_gap(problem, best_lp, pairs, total, rng)
+    exact = _below_the_gap(problem, best_lp, pairs, total, rng, work)
     if exact is not None:
         notes.append(f"fast: gap {gap} above the bound; solved exactly on the pairs that could close it")
         return MatchResult(exact[0], exact[1], True, bound, "fast", notes)
-    notes.append(f"fast: not proven optimal; cost {total}, lower bound {bound} (gap <= {gap})")
+    why = "the safety net of CPU time ran out" if work.timed_out else "the work budget ran out"
+    notes.append(f"fast: not proven optimal ({why}); cost {total}, lower bound {bound} (gap <= {gap})")
     return MatchResult(pairs, total, False, bound, "fast", notes)
 
 
-def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: random.Random):
+def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: random.Random, work: Work):
     """Exact search among the pairs that could be in a cheaper matching, when there are few enough of them.
 
     With verified duals every pair e has a reduced cost rc(e) >= 0, and a perfect matching costs at least
     LB + rc(e) for each of its pairs. So a matching cheaper than `total` uses only pairs with rc < total - LB:
     the best perfect matching on those (if any is cheaper) is optimal, and otherwise `pairs` is.
-    Returns (pairs, total) proven optimal, or None when the candidate pairs exceed EDGE_BUDGET."""
+    Returns (pairs, total) proven optimal, or None when the candidate pairs exceed EDGE_BUDGET or the work left."""
     lp, groups = best_lp
     limit = 2 * total - lp.lb2  # in the doubled units of lp.rc2
     sizes = [len(g) for g in groups]
     k = len(groups)
     close = [(g, h) for g in range(k) for h in range(g, k) if lp.allowed[g, h] and lp.rc2[g, h] < limit]
-    if sum(sizes[g] * sizes[h] if g != h else sizes[g] * (sizes[g] - 1) // 2 for g, h in close) > EDGE_BUDGET:
+    candidates = sum(sizes[g] * sizes[h] if g != h else sizes[g] * (sizes[g] - 1) // 2 for g, h in close)
+    if candidates > EDGE_BUDGET or not work.affords(candidates):
         return None
     order = list(problem.nodes)
     rng.shuffle(order)
@@ -127,7 +136,7 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
                 cost = real
             edges.append((i, j, cost))
     try:
-        found = _match_edges(problem, order, edges, "rustworkx")
+        found = _match_edges(problem, order, edges, "rustworkx", work)
     except NoPerfectMatching:
         return pairs, total  # no perfect matching of cheap pairs: nothing beats `pairs`
     return (found.pairs, found.total_cost) if found.total_cost < total else (pairs, total)
@@ -155,7 +164,7 @@ def _groups(problem: _Problem, split: int):
     return groups, cost
 
 
-def _fallback(problem: _Problem, rng: random.Random, why: str) -> MatchResult:
+def _fallback(problem: _Problem, rng: random.Random, why: str, work: Work) -> MatchResult:
     """The full graph when it is small enough; else pairs within classes, leftovers exact, uncertified."""
     if len(problem.nodes) <= FULL_GRAPH_LIMIT:
         result = _exact(problem, problem.nodes, "rustworkx", rng)
@@ -164,5 +173,5 @@ def _fallback(problem: _Problem, rng: random.Random, why: str) -> MatchResult:
     groups, _ = _groups(problem, 0)
     within = {(i, i): len(g) // 2 for i, g in enumerate(groups) if len(g) >= 2}
     pairs, residual = realise(problem, groups, within, rng)
-    pairs, total = finish(problem, pairs, residual, rng)
+    pairs, total = finish(problem, pairs, residual, rng, work)
     return MatchResult(pairs, total, False, None, "fast", [f"fast: {why}; paired within classes, not proven optimal"])

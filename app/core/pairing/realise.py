@@ -65,13 +65,13 @@ def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random):
     return [pq for p, pq in enumerate(pairs) if alive[p]], residual
 
 
-def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random):
+def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, work=None):
     """Match the leftovers exactly; if they cannot be matched alone, release more bulk pairs and retry."""
     pairs = list(pairs)
     residual = list(residual)
     while True:
         try:
-            part = _exact(problem, residual, "rustworkx", rng) if residual else None
+            part = _exact(problem, residual, "rustworkx", rng, work) if residual else None
             break
         except NoPerfectMatching:
             if not pairs:
