@@ -9,7 +9,6 @@ duals, rounded to integers and repaired until feasible exactly (app/core/pairing
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from fractions import Fraction
 
 import numpy as np
@@ -193,10 +192,12 @@ class ClassLP:
         self.lower_bound = Fraction(self.lb2, 2)
 
     def _violated(self, vi, vj) -> list:
-        """Odd unions of classes that the fractional solution leaves with less than one crossing pair."""
+        """Odd unions of classes that the fractional solution leaves with less than one crossing pair: the
+        components of the pairs above each threshold, every component's crossing weight summed at once."""
         found, seen = [], set(self.cuts)
+        k = self.k
         for threshold in (EPS, 0.5 - EPS, 0.5 + EPS, 1 - EPS, 1 + EPS):
-            parent = list(range(self.k))
+            parent = list(range(k))
 
             def root(a):
                 while parent[a] != a:
@@ -206,17 +207,19 @@ class ClassLP:
 
             for t in np.nonzero(self.x > threshold)[0]:
                 parent[root(vi[t])] = root(vj[t])
-            comps: dict = defaultdict(list)
-            for a in range(self.k):
-                comps[root(a)].append(a)
-            for comp in comps.values():
-                s = frozenset(comp)
-                if s in seen or int(self.counts[comp].sum()) % 2 == 0 or len(s) == self.k:
-                    continue
-                inside = np.isin(vi, comp) ^ np.isin(vj, comp)
-                if self.x[inside].sum() < 1 - EPS:
-                    found.append(s)
-                    seen.add(s)
+            label = np.array([root(a) for a in range(k)], dtype=np.int64)
+            players = np.bincount(label, weights=self.counts, minlength=k)
+            size = np.bincount(label, minlength=k)
+            li, lj = label[vi], label[vj]
+            cross = li != lj
+            weight = (np.bincount(li[cross], weights=self.x[cross], minlength=k)
+                      + np.bincount(lj[cross], weights=self.x[cross], minlength=k))
+            odd = (size > 0) & (size < k) & (players.astype(np.int64) % 2 == 1) & (weight < 1 - EPS)
+            for r in np.nonzero(odd)[0]:
+                cut = frozenset(np.nonzero(label == r)[0].tolist())
+                if cut not in seen:
+                    found.append(cut)
+                    seen.add(cut)
         return found
 
     def integer_part(self) -> dict:

@@ -125,7 +125,7 @@ def _match_edges(problem: _Problem, order: list, edges: list, solver: str, work=
     """Max-cardinality min-cost matching of `order` over `edges` ((i, j, cost) on indices into `order`); the
     edges are counted against `work` (a work.Work), when given."""
     if work is not None:
-        work.spend(len(edges))
+        work.spend(work.EDGE_UNITS * len(edges))
     big = max((e[2] for e in edges), default=0) + 1
     if solver == "rustworkx" and big >= RX_WEIGHT_LIMIT:
         solver = "networkx"

@@ -30,7 +30,7 @@ import numpy as np
 from .class_lp import ClassLP
 from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
 from .realise import finish, realise
-from .work import Work
+from .work import EDGE_UNITS, Work
 
 FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
 SMALL_FIELD = 12  # below this the class machinery is not worth it: solve the full graph
@@ -46,10 +46,10 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
     n = len(problem.nodes)
     if n <= SMALL_FIELD:
         return _exact(problem, problem.nodes, "rustworkx", rng)
-    best, bound, best_lp, notes, last_finish = None, None, None, [], 0
+    best, bound, best_lp, notes = None, None, None, []
     smallest = min(Counter(problem.cls.values()).values())
     for split in SPLITS:  # whole classes first; if that proves nothing, small classes as single players
-        if split and (smallest > split or not work.affords(last_finish)):
+        if split and (smallest > split or work.exhausted):
             break  # no small class (the same LP again would prove nothing new), or no budget left
         groups, cost = _groups(problem, split)
         counts = np.array([len(g) for g in groups], dtype=np.int64)
@@ -63,8 +63,8 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
         refines, strengthened = 0, False
         for attempt in range(2 * REFINE_PASSES + 2):
             if attempt:  # the bound missed: recover the bits a shift dropped, else look harder for cuts
-                if not work.affords(last_finish):
-                    break  # another pass would cost about what the last exact finish did: out of budget
+                if work.exhausted:
+                    break
                 if lp.shift and refines < REFINE_PASSES:
                     refines += 1
                     done = lp.refine(2 * best[1] - lp.lb2)
@@ -75,12 +75,18 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
                     break
                 if not done:
                     break
-            if bound is None or lp.lower_bound > bound:
+            improved = bound is None or lp.lower_bound > bound
+            if improved:
                 bound, best_lp = lp.lower_bound, (lp, groups)
+            if best is not None and best[1] <= math.ceil(bound):  # a better bound alone may prove the best found
+                notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts (LP pass {attempt + 1})")
+                return MatchResult(best[0], best[1], True, bound, "fast", notes)
+            if attempt and not improved:
+                continue  # the same bound from another pass of this LP: its pairing would not be worth the work
             pairs, residual = realise(problem, groups, lp.integer_part(), rng)
-            before = work.spent
-            pairs, total = finish(problem, pairs, residual, rng, work)
-            last_finish = work.spent - before
+            if best is not None and not work.affords(EDGE_UNITS * len(residual) * (len(residual) - 1) // 2):
+                continue  # finishing this pass's leftovers exactly is beyond the budget: keep the best found
+            pairs, total = finish(problem, pairs, residual, rng, work, _near(lp, groups))
             if total < lp.lower_bound:
                 raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
             notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
@@ -91,7 +97,7 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
                 return MatchResult(best[0], best[1], True, bound, "fast", notes)
     pairs, total = best
     gap = total - math.ceil(bound)
-    if n <= FULL_GRAPH_LIMIT and work.affords(n * (n - 1) // 2):
+    if n <= FULL_GRAPH_LIMIT and work.affords(EDGE_UNITS * n * (n - 1) // 2):
         exact = _exact(problem, problem.nodes, "rustworkx", rng, work)
         exact.lower_bound = bound
         exact.notes = notes + [f"fast: gap {gap} above the bound; solved the full graph"]
@@ -118,7 +124,7 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
     k = len(groups)
     close = [(g, h) for g in range(k) for h in range(g, k) if lp.allowed[g, h] and lp.rc2[g, h] < limit]
     candidates = sum(sizes[g] * sizes[h] if g != h else sizes[g] * (sizes[g] - 1) // 2 for g, h in close)
-    if candidates > EDGE_BUDGET or not work.affords(candidates):
+    if candidates > EDGE_BUDGET or not work.affords(EDGE_UNITS * candidates):
         return None
     order = list(problem.nodes)
     rng.shuffle(order)
@@ -142,6 +148,13 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
     return (found.pairs, found.total_cost) if found.total_cost < total else (pairs, total)
 
 
+def _near(lp: ClassLP, groups: list):
+    """Each player's group and the group pairs ranked by this pass's reduced costs, for realise.finish."""
+    group_of = {v: g for g, members in enumerate(groups) for v in members}
+    rank = np.where(lp.allowed, lp.rc2.astype(float), np.inf)
+    return group_of, rank
+
+
 def _groups(problem: _Problem, split: int):
     """The LP's classes: players of one class, except that a class of at most `split` players is split into
     single players, whose costs among themselves are then exact (history included). Small classes are where
@@ -152,15 +165,18 @@ def _groups(problem: _Problem, split: int):
     groups = []
     for mem in members.values():
         groups.extend([[v] for v in mem] if len(mem) <= split else [mem])
-    cost = []
-    for g in groups:
-        row = []
-        for h in groups:
+    k = len(groups)
+    cost = [[None] * k for _ in range(k)]
+    cls = [problem.cls[g[0]] for g in groups]
+    for x, g in enumerate(groups):  # symmetric: each pair of groups priced once
+        row = cost[x]
+        for y in range(x, k):
+            h = groups[y]
             if len(g) == 1 and len(h) == 1:
-                row.append(None if g[0] == h[0] else problem.cost(g[0], h[0]))
+                value = None if g[0] == h[0] else problem.cost(g[0], h[0])
             else:
-                row.append(problem.class_cost(problem.cls[g[0]], problem.cls[h[0]]))
-        cost.append(row)
+                value = problem.class_cost(cls[x], cls[y])
+            row[y] = cost[y][x] = value
     return groups, cost
 
 

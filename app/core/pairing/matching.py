@@ -61,4 +61,7 @@ def solve(
         return MatchResult([], 0, True, Fraction(0), solver)
     if solver in ("networkx", "rustworkx"):
         return _exact(problem, problem.nodes, solver, rng)
-    return solve_fast(problem, rng, Work(work_budget if work_budget is not None else WORK_BUDGET))
+    work = Work(work_budget if work_budget is not None else WORK_BUDGET)
+    result = solve_fast(problem, rng, work)
+    result.notes.append(f"work: {work.spent:,} of {work.budget:,} units")
+    return result

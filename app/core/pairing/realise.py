@@ -3,10 +3,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from itertools import combinations, product
 
-from .exact import NoPerfectMatching, _exact, _Problem
+import numpy as np
+
+from .exact import NoPerfectMatching, _exact, _match_edges, _Problem
 
 SWAP_TRIES = 40
+SPARSE_FROM = 60  # more leftovers than this are matched among their nearest first
+NEAR_PARTNERS = 24  # possible partners each leftover sees there
 
 
 def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random):
@@ -65,13 +70,15 @@ def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random):
     return [pq for p, pq in enumerate(pairs) if alive[p]], residual
 
 
-def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, work=None):
-    """Match the leftovers exactly; if they cannot be matched alone, release more bulk pairs and retry."""
+def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, work=None, near=None):
+    """Match the leftovers; if they cannot be matched alone, release more bulk pairs and retry. `near`: (group of
+    each player, a k x k ranking of group pairs by the LP's reduced cost), to match many leftovers among their
+    nearest first (see _leftovers)."""
     pairs = list(pairs)
     residual = list(residual)
     while True:
         try:
-            part = _exact(problem, residual, "rustworkx", rng, work) if residual else None
+            part = _leftovers(problem, residual, rng, work, near) if residual else None
             break
         except NoPerfectMatching:
             if not pairs:
@@ -87,3 +94,47 @@ def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, w
         pairs.extend(part.pairs)
         total += part.total_cost
     return pairs, total
+
+
+def _leftovers(problem: _Problem, residual: list, rng: random.Random, work, near):
+    """The leftovers matched at least cost: among each one's NEAR_PARTNERS nearest by reduced cost when there are
+    many of them (a few percent of the complete graph's pairs), else, or if that leaves somebody alone, among
+    all of them. Either is a valid pairing; only its cost against the bound decides whether it is proven optimal,
+    so the sparse graph never weakens a certificate, it only makes an attempt cheaper."""
+    if near is not None and len(residual) > SPARSE_FROM:
+        order = list(residual)
+        rng.shuffle(order)
+        try:
+            return _match_edges(problem, order, _near_edges(problem, order, *near), "rustworkx", work)
+        except NoPerfectMatching:
+            pass
+    return _exact(problem, residual, "rustworkx", rng, work)
+
+
+def _near_edges(problem: _Problem, order: list, group_of: dict, rank) -> list:
+    """(i, j, cost) pairs of `order` between each group and its nearest groups (`rank`: reduced costs as floats,
+    inf where the LP allows no pair), until every group sees NEAR_PARTNERS possible partners."""
+    members: dict = defaultdict(list)
+    for i, v in enumerate(order):
+        members[group_of[v]].append(i)
+    groups = list(members)
+    sizes = np.array([len(members[g]) for g in groups])
+    sub = rank[np.ix_(groups, groups)]
+    keep = set()
+    for x in range(len(groups)):
+        seen = 0
+        for y in np.argsort(sub[x], kind="stable"):
+            if not np.isfinite(sub[x, y]):
+                break
+            keep.add((min(x, int(y)), max(x, int(y))))
+            seen += sizes[y] - (x == y)
+            if seen >= NEAR_PARTNERS:
+                break
+    edges = []
+    for x, y in sorted(keep):
+        a, b = members[groups[x]], members[groups[y]]
+        for i, j in combinations(a, 2) if x == y else product(a, b):
+            cost = problem.cost(order[i], order[j])
+            if cost is not None:
+                edges.append((i, j, cost))
+    return edges
