@@ -38,6 +38,7 @@ LP_CLASS_LIMIT = 1200  # classes the LP takes (K^2/2 variables)
 EDGE_BUDGET = 1_000_000  # candidate pairs the gap-closing search may build (the full graph of ~1,400)
 SPLITS = (0, 6)  # classes this small become single players in the LP, in successive attempts
 REFINE_PASSES = 4  # extra LP passes on the reduced costs when the bound misses
+LP_SOLVES_AFFORDED = 3  # a new LP starts only if the budget still holds this many solves of it
 
 
 def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) -> MatchResult:
@@ -47,10 +48,12 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
     if n <= SMALL_FIELD:
         return _exact(problem, problem.nodes, "rustworkx", rng)
     best, bound, best_lp, notes = None, None, None, []
-    smallest = min(Counter(problem.cls.values()).values())
+    sizes = Counter(problem.cls.values()).values()
     for split in SPLITS:  # whole classes first; if that proves nothing, small classes as single players
-        if split and (smallest > split or work.exhausted):
-            break  # no small class (the same LP again would prove nothing new), or no budget left
+        if split:
+            k = sum(size if size <= split else 1 for size in sizes)
+            if min(sizes) > split or not work.affords(LP_SOLVES_AFFORDED * k * k // 2):
+                break  # no small class (the same LP again would prove nothing new), or no budget for its LP
         groups, cost = _groups(problem, split)
         counts = np.array([len(g) for g in groups], dtype=np.int64)
         if len(groups) > LP_CLASS_LIMIT:
