@@ -19,6 +19,7 @@ MAX_CUT_ROUNDS = 30
 STALL_ROUNDS = 8
 STRONG_CUT_ROUNDS = 300  # when the bound misses: cut rounds are cheap with HiGHS warm, so look much harder
 STRONG_STALL_ROUNDS = 60
+FIRST_PASS_SHARE = 0.5  # the first pass leaves half the work budget to realise its bound and to improve it
 PRECISION_BITS = 40  # costs handed to the floating-point LP are shifted below 2**40 (floats hold them exactly)
 
 
@@ -33,7 +34,7 @@ class ClassLP:
     what the earlier ones left, so each pass adds about PRECISION_BITS bits of precision."""
 
     def __init__(self, cost, counts, work=None):
-        self.work = work  # a work.Work: each HiGHS solve spends one unit per variable
+        self.work = work  # a work.Work: each HiGHS solve spends units by its simplex iterations
         self.k = k = len(counts)
         self.counts = counts
         self.cost = cost
@@ -72,7 +73,7 @@ class ClassLP:
             self.lower_bound = Fraction(self.lb2, 2)
             self.shift = 0
             return True
-        return self._pass(None)
+        return self._pass(None, share=FIRST_PASS_SHARE)
 
     def refine(self, gap2: int) -> bool:
         """One more pass on the reduced costs, clipped above `gap2` (doubled): a pair whose reduced cost
@@ -90,7 +91,8 @@ class ClassLP:
         self.rc2, self.lb2 = self.d2.copy(), 0
         return self._pass(None, rounds=STRONG_CUT_ROUNDS, stall=STRONG_STALL_ROUNDS)
 
-    def _pass(self, cap, rounds=MAX_CUT_ROUNDS, stall=STALL_ROUNDS) -> bool:
+    def _pass(self, cap, rounds=MAX_CUT_ROUNDS, stall=STALL_ROUNDS, share=1.0) -> bool:
+        """One pass; its cut rounds stop once it has spent `share` of the work budget (or the budget is out)."""
         import highspy
 
         k, vi, vj = self.k, self.vi, self.vj
@@ -106,6 +108,8 @@ class ClassLP:
         h = self.highs
         nv = len(self.vars)
         if h is None:
+            if self.work is not None:
+                self.work.spend(len(self.vars))  # building the model
             h = self.highs = highspy.Highs()
             h.setOptionValue("output_flag", False)
             h.addCols(nv, c, np.zeros(nv), np.full(nv, highspy.kHighsInf), 0,
@@ -121,11 +125,12 @@ class ClassLP:
             self._add_cuts(self.cuts)
         else:
             h.changeColsCost(nv, np.arange(nv, dtype=np.int32), c)
+        start = self.work.spent if self.work is not None else 0
         stalled, best_obj = 0, -math.inf
         for rnd in range(rounds):
             h.run()
-            if self.work is not None:
-                self.work.spend(nv)
+            if self.work is not None:  # a solve costs about its simplex iterations (counted, so reproducible)
+                self.work.spend_lp(h.getInfo().simplex_iteration_count)
             if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 return False
             sol = h.getSolution()
@@ -133,7 +138,7 @@ class ClassLP:
             obj = float(c @ self.x)
             stalled = stalled + 1 if obj <= best_obj + EPS * max(1.0, abs(best_obj)) else 0
             best_obj = max(best_obj, obj)
-            if self.work is not None and self.work.exhausted:
+            if self.work is not None and (self.work.exhausted or self.work.spent - start > share * self.work.budget):
                 break  # out of budget: these duals still give a proven bound
             if rnd == rounds - 1 or stalled >= stall:  # cuts that only shuffle equal optima: stop
                 break

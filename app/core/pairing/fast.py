@@ -29,7 +29,7 @@ import numpy as np
 
 from .class_lp import ClassLP
 from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
-from .realise import finish, realise
+from .realise import finish, finish_pairs, realise
 from .work import EDGE_UNITS, Work
 
 FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
@@ -84,10 +84,8 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
             if best is not None and best[1] <= math.ceil(bound):  # a better bound alone may prove the best found
                 notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts (LP pass {attempt + 1})")
                 return MatchResult(best[0], best[1], True, bound, "fast", notes)
-            if attempt and not improved:
-                continue  # the same bound from another pass of this LP: its pairing would not be worth the work
             pairs, residual = realise(problem, groups, lp.integer_part(), rng)
-            if best is not None and not work.affords(EDGE_UNITS * len(residual) * (len(residual) - 1) // 2):
+            if best is not None and not work.affords(EDGE_UNITS * finish_pairs(len(residual))):
                 continue  # finishing this pass's leftovers exactly is beyond the budget: keep the best found
             pairs, total = finish(problem, pairs, residual, rng, work, _near(lp, groups))
             if total < lp.lower_bound:

@@ -96,6 +96,13 @@ def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, w
     return pairs, total
 
 
+def finish_pairs(leftovers: int) -> int:
+    """About how many pairs finishing `leftovers` players hands the exact solver (for the work budget)."""
+    if leftovers > SPARSE_FROM:
+        return leftovers * NEAR_PARTNERS
+    return leftovers * (leftovers - 1) // 2
+
+
 def _leftovers(problem: _Problem, residual: list, rng: random.Random, work, near):
     """The leftovers matched at least cost: among each one's NEAR_PARTNERS nearest by reduced cost when there are
     many of them (a few percent of the complete graph's pairs), else, or if that leaves somebody alone, among
