@@ -15,8 +15,8 @@ Solvers:
   budget (work.py: counted operations, not time) lasts, more LP passes; then a field of at most
   FULL_GRAPH_LIMIT nodes is re-solved exactly on the full graph, a larger one on the pairs that could still
   close the gap (reduced cost below it); if that does not fit in the budget, the best matching found comes
-  back uncertified with its proven `lower_bound`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes (save, in a pathological field, to
-  show that leftovers cannot be paired at all). Details in fast.py.
+  back uncertified with its proven `lower_bound`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes
+  (save, in a pathological field, to show that leftovers cannot be paired at all). Details in fast.py.
 - "auto": "fast" (which itself uses the full graph for small fields).
 """
 from __future__ import annotations
