@@ -15,8 +15,10 @@ Players of one class (same cost to everybody) are interchangeable except for pai
    solved again with the players of small classes (where earlier meetings bite) as classes of their own.
 4. Still a gap: fields up to FULL_GRAPH_LIMIT are re-solved exactly on the full graph. Larger ones are
    solved exactly on the pairs whose reduced cost is below the gap (no other pair can be in a cheaper
-   matching), if there are at most EDGE_BUDGET of them; otherwise they come back uncertified with the gap
-   (as do fields of more than LP_CLASS_LIMIT classes). No benchmark history comes near either limit.
+   matching), if there are at most EDGE_BUDGET of them.
+Every step starts only if the work budget (work.py: counted operations) allows it; when it is spent, the best
+matching found comes back uncertified with its proven lower bound (as do fields of more than LP_CLASS_LIMIT
+classes, paired within classes).
 """
 from __future__ import annotations
 
