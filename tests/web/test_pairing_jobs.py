@@ -11,7 +11,7 @@ from flask import current_app
 
 from app.extensions import db
 from app.models import PairingJob, Round, Seat, utcnow
-from test_rounds import count, pair, report_all, setup_event
+from test_rounds import count, matches, pair, report_all, setup_event
 
 
 @pytest.fixture(autouse=True)
@@ -107,3 +107,19 @@ def test_an_uncertified_round_says_how_far_from_optimal_it_may_be(make_user, mak
     rnd.gap = "4"
     db.session.commit()
     assert "within 4 of optimal" in client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
+
+
+def test_a_hand_edit_ends_the_engines_claim(make_user, make_tournament, login):
+    """The proof was about the engine's pairing: after a swap by hand the round page no longer quotes it."""
+    client, t, players = setup_event(make_user, make_tournament, login, n=8)
+    current_app.config["PAIRING_BACKGROUND_FROM"] = 500
+    pair(client, t, 1)
+    assert "certified optimal" in client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
+    (first, _), (second, _) = [(m, s) for m, s in matches(t, 1)][:2]
+    a, b = first.seats[0].player_id, second.seats[0].player_id
+    r = client.post(f"/tournaments/{t.id}/rounds/1/edit", data={"action": "swap", "first": a, "second": b})
+    assert r.status_code == 303
+    page = client.get(f"/tournaments/{t.id}/rounds/1").get_data(as_text=True)
+    assert "The engine's pairing" not in page
+    db.session.expire_all()
+    assert db.session.query(Round).filter_by(tournament_id=t.id).one().certified is None
