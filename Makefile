@@ -34,6 +34,7 @@ cards: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m bench.bench_engine
 	$(PY) -m bench.bench_single
+	$(PY) -m bench.bench_single --random
 	$(PY) -m pip install --quiet -r bench/requirements.txt && $(PY) -m bench.bench_plain
 
 bench-web: $(VENV)/.installed

@@ -221,6 +221,11 @@ class Round(db.Model):
     timer_state = db.Column(db.String(8))
     timer_ends_at = db.Column(db.DateTime(timezone=True))
     timer_remaining_ms = db.Column(db.Integer)
+    # The engine's proof (docs/engine.md, "A bound on every round"): proven optimal, or the best pairing found
+    # within the work budget and its proven distance from the optimum in cost units (an exact fraction, "7/2").
+    # NULL: not paired by the engine here (an imported round, or one from before this column).
+    certified = db.Column(db.Boolean)
+    gap = db.Column(db.String(64))
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "number"),
@@ -239,6 +244,26 @@ class Round(db.Model):
     tournament = db.relationship("Tournament", back_populates="rounds")
     matches = db.relationship("Match", back_populates="round", cascade="all, delete-orphan",
                               passive_deletes=True, order_by="Match.table")
+
+
+class PairingJob(db.Model):
+    """A pairing running in the background (services/pairing_jobs.py): one row per tournament and round number,
+    so a second click or a second host finds the running job instead of starting another pairing."""
+
+    __tablename__ = "pairing_jobs"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    number = db.Column(db.Integer, nullable=False)
+    state = db.Column(db.String(8), nullable=False, default="running")
+    progress = db.Column(db.String(200), nullable=False, default="")
+    message = db.Column(db.Text, nullable=False, default="")
+    started_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number", name="uq_pairing_jobs_round"),
+        CheckConstraint("state IN ('running', 'failed', 'done')", name="pairing_job_state"),
+    )
 
 
 class Match(db.Model):

@@ -15,6 +15,12 @@ Scenarios (all 2 % ties, Corp and Runner equally likely to win unless said other
 - all: every one of the above at once.
 - bias16: half the field played Corp against the other half in 16 drawn rounds (|bias| 16 for everybody, side
   costs near 2**50); the 17th round is paired (the only round timed).
+
+`--random`: the random-pairing histories instead (app/core/pairing/random_pairings.py: what an imported
+hand-paired event looks like; points, side biases and earlier opponents scattered). 20,000 players after 14
+random rounds (round 15 paired) and 2,000 after 24 (round 25), each with no drops (even field) and with 1 % of
+the field dropping after every round (odd fields, byes); three histories each, the last round timed on each.
+The engine's bound (docs/engine.md): every round <= 5 s CPU and <= 500 MB, certified or with its proven gap.
 """
 from __future__ import annotations
 
@@ -114,6 +120,49 @@ def bias16_games(n: int, rounds: int = 16) -> tuple[list[Entrant], list[Game]]:
     return [Entrant(i, f"P{i}") for i in range(2 * half)], games
 
 
+RANDOM_CASES = ((20_000, 15), (2_000, 25))
+RANDOM_DROPS = (0.0, 0.01)
+RANDOM_SEEDS = (1, 2, 3)
+
+
+def random_worker(fmt: Format, n: int, rnd: int, drop: float, seed: int) -> None:
+    """The last round of one random-pairing history: CPU, certified, gap, and the process's max RSS."""
+    from app.core.pairing.random_pairings import random_history
+
+    pair_round(fmt, [Entrant(i) for i in range(40)], [], seed=0)  # imports out of the way
+    ents, games = random_history(fmt, n, rnd - 1, seed=seed, drop=drop)
+    c0 = time.process_time()
+    plan = pair_round(fmt, ents, games, round_number=rnd, seed=seed)
+    print(json.dumps(dict(cpu=time.process_time() - c0, certified=plan.certified, gap=str(plan.gap),
+                          active=sum(not e.dropped for e in ents), rss_mb=rss_mb(), notes=plan.notes)), flush=True)
+
+
+def random_table(formats) -> int:
+    print(f"Random-pairing histories, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start; "
+          f"the last round of {len(RANDOM_SEEDS)} histories each, CPU seconds of pair_round alone.\n")
+    print("| format | players | round | drops | active (odd?) | median CPU s | max CPU s | max RSS MB | certified "
+          "| gaps (cost units) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    failures = 0
+    for name in formats:
+        for n, rnd in RANDOM_CASES:
+            for drop in RANDOM_DROPS:
+                rows = [r for seed in RANDOM_SEEDS  # one process per history: its own max RSS
+                        for r in worker_rows("bench.bench_single", "random", name, n, rnd, drop, seed)]
+                if len(rows) < len(RANDOM_SEEDS):
+                    failures += 1
+                    continue
+                cpu = [x["cpu"] for x in rows]
+                rss = max(x["rss_mb"] for x in rows)
+                ok = sum(x["certified"] for x in rows)
+                active = ", ".join(f"{x['active']:,}{' odd' if x['active'] % 2 else ''}" for x in rows)
+                gaps = ", ".join(x["gap"] for x in rows)
+                failures += max(cpu) > 5 or rss > 500
+                print(f"| {name} | {n:,} | {rnd} | {drop:.0%} a round | {active} | {statistics.median(cpu):.2f} | "
+                      f"{max(cpu):.2f} | {rss:.0f} | {ok}/{len(cpu)} | {gaps} |", flush=True)
+    return failures
+
+
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -150,8 +199,15 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", type=int, nargs="*")
     parser.add_argument("--scenarios", nargs="*", default=list(SCENARIOS), choices=SCENARIOS)
     parser.add_argument("--formats", nargs="*", default=["single", "double"], choices=["single", "double"])
-    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--random", action="store_true", help="the random-pairing histories (20,000 x 15, 2,000 x 25)")
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker and args.worker[0] == "random":
+        _, fmt, n, rnd, drop, seed = args.worker
+        random_worker(Format(fmt), int(n), int(rnd), float(drop), int(seed))
+        return 0
+    if args.random:
+        return 1 if random_table(args.formats) else 0
     if args.worker:
         fmt, scenario, n, rounds = args.worker
         worker(Format(fmt), scenario, int(n), int(rounds))

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core.pairing_edits import EditRefused, apply_edit
 from ..core.round_check import PairingWarning, RoundCheck
 from ..extensions import db
-from ..models import Match, Player, ResultClaim, Seat, Tournament, touch
+from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
 from . import state
 from .locks import lock_tournament
 from .rounds import NotFound, RoundError, RoundView, latest_number, load_round, match_row, seat_rows, write_matches
@@ -65,6 +65,8 @@ def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], change
     """Replace the seats of the changed matches (delete, then insert: a player stays once per round)."""
     try:
         _replace_seats(t, rnd, tables, changed, new_bye)
+        # the engine's proof was about its own pairing, not this one: the round page stops quoting it
+        db.session.execute(sa.update(Round).where(Round.id == rnd.id).values(certified=None, gap=None))
         touch(db.session, [t.id])
         db.session.commit()
     except IntegrityError as e:  # a backstop: the lock already orders edits

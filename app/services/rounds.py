@@ -7,6 +7,7 @@ pairings app/services/pairing_edits.py, the standings table app/services/standin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterable, Optional, Sequence
 
 import sqlalchemy as sa
@@ -74,13 +75,28 @@ class RoundView:
     number: int
     published: bool
     matches: list  # of TableView, by table
+    certified: Optional[bool] = None  # the engine proved its pairing optimal (None: not paired by the engine here)
+    gap: Optional[str] = None  # else: its proven distance from the optimum ("7/2"), if known
+
+    @property
+    def proof(self) -> str:
+        """What the engine proved about this round's pairing, in the TO's words ("" for an imported round)."""
+        if self.certified is None:
+            return ""
+        if self.certified:
+            return "certified optimal"
+        if self.gap is None:
+            return "not proven optimal"
+        gap = Fraction(self.gap)
+        shown = f"{gap.numerator}" if gap.denominator == 1 else f"{float(gap):.2f}".rstrip("0")
+        return f"within {shown} of optimal (the best pairing found within the engine's time bound)"
 
 
 def load_round(t: Tournament, number: int, *, published_only: bool = False) -> Optional[RoundView]:
     """A round's tables, seats and player names as plain rows: two queries and no ORM objects, so a
     1,000-table round renders fast. None if the round is missing (or unpublished when asked)."""
-    query = sa.select(Round.id, Round.number, Round.published).where(Round.tournament_id == t.id,
-                                                                     Round.number == number)
+    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap).where(
+        Round.tournament_id == t.id, Round.number == number)
     if published_only:
         query = query.where(Round.published)
     head = db.session.execute(query).first()
@@ -98,7 +114,7 @@ def load_round(t: Tournament, number: int, *, published_only: bool = False) -> O
         tables[-1].seats.append(SeatView(*seat))
     for view in tables:
         view.seats = ordered_seats(t, view)
-    return RoundView(head.id, head.number, head.published, tables)
+    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap)
 
 
 def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:
@@ -194,6 +210,32 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
     from ..core.pairing import PairingError, pair_round
 
     t = lock_tournament(t)
+    number = check_pairable(t, expected_number)
+    entrants = state.entrants(t)
+    games = state.completed_games(t)
+    try:
+        plan = pair_round(t.fmt, entrants, games, round_number=number, seed=t.seed,
+                          score_factor=t.score_factor_value,
+                          power_pairing=t.power_pairing and t.fmt.counts_games)
+    except (PairingError, ValueError) as e:
+        raise RoundError(f"Round {number} cannot be paired. {e}") from e
+    tables = [(p.table, [p.player] if p.opponent is None else [p.player, p.opponent]) for p in plan.pairings]
+    try:
+        rnd = Round(tournament_id=t.id, number=number, certified=plan.certified,
+                    gap=None if plan.certified or plan.gap is None else str(plan.gap))
+        db.session.add(rnd)
+        db.session.flush()
+        write_matches(t, rnd.id, tables)
+        db.session.commit()
+    except IntegrityError as e:
+        db.session.rollback()
+        raise AlreadyPaired(f"Round {number} is already paired.") from e
+    return rnd
+
+
+def check_pairable(t: Tournament, expected_number: int) -> int:
+    """The number of the round to pair, once it is sure that round `expected_number` may be paired now; else
+    RoundError (AlreadyPaired for a round that exists). Call with the tournament locked."""
     if t.cut_kind:
         raise RoundError("The top cut has started: the swiss is over. Delete the cut to pair more swiss rounds.")
     number = latest_number(t) + 1
@@ -208,27 +250,14 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
         if waiting:
             raise RoundError(f"Round {number - 1} still has {waiting} unreported result{'s' * (waiting != 1)}; "
                              "report them before pairing the next round.")
-    entrants = state.entrants(t)
-    if not any(not e.dropped for e in entrants):
+    if not active_players(t):
         raise RoundError("There are no active players to pair.")
-    games = state.completed_games(t)
-    try:
-        plan = pair_round(t.fmt, entrants, games, round_number=number, seed=t.seed,
-                          score_factor=t.score_factor_value,
-                          power_pairing=t.power_pairing and t.fmt.counts_games)
-    except (PairingError, ValueError) as e:
-        raise RoundError(f"Round {number} cannot be paired. {e}") from e
-    tables = [(p.table, [p.player] if p.opponent is None else [p.player, p.opponent]) for p in plan.pairings]
-    try:
-        rnd = Round(tournament_id=t.id, number=number)
-        db.session.add(rnd)
-        db.session.flush()
-        write_matches(t, rnd.id, tables)
-        db.session.commit()
-    except IntegrityError as e:
-        db.session.rollback()
-        raise AlreadyPaired(f"Round {number} is already paired.") from e
-    return rnd
+    return number
+
+
+def active_players(t: Tournament) -> int:
+    return db.session.scalar(sa.select(sa.func.count(Player.id))
+                             .where(Player.tournament_id == t.id, ~Player.dropped)) or 0
 
 
 def write_matches(t: Tournament, round_id: int, tables: Iterable[tuple[int, Sequence[int]]]) -> None:

@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Match, Player, Round, Seat
+from app.models import Match, PairingJob, Player, Round, Seat
 from app import create_app
 
 from served import served
@@ -176,3 +176,47 @@ def test_simultaneous_adds_of_one_name(server, make_tournament):
             if status == 422:
                 assert f"“{stored}” is already in this tournament." in text
     assert not server.errors, server.errors
+
+
+def test_pair_clicked_at_once_on_two_hosts_starts_one_background_pairing(server, make_tournament):
+    """A big field pairs in the background (services/pairing_jobs.py). Three clicks of "Pair round 1" at once,
+    on two hosts sharing the database, 8 times: every answer sends the TO to the same job's page, one job row
+    exists, and exactly one round is written, whole."""
+    other = Server(server.app.config["SQLALCHEMY_DATABASE_URI"])
+    other.login(server.owner.email)
+    try:
+        for host in (server, other):
+            host.app.config["PAIRING_BACKGROUND_FROM"] = 0
+        for trial in range(8):
+            t = make_tournament(server.owner, name=f"Background {trial}")
+            _add_players(t, 41)
+            path = f"/tournaments/{t.id}/rounds/pair"
+            barrier = threading.Barrier(3)
+            answers: list = [None] * 3
+
+            def click(i, host):
+                barrier.wait()
+                answers[i] = host.request("POST", path, {"number": 1})
+
+            threads = [threading.Thread(target=click, args=(i, host))
+                       for i, host in enumerate((server, other, server))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=120)
+            assert all(status == 303 for status, _ in answers), answers
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                db.session.expire_all()
+                states = db.session.scalars(sa.select(PairingJob.state).filter_by(tournament_id=t.id)).all()
+                if states != ["running"]:
+                    break
+                time.sleep(0.05)
+            assert states == ["done"], states
+            assert db.session.scalar(sa.select(sa.func.count(Round.id)).filter_by(tournament_id=t.id)) == 1
+            _assert_whole_round(t, 1)
+            status, _ = server.request("GET", f"/tournaments/{t.id}/rounds/1/pairing")
+            assert status == 303  # the job page now sends the TO on to the round
+    finally:
+        other.close()
+    assert not server.errors and not other.errors, server.errors + other.errors

@@ -20,11 +20,15 @@ def pair_round(
     cost_model: str = "sass",
     power_pairing: bool = False,
     solver: str = "auto",
+    work_budget: int | None = None,
 ) -> RoundPlan:
     """Pair the next round. Raises PairingError (naming the players) when no legal pairing exists.
 
     `entrants` are all players, dropped ones included (never paired); `games` the completed history.
     Same input and seed, same output. Single-sided: each Pairing's `player` plays Corp.
+    `work_budget` (sided swiss): the fast solver's budget in counted work units (default work.WORK_BUDGET);
+    past it the round is the best pairing found, `certified_optimal` False and `gap` its proven distance
+    from the optimum.
     """
     fmt = Format(fmt)
     ids = [e.id for e in entrants]
@@ -43,4 +47,5 @@ def pair_round(
         from .swiss import pair_sided
 
         history = History(fmt, games, ids)
-        return pair_sided(fmt, entrants, history, round_number, seed, score_factor, cost_model, solver)
+        return pair_sided(fmt, entrants, history, round_number, seed, score_factor, cost_model, solver,
+                          work_budget)

@@ -89,7 +89,7 @@ class _Problem:
             return None if extra is None else base + extra
         return base
 
-def _exact(problem: _Problem, nodes: list, solver: str, rng: random.Random) -> MatchResult:
+def _exact(problem: _Problem, nodes: list, solver: str, rng: random.Random, work=None) -> MatchResult:
     """Complete graph on `nodes`, maximum-cardinality maximum-weight matching with weight BIG - cost."""
     order = list(nodes)
     rng.shuffle(order)  # equal-cost matchings are chosen among at random, reproducibly
@@ -118,11 +118,14 @@ def _exact(problem: _Problem, nodes: list, solver: str, rng: random.Random) -> M
                         fix[(index[a], index[b])] = problem.cost(a, b)
         edges = [e for e in edges if (e[0], e[1]) not in fix and (e[1], e[0]) not in fix]
         edges.extend((i, j, w) for (i, j), w in sorted(fix.items()) if w is not None)  # stable order
-    return _match_edges(problem, order, edges, solver)
+    return _match_edges(problem, order, edges, solver, work)
 
 
-def _match_edges(problem: _Problem, order: list, edges: list, solver: str) -> MatchResult:
-    """Max-cardinality min-cost matching of `order` over `edges` ((i, j, cost) on indices into `order`)."""
+def _match_edges(problem: _Problem, order: list, edges: list, solver: str, work=None) -> MatchResult:
+    """Max-cardinality min-cost matching of `order` over `edges` ((i, j, cost) on indices into `order`); the
+    edges are counted against `work` (a work.Work), when given."""
+    if work is not None:
+        work.spend(work.EDGE_UNITS * len(edges))
     big = max((e[2] for e in edges), default=0) + 1
     if solver == "rustworkx" and big >= RX_WEIGHT_LIMIT:
         solver = "networkx"

@@ -11,11 +11,12 @@ Solvers:
 - "fast": players of one class are interchangeable except for pairs that met, so the class-level LP (degree
   constraints plus odd-set cuts over unions of classes) gives an exact lower bound from verified duals. Its
   optimum is realised with actual players avoiding every earlier meeting; leftovers are solved exactly with
-  rustworkx. A result whose cost reaches the bound is proven optimal (`certified`). Otherwise a field of at
-  most FULL_GRAPH_LIMIT nodes is re-solved exactly on the full graph, a larger one on the pairs that could
-  still close the gap (reduced cost below it); if those are too many it is returned uncertified with the gap
-  in `notes`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes (save, in a pathological field, to
-  show that leftovers cannot be paired at all). Details in fast.py.
+  rustworkx. A result whose cost reaches the bound is proven optimal (`certified`). Otherwise, while the work
+  budget (work.py: counted operations, not time) lasts, more LP passes; then a field of at most
+  FULL_GRAPH_LIMIT nodes is re-solved exactly on the full graph, a larger one on the pairs that could still
+  close the gap (reduced cost below it); if that does not fit in the budget, the best matching found comes
+  back uncertified with its proven `lower_bound`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes
+  (save, in a pathological field, to show that leftovers cannot be paired at all). Details in fast.py.
 - "auto": "fast" (which itself uses the full graph for small fields).
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Callable, Hashable, Iterable, Mapping, Optional, Sequence, Un
 
 from .exact import ClassCost, ExtraCost, MatchResult, Node, NoPerfectMatching, _exact, _Problem
 from .fast import solve_fast
+from .work import WORK_BUDGET, Work
 
 SOLVERS = ("auto", "networkx", "rustworkx", "fast")
 __all__ = ["SOLVERS", "MatchResult", "NoPerfectMatching", "solve"]
@@ -39,13 +41,15 @@ def solve(
     met_pairs: Union[Iterable[tuple], Mapping] = (),
     solver: str = "auto",
     rng: Optional[random.Random] = None,
+    work_budget: Optional[int] = None,
 ) -> MatchResult:
     """Minimum-cost perfect matching of `nodes` (an even number of them).
 
     cost(a, b) = class_cost(class_of[a], class_of[b]) (+ extra_cost(a, b) when (a, b) is in `met_pairs`);
     None anywhere means the pair is forbidden. `met_pairs`: (a, b) pairs, or a symmetric mapping
     {node: set of nodes it met}. class_cost must be symmetric. `rng` breaks ties between
-    equal-cost matchings reproducibly. Raises NoPerfectMatching when some node cannot be matched.
+    equal-cost matchings reproducibly. `work_budget`: the fast solver's budget in work units (work.py; default
+    WORK_BUDGET). Raises NoPerfectMatching when some node cannot be matched.
     """
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose from {', '.join(SOLVERS)}")
@@ -57,4 +61,7 @@ def solve(
         return MatchResult([], 0, True, Fraction(0), solver)
     if solver in ("networkx", "rustworkx"):
         return _exact(problem, problem.nodes, solver, rng)
-    return solve_fast(problem, rng)
+    work = Work(work_budget if work_budget is not None else WORK_BUDGET)
+    result = solve_fast(problem, rng, work)
+    result.notes.append(f"work: {work.spent:,} of {work.budget:,} units")
+    return result

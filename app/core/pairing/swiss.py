@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import random
 from fractions import Fraction
 from typing import Sequence
@@ -37,6 +38,7 @@ def pair_sided(
     score_factor,
     cost_model: str,
     solver: str,
+    work_budget: int | None = None,
 ) -> RoundPlan:
     fmt = Format(fmt)
     model = CostModel(cost_model, fmt.scoring.round_points, score_factor, sided=fmt is Format.SINGLE_SIDED)
@@ -79,7 +81,7 @@ def pair_sided(
 
         met = {p: r.opponents for p, r in records.items() if r.opponents}  # short lists: no sets to build
         try:
-            result = solve(nodes, class_of, class_cost, extra_cost, met, solver, rng)
+            result = solve(nodes, class_of, class_cost, extra_cost, met, solver, rng, work_budget)
             break
         except NoPerfectMatching as failure:
             unmatched = [v for v in failure.unmatched if v is not BYE]
@@ -96,13 +98,21 @@ def pair_sided(
     points = {p: r.points for p, r in records.items()}
     fixed = {e.id: e.fixed_table for e in active if e.fixed_table is not None}
     pairings = number_tables(games, requested + byes, points, fixed)
-    notes = list(result.notes)
-    if not result.certified:
-        notes.append("not proven optimal: the fast solver's lower bound is below this cost (gap above)")
     return RoundPlan(
         round=round_number,
         pairings=pairings,
         total_cost=Fraction(result.total_cost, model.scale),
         certified_optimal=result.certified,
-        notes=notes,
+        gap=_gap(result, model.scale),
+        notes=list(result.notes),
     )
+
+
+def _gap(result, scale: int):
+    """Proven distance from the optimum, in cost units: 0 when certified; else cost minus the lower bound rounded
+    up (costs are whole multiples of 1/scale); None only when no bound could be computed."""
+    if result.certified:
+        return Fraction(0)
+    if result.lower_bound is None:
+        return None
+    return Fraction(result.total_cost - math.ceil(result.lower_bound), scale)

@@ -83,8 +83,13 @@ class RoundPlan:
     round: int
     pairings: list[Pairing]
     total_cost: Optional[object] = None  # exact cost of the chosen matching (int or Fraction)
-    certified_optimal: bool = True  # False only if the fast solver could not prove optimality
+    certified_optimal: bool = True  # False only if the fast solver could not prove optimality within its budget
+    gap: Optional[object] = 0  # proven bound on total_cost - optimum (0 when certified; None: no bound known)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def certified(self) -> bool:
+        return self.certified_optimal
 
 
 class PairingError(Exception):

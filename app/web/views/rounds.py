@@ -13,7 +13,8 @@ from ...core.names import name_key
 from ...core.pairing import Format
 from ...services import export, next_step, participation
 from ...core.pairing_edits import EDIT_ACTIONS
-from ...services import match_results, pairing_edits
+from ...models import PairingJob
+from ...services import match_results, pairing_edits, pairing_jobs
 from ...services import standings as standings_service
 from ...services import rounds as service
 from ...services import timer
@@ -203,12 +204,14 @@ def pair(tid: int):
     if not form.validate():
         abort(400, _form_errors(form) or "Which round should be paired?")
     try:
-        rnd = service.pair_next_round(t, form.number.data)
+        done = pairing_jobs.pair(t, form.number.data)
     except service.RoundError as e:
         flash(str(e), "error")
         return redirect(url_for("rounds.index", tid=tid), 303)
-    flash(f"Round {rnd.number} is paired. Check it, then publish it.", "success")
-    return redirect(url_for("rounds.show", tid=tid, number=rnd.number), 303)
+    if isinstance(done, PairingJob):  # a big field: the engine works in the background, the TO's page follows it
+        return redirect(url_for("pairing_jobs.follow", tid=tid, number=done.number), 303)
+    flash(f"Round {done.number} is paired. Check it, then publish it.", "success")
+    return redirect(url_for("rounds.show", tid=tid, number=done.number), 303)
 
 
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/publish")

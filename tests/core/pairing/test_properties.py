@@ -264,3 +264,60 @@ def test_late_entries_with_byes_are_paired_exactly(fmt, n, rounds, late, seed):
     fast = _fast_without_full_graph(fmt, ents, games, seed)
     check_rules(fmt, ents, games, fast)
     assert fast.certified_optimal and fast.total_cost == ref.total_cost, fast.notes
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([SSS, DSS]), st.integers(13, 90), st.integers(1, 12), st.sampled_from([0.0, 0.05]),
+       st.sampled_from([0, 2_000, 40_000, None]), st.integers(0, 10**6))
+def test_any_budget_gives_a_legal_pairing_within_its_stated_gap(fmt, n, rounds, drop, budget, seed):
+    """Random-pairing histories (random_pairings.py), odd fields and drops, budgets from none at all to the
+    default: the round is legal and covers every active player, gap >= 0, gap 0 when certified, and the
+    networkx optimum lies within the gap below the cost (the gap is proven, not estimated)."""
+    from app.core.pairing.random_pairings import random_history
+
+    ents, games = random_history(fmt, n, rounds, seed=seed, drop=drop)
+    try:
+        ref = pair_round(fmt, ents, games, seed=seed, solver="networkx")
+    except PairingError:
+        with pytest.raises(PairingError):
+            pair_round(fmt, ents, games, seed=seed, solver="fast", work_budget=budget)
+        return
+    import app.core.pairing.fast as fast_module
+
+    limit, fast_module.FULL_GRAPH_LIMIT = fast_module.FULL_GRAPH_LIMIT, 0
+    try:
+        plan = pair_round(fmt, ents, games, seed=seed, solver="fast", work_budget=budget)
+    finally:
+        fast_module.FULL_GRAPH_LIMIT = limit
+    check_rules(fmt, ents, games, plan)
+    assert plan.gap is not None and plan.gap >= 0
+    if plan.certified:
+        assert plan.gap == 0 and plan.total_cost == ref.total_cost
+    assert ref.total_cost <= plan.total_cost <= ref.total_cost + plan.gap, plan.notes
+
+
+def test_out_of_budget_the_round_says_how_far_from_optimal_it_may_be():
+    """A budget of nothing on a history that needs more than one LP pass: uncertified, a positive proven gap
+    that the optimum respects, the same answer on every run (the budget counts work, not time)."""
+    from app.core.pairing.random_pairings import random_history
+    import app.core.pairing.fast as fast_module
+
+    found = None
+    for seed in range(40):
+        ents, games = random_history(SSS, 60, 8, seed=seed, drop=0.05)
+        limit, fast_module.FULL_GRAPH_LIMIT = fast_module.FULL_GRAPH_LIMIT, 0
+        try:
+            plans = [pair_round(SSS, ents, games, seed=seed, work_budget=0) for _ in range(2)]
+        finally:
+            fast_module.FULL_GRAPH_LIMIT = limit
+        if not plans[0].certified:
+            found = (ents, games, seed, plans)
+            break
+    assert found, "no random history left the first LP pass uncertified"
+    ents, games, seed, (plan, again) = found
+    assert plan.gap > 0 and any("work budget ran out" in note for note in plan.notes)
+    assert [(p.player, p.opponent) for p in plan.pairings] == [(p.player, p.opponent) for p in again.pairings]
+    ref = pair_round(SSS, ents, games, seed=seed, solver="networkx")
+    assert ref.total_cost <= plan.total_cost <= ref.total_cost + plan.gap
+    full = pair_round(SSS, ents, games, seed=seed)  # the default budget proves the optimum on a field this small
+    assert full.certified and full.gap == 0 and full.total_cost == ref.total_cost
