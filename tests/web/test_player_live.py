@@ -149,7 +149,7 @@ def test_the_cut_shows_the_game_then_the_final_place(app, make_user, make_tourna
 
     # the public pages' banner for this device: the place, not a swiss table
     phone.get(link(t, _player(s1)))
-    banner = html.unescape(phone.get(f"/t/{t.slug}/pairings").get_data(as_text=True))
+    banner = html.unescape(phone.get(f"/t/{t.slug}/me.json?page=pairings").get_json()["you"])
     assert "<strong>You:</strong> place 2 of 8" in banner and "You:</strong> table" not in banner
 
 

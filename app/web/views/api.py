@@ -159,7 +159,7 @@ def stats(slug: str):
     for the event's staff before (then never kept by a shared cache)."""
     t, public = stats_tournament(slug)
     page = page_cache.get(t, "api-stats", lambda: _document(_stats(t)))
-    return page_cache.respond(page, cache_control=f"public, max-age={MAX_AGE}, must-revalidate" if public
+    return page_cache.respond(page, cache_control=shared_answers.SHARED if public
                               else "private, no-cache")
 
 
