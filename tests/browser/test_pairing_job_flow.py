@@ -23,7 +23,7 @@ def background(live_server):
 @pytest.mark.parametrize("size", list(SIZES))
 def test_pair_in_the_background_and_follow_to_the_round(new_context, organizer, log_in, seed_swiss, live_server,
                                                         background, screenshots, size):
-    event = seed_swiss(organizer["id"], field(12), rounds=1, name=f"Background {size}")
+    event = seed_swiss(organizer["id"], field(12), rounds=1, planned=3, name=f"Background {size}")
     page = new_context(**SIZES[size]).new_page()
     log_in(page, organizer["email"])
     with live_server.app_context():  # a pairing already running (another tab's click): the page follows it
