@@ -69,7 +69,8 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "name": tournament.name,
         "date": tournament.date.isoformat(),
         "cutToTop": len(cut.bracket.seeds) if cut else 0,
-        "preliminaryRounds": len(rounds),
+        # the swiss rounds the file holds; an event not started yet says how many it plans
+        "preliminaryRounds": len(rounds) or tournament.planned_rounds or 0,
         "tournamentOrganiser": organiser(tournament),
         "players": player_rows,
         "eliminationPlayers": elimination,

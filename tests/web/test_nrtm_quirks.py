@@ -158,6 +158,7 @@ def test_an_event_not_started_imports_with_its_settings(client, make_user, login
         ("Next month's Circuit Opener", date(2026, 12, 12), 5, 0)
     out = nrtm_export.export(t, URL)
     assert (out["players"], out["rounds"], out["eliminationPlayers"]) == ([], [], [])
+    assert out["preliminaryRounds"] == 5  # the plan, as the file gave it
 
 
 def test_mid_round_bye_does_not_count_until_the_round_is_complete(app, make_user):
