@@ -10,6 +10,14 @@ from ..services.locks import TournamentGone
 from .access import Refused
 from .db_retry import DROPPED, dropped
 
+BUSY = ("The server was too busy to save this just now. Check whether your change is there, then try again in a "
+        "moment.")
+
+
+def busy(error: BaseException) -> bool:
+    """SQLite's write lock stayed taken past SQLITE_BUSY_TIMEOUT_MS (a burst of writes on a loaded machine)."""
+    return isinstance(error, DBAPIError) and "database is locked" in str(getattr(error, "orig", error))
+
 
 def register_error_handlers(app: Flask) -> None:
     @app.before_request
@@ -32,16 +40,17 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(DBAPIError)
     def database_error(e: DBAPIError):
-        """A dropped connection that a retry could not save (a write, or a read twice unlucky): 503 and what to
-        do; any other database error stays a 500 (a bug)."""
-        if not dropped(e):
+        """A dropped connection that a retry could not save (a write, or a read twice unlucky), or SQLite's write
+        lock still taken after the busy timeout: 503 and what to do; any other database error stays a 500 (a bug)."""
+        if not (dropped(e) or busy(e)):
             raise e
+        message = DROPPED if dropped(e) else BUSY
         db.session.rollback()
         try:
-            response = _render(503, DROPPED)
+            response = _render(503, message)
         except DBAPIError:  # the database is still away: a page without the account's header
             db.session.rollback()
-            response = (DROPPED, 503, {"Content-Type": "text/plain; charset=utf-8"})
+            response = (message, 503, {"Content-Type": "text/plain; charset=utf-8"})
         return response[0], 503, {**(response[2] if len(response) > 2 else {}), "Retry-After": "5"}
 
     @app.errorhandler(Refused)
