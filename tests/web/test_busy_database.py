@@ -7,16 +7,23 @@ import sqlite3
 import pytest
 import sqlalchemy as sa
 
+from app import create_app
 from app.extensions import db
 from app.models import User
-from conftest import _one_test, _test_app
 
 
 @pytest.fixture
-def impatient_app(database_uri):
+def impatient_app(app, database_uri):
+    """The test app's database, with a writer giving up on the lock after 50 ms (`app` empties the tables after)."""
     if not database_uri.startswith("sqlite"):
         pytest.skip("SQLite's write lock")
-    yield from _one_test(_test_app(database_uri, WTF_CSRF_ENABLED=False, SQLITE_BUSY_TIMEOUT_MS=50))
+    impatient = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False,
+                            "PAGE_CACHE_DIR": app.config["PAGE_CACHE_DIR"], "BACKUP_DIR": app.config["BACKUP_DIR"],
+                            "SQLITE_BUSY_TIMEOUT_MS": 50})
+    with impatient.app_context():
+        yield impatient
+        db.session.remove()
+        db.engine.dispose()
 
 
 def test_a_write_that_cannot_get_the_lock_answers_503(impatient_app, database_uri):
