@@ -15,8 +15,8 @@ from flask_login import current_user
 from werkzeug.exceptions import Forbidden
 
 from ..extensions import db
-from ..models import Staff, Tournament
-from ..services import event_stats
+from ..models import Player, Staff, Tournament
+from ..services import event_stats, player_links
 
 # Capabilities, from the narrowest to the widest.
 SCORE = "score"        # results, disputes, the round timer (a scorekeeper's work)
@@ -101,4 +101,27 @@ def public_tournament(slug: str) -> Tournament:
     if tournament is None:
         abort(404)
     return tournament
+
+
+BAD_LINK = ("This player link does not work: it is mistyped, or the organizer has replaced it with a new one. "
+            "Ask the organizer for your link.")
+
+
+def linked_player(slug: str, token: str) -> tuple[Tournament, Player]:
+    """The event and the player a player link grants, and nothing else; 404 for a link that is not (or no longer)
+    theirs."""
+    t = public_tournament(slug)
+    player = player_links.player_for(t, token)
+    if player is None:
+        abort(404, BAD_LINK)
+    return t, player
+
+
+def managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Player]:
+    """A player of an event where the logged-in user holds `capability` (managed_tournament); 404 otherwise."""
+    t = managed_tournament(tid, capability)
+    player = db.session.get(Player, pid)
+    if player is None or player.tournament_id != t.id:
+        abort(404)
+    return t, player
 

@@ -19,34 +19,22 @@ from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ...core.decklists import Side
-from ...extensions import db
 from ...models import Player, Tournament
 from ...services import decklists as service
-from ...services import export, player_links
+from ...services import export
 from .. import built_pages
-from ..access import ORGANIZE, OWNER, SCORE, managed_tournament, public_tournament, role
+from ..access import ORGANIZE, OWNER, SCORE, linked_player, managed_player, managed_tournament, public_tournament, role
 from ..forms.decklists import ActionForm, DecklistForm, DecklistSettingsForm
 
 bp = Blueprint("decklists", __name__)
 
 SIDE = "<side>"
-BAD_LINK = ("This player link does not work: it is mistyped, or the organizer has replaced it with a new one. "
-            "Ask the organizer for your link.")
-
 
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(e):
     """A paste beyond the upload limit (2 MB) never reaches the form: say what happened, keep nothing."""
     return render_template("error.html", code=413, message="That paste is far too large for a decklist (over 2 MB; "
                            "a list is a few kilobytes). Nothing was saved: go back and paste only the list."), 413
-
-
-def _player(slug: str, token: str) -> tuple[Tournament, Player]:
-    t = public_tournament(slug)
-    player = player_links.player_for(t, token)
-    if player is None:
-        abort(404, BAD_LINK)
-    return t, player
 
 
 def _sheet(deck) -> dict:
@@ -60,7 +48,7 @@ def _sheet(deck) -> dict:
 
 @bp.route("/t/<slug>/p/<token>/decklists", methods=["GET", "POST"])
 def mine(slug: str, token: str):
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     form = DecklistForm()
     status = 200
     if request.method == "POST":
@@ -91,11 +79,8 @@ def mine(slug: str, token: str):
 # ---------------------------------------------------------------- the TO's side
 
 def _managed_player(tid: int, pid: int, capability: str, side: str | None = None) -> tuple[Tournament, Player]:
-    t = managed_tournament(tid, capability)
+    t, player = managed_player(tid, pid, capability)
     if side is not None and side not in {s.value for s in Side}:
-        abort(404)
-    player = db.session.get(Player, pid)
-    if player is None or player.tournament_id != t.id:
         abort(404)
     return t, player
 

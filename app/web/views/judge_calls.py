@@ -11,8 +11,7 @@ from markupsafe import Markup
 
 from ...models import Player, Tournament
 from ...services import judge_calls as service
-from ...services import player_links
-from ..access import SCORE, managed_tournament, may, may_read, public_tournament
+from ..access import SCORE, linked_player, managed_tournament, may, may_read
 from ..forms.judge_calls import CallForm, StepForm
 
 bp = Blueprint("judge_calls", __name__)
@@ -21,14 +20,6 @@ NO_CACHE = "private, no-cache"
 
 
 # ---------------------------------------------------------------- the player's side
-
-def _player(slug: str, token: str) -> tuple[Tournament, Player]:
-    t = public_tournament(slug)
-    player = player_links.player_for(t, token)
-    if player is None:
-        abort(404, "This player link does not work. Ask the organizer for your link.")
-    return t, player
-
 
 def _player_box(t: Tournament, player: Player, token: str) -> str:
     return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player),
@@ -43,7 +34,7 @@ def judge_call_box(t: Tournament, player: Player, token: str) -> Markup:
 
 @bp.post("/t/<slug>/p/<token>/judge")
 def call(slug: str, token: str):
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     form = CallForm()
     if not form.validate():
         flash(" ".join(e for errors in form.errors.values() for e in errors) or "The form expired. Try again.",
@@ -61,7 +52,7 @@ def call(slug: str, token: str):
 
 @bp.post("/t/<slug>/p/<token>/judge/cancel")
 def cancel(slug: str, token: str):
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     if not StepForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
     if service.cancel(t, player):
@@ -75,7 +66,7 @@ def cancel(slug: str, token: str):
 def mine(slug: str, token: str):
     """The player's call box as the page draws it, ETag'd by the call's id and step: the page's poll while a
     call is open."""
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     latest = service.latest_call(t, player)
     etag = f"call-{latest.id}-{latest.state.value}" if latest else "call-none"
     if etag in request.if_none_match:

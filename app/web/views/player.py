@@ -20,20 +20,9 @@ from ...models import Player, Tournament
 from ...services import participation, player_links, player_page, timer
 from ...services import rounds as rounds_service
 from .. import player_session
-from ..access import ORGANIZE, managed_tournament, may, public_tournament
+from ..access import ORGANIZE, linked_player, managed_player, may
 
 bp = Blueprint("player", __name__)
-
-BAD_LINK = ("This player link does not work: it is mistyped, or the organizer has replaced it with a new one. "
-            "Ask the organizer for your link.")
-
-
-def _player(slug: str, token: str) -> tuple[Tournament, Player]:
-    t = public_tournament(slug)
-    player = player_links.player_for(t, token)
-    if player is None:
-        abort(404, BAD_LINK)
-    return t, player
 
 
 # A player's page's parts that change while it is open, by element id, with the macro that draws each
@@ -87,7 +76,7 @@ def _live_etag(slug: str, player_id: int) -> str | None:
 
 @bp.get("/t/<slug>/p/<token>")
 def link(slug: str, token: str):
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     player_session.remember(t, player)
     etag = _live_etag(slug, player.id)
     context = _context(t, player, token)
@@ -109,7 +98,7 @@ def live(slug: str, token: str):
     if known is not None and player_links.is_valid(token, pid, known[1]) \
             and f"me-{pid}-{known[0]}" in request.if_none_match:
         return "", 304, {"ETag": f'"me-{pid}-{known[0]}"', "Cache-Control": "private, no-cache"}
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     etag = _live_etag(slug, player.id)
     if etag in request.if_none_match:
         return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
@@ -126,7 +115,7 @@ def live(slug: str, token: str):
 
 @bp.post("/t/<slug>/p/<token>/report")
 def report(slug: str, token: str):
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     form = PlayerReportForm()
     back = redirect(url_for("player.link", slug=slug, token=token), 303)
     if not form.validate():
@@ -149,7 +138,7 @@ def report(slug: str, token: str):
 
 @bp.post("/t/<slug>/p/<token>/drop")
 def drop(slug: str, token: str):
-    t, player = _player(slug, token)
+    t, player = linked_player(slug, token)
     if not ConfirmForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
     if participation.drop(t, player):
@@ -161,20 +150,12 @@ def drop(slug: str, token: str):
 
 # ---------------------------------------------------------------- the TO's side
 
-def _managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Player]:
-    t = managed_tournament(tid, capability)
-    player = db.session.get(Player, pid)
-    if player is None or player.tournament_id != t.id:
-        abort(404)
-    return t, player
-
-
 @bp.get("/tournaments/<int:tid>/players/<int:pid>/link")
 @login_required
 def show_link(tid: int, pid: int):
     """A player's link is the player: shown only to those who may reissue it (organizers), never to the site
     admin reading the event (who reports nothing) nor to a scorekeeper."""
-    t, player = _managed_player(tid, pid, ORGANIZE)
+    t, player = managed_player(tid, pid, ORGANIZE)
     if not may(current_user, t, ORGANIZE):
         abort(403)
     url = player_links.url(player, t)
@@ -185,7 +166,7 @@ def show_link(tid: int, pid: int):
 @bp.post("/tournaments/<int:tid>/players/<int:pid>/link/reissue")
 @login_required
 def reissue(tid: int, pid: int):
-    t, player = _managed_player(tid, pid, ORGANIZE)
+    t, player = managed_player(tid, pid, ORGANIZE)
     if not ConfirmForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
     player_links.reissue(player)
