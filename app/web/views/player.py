@@ -6,10 +6,9 @@ player's own actions in that event and nothing else.
 """
 from __future__ import annotations
 
-import hashlib
 
 import segno
-from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
@@ -19,7 +18,7 @@ from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
 from ...services import participation, player_links, player_page, timer
 from ...services import rounds as rounds_service
-from .. import player_session
+from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
 
 bp = Blueprint("player", __name__)
@@ -29,7 +28,6 @@ bp = Blueprint("player", __name__)
 # (templates/player/_parts.html).
 LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me_card", "me-tabs": "me_tabs",
               "me-drop": "me_drop"}
-_TOKEN = "csrf-token-of-this-answer"  # stands in for the form token while a part is drawn and digested
 
 
 def _context(t: Tournament, player: Player, token: str) -> dict:
@@ -44,27 +42,16 @@ def _context(t: Tournament, player: Player, token: str) -> dict:
             "told": lambda key: result_wording.worded(t.fmt, key, seat, result_wording.Person.YOU)}
 
 
-def _digest(part: str, html: str, context: dict) -> str:
-    """A part's digest: of its HTML, but the clock's of its round alone (its HTML carries the server's time,
-    and static/countdown.js follows the timer from status.json)."""
-    seen = str(context["me"].clock_round) if part == "me-clock" else html
-    return hashlib.blake2b(seen.encode(), digest_size=8).hexdigest()
+def _parts(context: dict, ids=None) -> live_parts.Parts:
+    """The page's live parts (those in `ids`, else all), drawn by player/_parts.html. The clock is digested by
+    its round alone: its HTML carries the server's time, and static/countdown.js follows the timer from
+    status.json."""
+    def seen(part: str, html: str) -> str:
+        return str(context["me"].clock_round) if part == "me-clock" else html
 
-
-def _parts(context: dict, ids=None) -> dict[str, tuple[str, Markup]]:
-    """Element id -> (digest, HTML) of the page's live parts (those in `ids`, else all); digested before this
-    request's form token goes in, so a part digests the same for as long as it stays the same."""
-    context = dict(context)
-    current_app.update_template_context(context)
-    token = context["csrf_token"]()
-    context["csrf_token"] = lambda: _TOKEN
-    macros = current_app.jinja_env.get_template("player/_parts.html").make_module(context)
-    out = {}
-    for part, macro in LIVE_PARTS.items():
-        if ids is None or part in ids:
-            html = str(getattr(macros, macro)())
-            out[part] = (_digest(part, html, context), Markup(html.replace(_TOKEN, token)))
-    return out
+    return live_parts.draw("player/_parts.html", context,
+                           lambda macros: {part: getattr(macros, macro) for part, macro in LIVE_PARTS.items()},
+                           ids, seen)
 
 
 def _live_etag(slug: str, player_id: int) -> str | None:
@@ -82,8 +69,7 @@ def link(slug: str, token: str):
     context = _context(t, player, token)
     parts = _parts(context)
     return render_template("player/me.html", **context,
-                           live={part: html for part, (_, html) in parts.items()},
-                           live_digests={part: digest for part, (digest, _) in parts.items()},
+                           live=live_parts.htmls(parts), live_digests=live_parts.digests(parts),
                            live_url=url_for("player.live", slug=slug, token=token), live_etag=etag)
 
 
@@ -97,20 +83,13 @@ def live(slug: str, token: str):
     known = player_page.version(slug, pid) if pid is not None else None
     if known is not None and player_links.is_valid(token, pid, known[1]) \
             and f"me-{pid}-{known[0]}" in request.if_none_match:
-        return "", 304, {"ETag": f'"me-{pid}-{known[0]}"', "Cache-Control": "private, no-cache"}
+        return live_parts.unchanged(f"me-{pid}-{known[0]}")
     t, player = linked_player(slug, token)
     etag = _live_etag(slug, player.id)
     if etag in request.if_none_match:
-        return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
-    asked = set(request.args["parts"].split(",")) if "parts" in request.args else None
-    parts = _parts(_context(t, player, token), asked)
-    body = {"digests": {part: digest for part, (digest, _) in parts.items()}}
-    if asked is not None:
-        body["fragments"] = {part: html for part, (_, html) in parts.items()}
-    response = jsonify(body)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+        return live_parts.unchanged(etag)
+    wanted = live_parts.asked()
+    return live_parts.answer(_parts(_context(t, player, token), wanted), wanted, etag)
 
 
 @bp.post("/t/<slug>/p/<token>/report")

@@ -1,11 +1,9 @@
 """The TO's rounds: pair, edit, publish, undo, report results, standings and the CSV exports."""
 from __future__ import annotations
 
-import hashlib
 
-from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
-from markupsafe import Markup
 
 from ...core import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
@@ -18,6 +16,7 @@ from ...services import match_results, pairing_edits, pairing_jobs
 from ...services import standings as standings_service
 from ...services import rounds as service
 from ...services import timer
+from .. import live_parts
 from ..access import ORGANIZE, SCORE, managed_tournament, may
 from ..downloads import attachment
 
@@ -90,27 +89,17 @@ def _page(t, rnd, mode) -> dict:
 # (templates/rounds/_parts.html); every table's row ("t12", match_row) besides.
 LIVE_PARTS = {"unreported-line": "progress_line", "report-counts": "report_counts", "disputes": "disputes",
               "round-actions": "round_actions", "pairing-tools": "pairing_tools"}
-_TOKEN = "csrf-token-of-this-answer"  # stands in for the form token while a part is drawn and digested
 
 
-def _parts(context: dict, rnd, ids=None) -> dict[str, tuple[str, Markup]]:
-    """Element id -> (digest, HTML) of the round page's live parts (those in `ids`, else all), drawn by the
-    macros of rounds/_parts.html from the page's context (_page). The digest is taken before this request's
-    form token goes in: a part digests the same on every request for as long as it stays the same."""
-    context = dict(context)
-    current_app.update_template_context(context)
-    token = context["csrf_token"]()
-    context["csrf_token"] = lambda: _TOKEN
-    macros = current_app.jinja_env.get_template("rounds/_parts.html").make_module(context)
-    drawn = {f"t{m.table}": (lambda m=m: macros.match_row(m, _TOKEN)) for m in rnd.matches}
-    drawn.update((part, getattr(macros, macro)) for part, macro in LIVE_PARTS.items())
-    out = {}
-    for part, draw in drawn.items():
-        if ids is None or part in ids:
-            html = str(draw())
-            out[part] = (hashlib.blake2b(html.encode(), digest_size=8).hexdigest(),
-                         Markup(html.replace(_TOKEN, token)))
-    return out
+def _parts(context: dict, rnd, ids=None) -> live_parts.Parts:
+    """The round page's live parts (those in `ids`, else all), drawn by rounds/_parts.html from the page's
+    context (_page)."""
+    def drawers(macros):
+        drawn = {f"t{m.table}": (lambda m=m: macros.match_row(m, live_parts.TOKEN)) for m in rnd.matches}
+        drawn.update((part, getattr(macros, macro)) for part, macro in LIVE_PARTS.items())
+        return drawn
+
+    return live_parts.draw("rounds/_parts.html", context, drawers, ids)
 
 
 def _live_etag(t, number: int, mode, score: bool, organize: bool) -> str:
@@ -123,8 +112,7 @@ def _live_page(t, rnd, context: dict) -> dict:
     script needs to keep them up to date: their digests, and where and with which ETag to poll (live)."""
     mode = "results" if context["editing_results"] else "pairings" if context["editing_pairings"] else None
     parts = _parts(context, rnd)
-    return {"live": {part: html for part, (_, html) in parts.items()},
-            "live_digests": {part: digest for part, (digest, _) in parts.items()},
+    return {"live": live_parts.htmls(parts), "live_digests": live_parts.digests(parts),
             "live_url": url_for("rounds.live", tid=t.id, number=rnd.number, edit=mode),
             "live_etag": _live_etag(t, rnd.number, mode, context["score"], context["organize"])}
 
@@ -135,8 +123,7 @@ def _fragments(t, number: int, mid: int, past_edit: bool) -> dict[str, dict[str,
     rnd = service.load_round(t, number)
     m = next(m for m in rnd.matches if m.id == mid)
     parts = _parts(_page(t, rnd, "results" if past_edit else None), rnd, {f"t{m.table}", *LIVE_PARTS})
-    return {"fragments": {part: html for part, (_, html) in parts.items()},
-            "digests": {part: digest for part, (digest, _) in parts.items()}}
+    return {"fragments": live_parts.htmls(parts), "digests": live_parts.digests(parts)}
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/live")
@@ -150,19 +137,12 @@ def live(tid: int, number: int):
     mode = request.args.get("edit") if request.args.get("edit") in ("results", "pairings") else None
     etag = _live_etag(t, number, mode, may(current_user, t, SCORE), may(current_user, t, ORGANIZE))
     if etag in request.if_none_match:
-        return "", 304, {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
+        return live_parts.unchanged(etag)
     rnd = service.load_round(t, number)
     if rnd is None:
         abort(404, f"There is no round {number}.")
-    asked = set(request.args["parts"].split(",")) if "parts" in request.args else None
-    parts = _parts(_page(t, rnd, mode), rnd, asked)
-    body = {"digests": {part: digest for part, (digest, _) in parts.items()}}
-    if asked is not None:
-        body["fragments"] = {part: html for part, (_, html) in parts.items()}
-    response = jsonify(body)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    wanted = live_parts.asked()
+    return live_parts.answer(_parts(_page(t, rnd, mode), rnd, wanted), wanted, etag)
 
 
 def _report_url(tid: int):
