@@ -76,13 +76,6 @@ def _view(call: JudgeCall) -> CallView:
 
 # ---------------------------------------------------------------- reading
 
-def open_calls(t: Tournament) -> list[CallView]:
-    """The calls waiting for a judge or being handled, oldest first."""
-    calls = db.session.scalars(sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id,
-                                                          JudgeCall.state.in_(LIVE)).order_by(JudgeCall.id))
-    return [_view(c) for c in calls]
-
-
 def call_log(t: Tournament) -> list[CallView]:
     """Every call of the event, newest first: who called, when, who claimed it, when it closed."""
     calls = db.session.scalars(sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id)
@@ -96,7 +89,21 @@ def stamp(t: Tournament) -> str:
     count, steps = db.session.execute(
         sa.select(sa.func.count(JudgeCall.id), sa.func.coalesce(sa.func.sum(JudgeCall.version), 0))
         .where(JudgeCall.tournament_id == t.id)).one()
+    return _stamp(count, steps)
+
+
+def _stamp(count: int, steps: int) -> str:
     return f"{count}-{steps}"
+
+
+def panel(t: Tournament) -> tuple[str, list[CallView]]:
+    """The stamp and the open calls (oldest first) in one query, callers and staff names included: the staff
+    panel is drawn on every round page."""
+    calls = db.session.scalars(
+        sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id).order_by(JudgeCall.id)
+        .options(sa.orm.joinedload(JudgeCall.player), sa.orm.joinedload(JudgeCall.claimed_by),
+                 sa.orm.joinedload(JudgeCall.resolved_by))).unique().all()
+    return _stamp(len(calls), sum(c.version for c in calls)), [_view(c) for c in calls if c.state in LIVE]
 
 
 def latest_call(t: Tournament, player: Player) -> Optional[CallView]:

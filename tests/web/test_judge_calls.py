@@ -176,3 +176,28 @@ def test_the_cut_page_shows_the_calls(app, make_user, make_tournament, login):
     page = login().get(f"/tournaments/{t.id}/cut").get_data(as_text=True)
     assert 'id="judge-calls"' in page and "1 waiting" in page and "side choice" in page
     assert "/static/judge_calls.js" in page
+
+
+def test_the_panel_reads_its_stamp_and_open_calls_in_one_query(app, event):
+    """services.judge_calls.panel: the same stamp as the poll's, the open and claimed calls oldest first with
+    the callers' and staff's names, in one query however many calls there are."""
+    from sqlalchemy import event as sa_event
+
+    from app.services import judge_calls
+
+    t, (ann, ben, cat, *_) = event
+    for p in (ann, ben, cat):
+        assert app.test_client().post(f"{_link(t, p)}/judge", data={"reason": f"{p.name}'s"}).status_code == 303
+    assert app.test_client().post(f"{_link(t, ben)}/judge/cancel").status_code == 303
+    db.session.expire_all()
+    assert t.id  # the event itself is loaded before counting
+    seen = []
+    listener = lambda *args: seen.append(args[2])  # noqa: E731
+    sa_event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        stamp, calls = judge_calls.panel(t)
+        names = [(c.player, c.reason) for c in calls]
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", listener)
+    assert len(seen) == 1, seen
+    assert names == [("Ann", "Ann's"), ("Cat", "Cat's")] and stamp == judge_calls.stamp(t)

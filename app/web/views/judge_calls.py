@@ -80,7 +80,8 @@ def mine(slug: str, token: str):
 # ---------------------------------------------------------------- the staff's side
 
 def _panel_context(t: Tournament) -> dict:
-    return dict(t=t, calls=service.open_calls(t), act=may(current_user, t, SCORE), me=current_user.id,
+    stamp, calls = service.panel(t)
+    return dict(t=t, stamp=stamp, calls=calls, act=may(current_user, t, SCORE), me=current_user.id,
                 step_form=StepForm(), states=service.CallState)
 
 
@@ -90,7 +91,7 @@ def judge_calls_panel(t: Tournament) -> Markup:
     with their number, the sound switch. Empty for anyone who may not read the event's scoring pages."""
     if not current_user.is_authenticated or not may_read(current_user, t, SCORE):
         return Markup("")
-    return Markup(render_template("judge_calls/_panel.html", stamp=service.stamp(t), **_panel_context(t)))
+    return Markup(render_template("judge_calls/_panel.html", **_panel_context(t)))
 
 
 def _live_etag(t: Tournament) -> str:
