@@ -6,7 +6,9 @@ emptied after each test.
 from __future__ import annotations
 
 import hashlib
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -70,6 +72,8 @@ def _empty_tables() -> None:
 
 _PAGE_CACHE_DIR = tempfile.mkdtemp(prefix="sass-test-pages-")  # not the checkout's instance/ folder
 _BACKUP_DIR = tempfile.mkdtemp(prefix="sass-test-backups-")  # publishes keep backups (app/services/backup.py)
+for _folder in (_PAGE_CACHE_DIR, _BACKUP_DIR):  # each test process removes its own when it ends
+    atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 
 
 def _test_app(database_uri, **config):
