@@ -127,12 +127,23 @@ def test_both_players_report_different_results_at_once(app, served, make_user):
     assert_coherent(t)
 
 
-def test_two_hundred_reports_at_once_are_all_stored(app, served, make_user):
+def test_two_hundred_reports_at_once_are_all_stored(app, served, make_user, database_uri):
+    """On SQLite a burst that outwaits the write lock's busy timeout on a loaded machine is answered 503
+    (tests/web/test_busy_database.py), with nothing written: the phone taps again, as here. PostgreSQL takes all
+    200 at the first try."""
     t = event(make_user, 200)
     games = tables(t)
     keys = ["corp", "runner", "tie", "id"]
-    jobs = [lambda mid=mid, u=link(served, t, p), k=keys[i % 4]: post(player_opener(), f"{u}/report",
-                                                      {"match": mid, "result": k})
+    tries = 3 if database_uri.startswith("sqlite") else 1
+
+    def report(url, mid, key):
+        for _ in range(tries):
+            status = post(player_opener(), f"{url}/report", {"match": mid, "result": key})
+            if status != 503:
+                return status
+        return status
+
+    jobs = [lambda mid=mid, u=link(served, t, p), k=keys[i % 4]: report(u, mid, k)
             for i, (mid, corp, runner) in enumerate(games) for p in (corp, runner)]
     assert len(jobs) == 200
     assert set(fire(jobs)) == {303}
