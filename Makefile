@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live bench-ranking bench-recall simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,12 @@ bench-participation: $(VENV)/.installed
 
 bench-player-live: $(VENV)/.installed
 	$(PY) -m bench.bench_player_live
+
+bench-ranking: $(VENV)/.installed
+	$(PY) -m bench.bench_ranking
+
+bench-recall: $(VENV)/.installed
+	$(PY) -m bench.bench_recall_rounds --write
 
 simulate: $(VENV)/.installed
 	$(PY) -m app.core.pairing.simulate

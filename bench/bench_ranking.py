@@ -20,8 +20,18 @@ The peers' costs are scaled to integers (exact) and solved as a maximum-cardinal
 (networkx) on a shuffled full graph. Final standings for every pairer: points, then SoS and ESoS computed by
 `app.core.standings`, then a seeded random order that is the same for every pairer. Figures per event: Spearman of
 the standings against true skill, true top-8 players in the swiss top 8, rematches, players sent home with uneven
-sides (|corp - runner| > games % 2). Differences are paired per event: SASS minus each peer, mean and
-SE = sd / sqrt(n).
+sides (|corp - runner| > games % 2); the same two figures again for the order by points alone (ties by the same
+coin), the order the peers' own simulators report. Differences are paired per event: SASS minus each peer, mean
+and SE = sd / sqrt(n).
+
+References, not peers, to show how much any pairing rule can move these figures:
+- random: a random legal pairing (no rematch, the lower bias plays Corp), no swiss at all.
+- oracle-close / oracle-far: SASS's own pairing, then, among the games of each (Corp class, Runner class) cell
+  (class = points and bias, so every reassignment costs exactly the same), the players re-paired by their *true*
+  skill: closest skills together, or strongest against weakest. No real pairer can know skill better: this is the
+  most the choice among equal-cost pairings can give.
+- estimate-close / estimate-far: the same re-pairing by what the event knows: each player's Bradley-Terry
+  estimate from the games so far (maximum a posteriori under the simulation's own standard normal prior).
 """
 from __future__ import annotations
 
@@ -35,6 +45,7 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 
 import networkx as nx
+import numpy as np
 
 from app.core.pairing import Entrant, Format, Game, Side, pair_round
 from app.core.standings import compute_standings
@@ -93,7 +104,7 @@ def _match(players, edge, bye, rng):
     return pairs, bye_pid
 
 
-def deployed(players, games, rnd, rng):
+def deployed(players, games, rnd, rng, skill=None):
     def side(bc, br):  # times 6, like the score cost
         init, post = max(abs(bc), abs(br)), max(abs(bc + 1), abs(br - 1))
         return 6 * 8 ** post if post >= init else 0
@@ -112,7 +123,7 @@ def deployed(players, games, rnd, rng):
     return _match(players, edge, lambda p: None if p.had_bye else (p.score + 10) * (p.score + 9), rng)
 
 
-def article(players, games, rnd, rng):
+def article(players, games, rnd, rng, skill=None):
     def edge(a, b):  # 18 * (2 T(d / 3) + side) = 2 d (d + 3) + 18 side
         lock = _side_lock(a, b)
         if lock is False:
@@ -133,7 +144,7 @@ def article(players, games, rnd, rng):
     return _match(players, edge, lambda p: None if p.had_bye else 2 * (p.score + 3) * (p.score + 6), rng)
 
 
-def cobra(players, games, rnd, rng):
+def cobra(players, games, rnd, rng, skill=None):
     def edge(a, b):
         if b.pid in a.corped_vs and a.pid in b.corped_vs:
             return None
@@ -150,7 +161,7 @@ def cobra(players, games, rnd, rng):
     return _match(players, edge, lambda p: None if p.had_bye else (p.score + 1) ** 2, rng)
 
 
-def sass(players, games, rnd, rng):
+def sass(players, games, rnd, rng, skill=None):
     entrants = [Entrant(id=p.pid, name=str(p.pid)) for p in players]
     plan = pair_round(Format.SINGLE_SIDED, entrants, games, round_number=rnd, seed=rng.randrange(1 << 30))
     pairs, bye = [], None
@@ -162,13 +173,87 @@ def sass(players, games, rnd, rng):
     return pairs, bye
 
 
+def random_legal(players, games, rnd, rng, skill=None):
+    def edge(a, b):
+        if b.pid in a.corped_vs or a.pid in b.corped_vs:
+            return None
+        return (rng.randrange(1000),) + ((a, b) if a.bias < b.bias else (b, a))
+
+    return _match(players, edge, lambda p: None if p.had_bye else 0, rng)
+
+
+def _estimate(n: int, games) -> list[float]:
+    """Bradley-Terry skills, maximum a posteriori under a standard normal prior (Newton steps; a tie is half a
+    win). The prior is the simulation's own, so no estimate from these games can be better informed."""
+    theta = np.zeros(n)
+    played = [g for g in games if g.opponent is not None]
+    if not played:
+        return list(theta)
+    i = np.array([g.player for g in played])
+    j = np.array([g.opponent for g in played])
+    y = np.array([(g.player_points > g.opponent_points) + 0.5 * (g.player_points == g.opponent_points)
+                  for g in played], dtype=float)
+    for _ in range(25):
+        p = 1 / (1 + np.exp(-(theta[i] - theta[j])))
+        grad = -theta.copy()
+        np.add.at(grad, i, y - p)
+        np.add.at(grad, j, p - y)
+        w = p * (1 - p)
+        hess = np.eye(n)
+        np.add.at(hess, (i, i), w)
+        np.add.at(hess, (j, j), w)
+        np.add.at(hess, (i, j), -w)
+        np.add.at(hess, (j, i), -w)
+        step = np.linalg.solve(hess, grad)
+        theta += step
+        if np.abs(step).max() < 1e-9:
+            break
+    return list(theta)
+
+
+def _oracle(closest: bool, estimated: bool = False):
+    """SASS's pairing re-paired inside each (Corp class, Runner class) cell by true skill, or by the estimate
+    from the games so far (see the docstring)."""
+
+    def pair(players, games, rnd, rng, true_skill):
+        skill = _estimate(len(players), games) if estimated else true_skill
+        pairs, bye = sass(players, games, rnd, rng)
+        by_id = {p.pid: p for p in players}
+        cells: dict = {}
+        for c, r in pairs:
+            key = ((by_id[c].score, by_id[c].bias), (by_id[r].score, by_id[r].bias))
+            cells.setdefault(key, []).append((c, r))
+        out = []
+        for cell in cells.values():
+            corps, runners = [c for c, _ in cell], [r for _, r in cell]
+            g = nx.Graph()
+            for c in corps:
+                for r in runners:
+                    if r in by_id[c].corped_vs or c in by_id[r].corped_vs:
+                        continue  # a rematch would cost more: not an equal-cost choice
+                    gap = abs(skill[c] - skill[r])
+                    g.add_edge(("c", c), ("r", r), weight=-gap if closest else gap)
+            mate = nx.max_weight_matching(g, maxcardinality=True)
+            if len(mate) < len(cell):
+                out.extend(cell)  # keep the engine's games
+                continue
+            for u, v in mate:
+                (_, c), (_, r) = (u, v) if u[0] == "c" else (v, u)
+                out.append((c, r))
+        return out, bye
+
+    return pair
+
+
 PAIRERS = {"sass": sass, "deployed": deployed, "article": article, "cobra": cobra}
 PEERS = [name for name in PAIRERS if name != "sass"]
+REFERENCES = {"random": random_legal, "oracle-close": _oracle(True), "oracle-far": _oracle(False),
+              "estimate-close": _oracle(True, estimated=True), "estimate-far": _oracle(False, estimated=True)}
+ALL = {**PAIRERS, **REFERENCES}
 
 
-def event(args):
-    """One event under one pairer: (spearman, top-8 recall, rematches, players sent home with uneven sides)."""
-    name, n, rounds, seed = args
+def play(name, n, rounds, seed):
+    """The event under one pairer, yielded after each round: (skill, players, games, rematches so far)."""
     rng = random.Random(seed)
     skill = [rng.gauss(0, 1) for _ in range(n)]
     pair_rng = random.Random(seed * 31 + 3)
@@ -177,7 +262,7 @@ def event(args):
     games: list[Game] = []
     rematches = 0
     for rnd in range(1, rounds + 1):
-        pairs, bye = PAIRERS[name](list(st.values()), games, rnd, pair_rng)
+        pairs, bye = ALL[name](list(st.values()), games, rnd, pair_rng, skill)
         for c, r in pairs:
             a, b = st[c], st[r]
             if c in b.corped_vs or r in a.corped_vs:
@@ -201,16 +286,41 @@ def event(args):
             st[bye].had_bye = True
             st[bye].score += 3
             games.append(Game(rnd, bye, None, player_points=3))
+        yield skill, st, games, rematches
+
+
+def final_orders(seed, st, games):
+    """(the standings' order: points, SoS, ESoS, then a coin; the order by points alone, ties by the same coin)."""
+    n = len(st)
     rows = compute_standings(Format.SINGLE_SIDED, [Entrant(id=i) for i in range(n)], games)
     last = random.Random(seed * 13 + 5)
     coin = [last.random() for _ in range(n)]
     order = [s.player for s in sorted(rows, key=lambda s: (-s.points, *(-t for t in s.tiebreakers), coin[s.player]))]
-    truth = sorted(range(n), key=lambda i: -skill[i])
+    return order, sorted(range(n), key=lambda i: (-st[i].score, coin[i]))
+
+
+def truth_order(skill):
+    return sorted(range(len(skill)), key=lambda i: -skill[i])
+
+
+def event(args):
+    """One event under one pairer: (Spearman, top-8 recall, the same two by points alone, rematches, players sent
+    home with uneven sides)."""
+    name, n, rounds, seed = args
+    for skill, st, games, rematches in play(name, n, rounds, seed):
+        pass
+    order, by_points = final_orders(seed, st, games)
+    truth = truth_order(skill)
+    uneven = sum(1 for p in st.values() if abs(p.bias) > p.games % 2)
+    return (*_accuracy(order, truth), *_accuracy(by_points, truth), rematches, uneven)
+
+
+def _accuracy(order, truth):
+    """(Spearman of `order` against `truth`, how many of truth's top CUT are in order's top CUT)."""
+    n = len(truth)
     rank_f = {p: k for k, p in enumerate(order)}
     d2 = sum((rank_f[p] - k) ** 2 for k, p in enumerate(truth))
-    spearman = 1 - 6 * d2 / (n * (n * n - 1))
-    uneven = sum(1 for p in st.values() if abs(p.bias) > p.games % 2)
-    return spearman, len(set(order[:CUT]) & set(truth[:CUT])), rematches, uneven
+    return 1 - 6 * d2 / (n * (n * n - 1)), len(set(order[:CUT]) & set(truth[:CUT]))
 
 
 def _mean_se(xs):
@@ -221,25 +331,38 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-references", action="store_true", help="peers only (faster)")
+    ap.add_argument("--pairers", help="only these, comma-separated (sass is always run: it is what the others are "
+                                      f"compared with); from {', '.join(ALL)}")
     args = ap.parse_args(argv)
     T = args.events
+    names = list(PAIRERS) + ([] if args.no_references else list(REFERENCES))
+    if args.pairers:
+        names = ["sass"] + [name for name in args.pairers.split(",") if name != "sass"]
+        unknown = set(names) - set(ALL)
+        if unknown:
+            ap.error(f"unknown pairers: {', '.join(sorted(unknown))}")
     with Pool(args.jobs) as pool:
         for n, rounds in FIELDS:
-            res = {name: pool.map(event, [(name, n, rounds, s) for s in range(T)], chunksize=8) for name in PAIRERS}
+            res = {name: pool.map(event, [(name, n, rounds, s) for s in range(T)], chunksize=8) for name in names}
             print(f"\n{n} players x {rounds} rounds, {T} events (same events for every pairer)\n")
-            print("| pairer | Spearman | top-8 recall | rematches / event | sent home uneven / event |")
-            print("|---|---|---|---|---|")
+            print("| pairer | Spearman | top-8 recall | Spearman, points only | top-8, points only "
+                  "| rematches / event | sent home uneven / event |")
+            print("|---|---|---|---|---|---|---|")
             for name, rows in res.items():
-                cols = [statistics.mean(r[k] for r in rows) for k in range(4)]
-                print(f"| {name} | {cols[0]:.4f} | {cols[1]:.3f} | {cols[2]:.2f} | {cols[3]:.2f} |")
-            print("\n| SASS minus | Spearman diff (SE) | top-8 recall diff (SE) | 2 SE ahead on both |")
-            print("|---|---|---|---|")
-            for peer in PEERS:
-                ds = [a[0] - b[0] for a, b in zip(res["sass"], res[peer])]
-                dt = [a[1] - b[1] for a, b in zip(res["sass"], res[peer])]
-                (ms, ss), (mt, stt) = _mean_se(ds), _mean_se(dt)
-                ahead = "yes" if ms >= 2 * ss and mt >= 2 * stt else "no"
-                print(f"| {peer} | {ms:+.4f} ({ss:.4f}) | {mt:+.3f} ({stt:.3f}) | {ahead} |")
+                cols = [statistics.mean(r[k] for r in rows) for k in range(6)]
+                print(f"| {name} | {cols[0]:.4f} | {cols[1]:.3f} | {cols[2]:.4f} | {cols[3]:.3f} | {cols[4]:.2f} "
+                      f"| {cols[5]:.2f} |")
+            print("\n| SASS minus | Spearman (SE) | top-8 (SE) | Spearman, points only (SE) | top-8, points only (SE) "
+                  "| 2 SE ahead on both, with tiebreakers |")
+            print("|---|---|---|---|---|---|")
+            for other in names[1:]:
+                cells, z = [], []
+                for k in range(4):
+                    m, se = _mean_se([a[k] - b[k] for a, b in zip(res["sass"], res[other])])
+                    cells.append(f"{m:+.4f} ({se:.4f})" if k % 2 == 0 else f"{m:+.3f} ({se:.3f})")
+                    z.append(m >= 2 * se)
+                print(f"| {other} | {' | '.join(cells)} | {'yes' if z[0] and z[1] else 'no'} |")
             sys.stdout.flush()
 
 
