@@ -283,3 +283,26 @@ def test_single_elimination_public_bracket(new_context, organizer, seed_swiss, l
         assert len({round(b["x"]) for b in box.values()}) == 1
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / f"public_bracket_single_{width}.png"), full_page=True)
+
+
+# ---- what the rounds buy ------------------------------------------------------------------------------------------
+
+def test_what_the_rounds_buy_beside_the_recommendation(to_page, organizer, seed_swiss, shots, width):
+    """A 20-player single-sided event: the dashboard's recommended-rounds box and the settings form say how many
+    of the 8 strongest players the simulated events put in the top 8 (app/core/round_advice.py), inside the
+    window at both widths."""
+    page = to_page
+    event = seed_swiss(organizer["id"], FIELD, rounds=0, name="Rounds Advice", planned=8)
+    page.goto(f"/tournaments/{event.id}")
+    box = page.locator("#recommended-rounds")
+    expect(box.locator("#top8-recall")).to_contain_text("best 8 in top 8: ≈")
+    no_sideways_scroll(page)
+    box.screenshot(path=str(shots / f"rounds-advice-dashboard-{width}.png"))
+    page.goto(f"/tournaments/{event.id}/edit")
+    line = page.locator("#top8-recall")
+    expect(line).to_contain_text("After 5 rounds, about")
+    expect(line).to_contain_text("after the planned 8, about")
+    expect(line).to_contain_text("the top cut settles the rest")
+    no_sideways_scroll(page)
+    line.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / f"rounds-advice-form-{width}.png"))

@@ -214,3 +214,30 @@ def test_my_tournaments_say_who_won_a_finished_event(client, make_user, make_tou
     db.session.commit()
     text = " ".join(client.get("/tournaments").get_data(as_text=True).split())
     assert "won by" not in text and text.count("· round 3 <") == 2
+
+
+def test_the_rounds_advice_shows_what_the_rounds_buy(make_user, make_tournament, login):
+    """A single-sided event of more than 8 players shows, beside the recommended rounds, how many of the 8
+    strongest players the simulated events put in the top 8 (app/core/round_advice.py), and on the settings page
+    what the planned rounds buy; a double-sided event, a plain one or a field of 8 shows none."""
+    from app.core import round_advice
+    from app.core.pairing import Format
+    from cut_helpers import add_players
+
+    owner = make_user()
+    client = login()
+    t = make_tournament(owner, planned_rounds=9)
+    add_players(t, [f"P{i}" for i in range(20)])
+    recall = round_advice.top8_recall(Format.SINGLE_SIDED, 20, 5)
+    planned = round_advice.top8_recall(Format.SINGLE_SIDED, 20, 9)
+    dashboard = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert f"best 8 in top 8: ≈{recall.expected:.1f}" in dashboard.split('id="recommended-rounds"')[1]
+    form = client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True).split('id="top8-recall"')[1]
+    assert f"After 5 rounds, about <strong>{recall.expected:.1f}</strong>" in form
+    assert f"after the planned 9, about <strong>{planned.expected:.1f}</strong>" in form
+    assert f"Simulated {recall.players}-player" in form
+    for fmt, n in (("double", 20), ("plain", 20), ("single", 8)):
+        other = make_tournament(owner, name=f"{fmt} {n}", format=fmt)
+        add_players(other, [f"Q{i}" for i in range(n)])
+        assert 'id="top8-recall"' not in client.get(f"/tournaments/{other.id}").get_data(as_text=True)
+        assert 'id="top8-recall"' not in client.get(f"/tournaments/{other.id}/edit").get_data(as_text=True)

@@ -8,6 +8,7 @@ from flask_login import current_user, login_required
 from ...extensions import db
 from ..forms.tournaments import DeleteTournamentForm, TournamentForm, default_score_factor
 from ...models import Player, Round, Staff, Tournament, User
+from ...core.round_advice import top8_recall
 from ...core.standings import recommended_rounds
 from ...services import cut as cut_service
 from ...services import next_step
@@ -72,6 +73,7 @@ def show(tid: int):
     step, facts = next_step.for_tournament(tournament)
     return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
                            latest=latest, recommended=recommended_rounds(total - dropped), step=step,
+                           recall=top8_recall(tournament.fmt, total - dropped, recommended_rounds(total - dropped)),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
                            if (step.kind, step.round) == (next_step.PAIR, 1) else None)
@@ -95,6 +97,8 @@ def edit(tid: int):
                                                                   Player.dropped.is_(False)))
     return render_template("tournaments/form.html", form=form, tournament=tournament, started=started,
                            active=active, recommended=recommended_rounds(active),
+                           recall=top8_recall(tournament.fmt, active, recommended_rounds(active)),
+                           planned_recall=top8_recall(tournament.fmt, active, tournament.planned_rounds or 0),
                            delete_form=DeleteTournamentForm()), 422 if form.errors else 200
 
 
