@@ -92,11 +92,12 @@ def main(argv=None) -> None:
                   f"| {reach(TARGET)} | {after(rounds)} after {rounds} |")
             sys.stdout.flush()
     if args.write:
-        DATA.write_text(json.dumps({
-            "what": f"mean true top-{CUT} players in the swiss top {CUT} after each round, single-sided swiss, "
-                    "SASS's defaults, standings with SoS and ESoS (bench/bench_recall_rounds.py)",
-            "events": args.events, "date": datetime.date.today().isoformat(), "target": TARGET,
-            "players": table}, indent=1) + "\n")
+        head = {"what": f"mean true top-{CUT} players in the swiss top {CUT} after each round, single-sided swiss, "
+                        "SASS's defaults, standings with SoS and ESoS (bench/bench_recall_rounds.py)",
+                "events": args.events, "date": datetime.date.today().isoformat(), "target": TARGET}
+        lines = [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in head.items()]
+        curves = [f"  {json.dumps(n)}: {json.dumps(curve)}" for n, curve in table.items()]
+        DATA.write_text("{\n" + "\n".join(lines) + '\n "players": {\n' + ",\n".join(curves) + "\n }\n}\n")
         print(f"\nwritten to {DATA}")
 
 
