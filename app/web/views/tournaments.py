@@ -71,9 +71,10 @@ def show(tid: int):
     latest = db.session.scalars(sa.select(Round).filter_by(tournament_id=tid).order_by(Round.number.desc())
                                 .limit(1)).first()
     step, facts = next_step.for_tournament(tournament)
+    recommended = recommended_rounds(total - dropped)
     return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
-                           latest=latest, recommended=recommended_rounds(total - dropped), step=step,
-                           recall=top8_recall(tournament.fmt, total - dropped, recommended_rounds(total - dropped)),
+                           latest=latest, recommended=recommended, step=step,
+                           recall=top8_recall(tournament.fmt, total - dropped, recommended),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
                            if (step.kind, step.round) == (next_step.PAIR, 1) else None)
@@ -95,9 +96,10 @@ def edit(tid: int):
             return redirect(url_for("tournaments.show", tid=tid))
     active = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == tid,
                                                                   Player.dropped.is_(False)))
+    recommended = recommended_rounds(active)
     return render_template("tournaments/form.html", form=form, tournament=tournament, started=started,
-                           active=active, recommended=recommended_rounds(active),
-                           recall=top8_recall(tournament.fmt, active, recommended_rounds(active)),
+                           active=active, recommended=recommended,
+                           recall=top8_recall(tournament.fmt, active, recommended),
                            planned_recall=top8_recall(tournament.fmt, active, tournament.planned_rounds or 0),
                            delete_form=DeleteTournamentForm()), 422 if form.errors else 200
 
