@@ -32,6 +32,9 @@ References, not peers, to show how much any pairing rule can move these figures:
   most the choice among equal-cost pairings can give.
 - estimate-close / estimate-far: the same re-pairing by what the event knows: each player's Bradley-Terry
   estimate from the games so far (maximum a posteriori under the simulation's own standard normal prior).
+- rating-far-0.5 / rating-far-0.8: the same strongest-against-weakest re-pairing by a prior rating the event would
+  have to be given (as chess's Dutch system is): true skill blurred by noise so that the rating correlates 0.5 or
+  0.8 with it. What a rating of that quality would be worth.
 """
 from __future__ import annotations
 
@@ -211,12 +214,24 @@ def _estimate(n: int, games) -> list[float]:
     return list(theta)
 
 
-def _oracle(closest: bool, estimated: bool = False):
-    """SASS's pairing re-paired inside each (Corp class, Runner class) cell by true skill, or by the estimate
-    from the games so far (see the docstring)."""
+def _rating(true_skill, rho: float) -> list[float]:
+    """A prior rating correlating `rho` with true skill; its noise is seeded by the event's skills, so it is the
+    same in every round of the event and independent of the pairing's own random stream."""
+    noise = random.Random(repr(true_skill[:2]))
+    return [rho * s + math.sqrt(1 - rho * rho) * noise.gauss(0, 1) for s in true_skill]
+
+
+def _oracle(closest: bool, estimated: bool = False, rho: float | None = None):
+    """SASS's pairing re-paired inside each (Corp class, Runner class) cell by true skill, by the estimate from
+    the games so far, or by a prior rating of correlation `rho` (see the docstring)."""
 
     def pair(players, games, rnd, rng, true_skill):
-        skill = _estimate(len(players), games) if estimated else true_skill
+        if estimated:
+            skill = _estimate(len(players), games)
+        elif rho is not None:
+            skill = _rating(true_skill, rho)
+        else:
+            skill = true_skill
         pairs, bye = sass(players, games, rnd, rng)
         by_id = {p.pid: p for p in players}
         cells: dict = {}
@@ -248,7 +263,8 @@ def _oracle(closest: bool, estimated: bool = False):
 PAIRERS = {"sass": sass, "deployed": deployed, "article": article, "cobra": cobra}
 PEERS = [name for name in PAIRERS if name != "sass"]
 REFERENCES = {"random": random_legal, "oracle-close": _oracle(True), "oracle-far": _oracle(False),
-              "estimate-close": _oracle(True, estimated=True), "estimate-far": _oracle(False, estimated=True)}
+              "estimate-close": _oracle(True, estimated=True), "estimate-far": _oracle(False, estimated=True),
+              "rating-far-0.5": _oracle(False, rho=0.5), "rating-far-0.8": _oracle(False, rho=0.8)}
 ALL = {**PAIRERS, **REFERENCES}
 
 
