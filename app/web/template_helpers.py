@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from fractions import Fraction
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, url_for
 from flask_login import current_user
+from markupsafe import Markup, escape
 
 from ..core import clock
 from ..core.cards import data_label as card_data_label
@@ -19,6 +21,7 @@ from . import access, player_session
 def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(name_key, "name_key")
     app.add_template_filter(tiebreak, "tiebreak")
+    app.add_template_filter(unbroken_scores, "unbroken_scores")
     app.add_template_global(countdown, "countdown")
     app.add_template_global(you_in, "you_in")
     app.add_template_global(registration.status, "registration_status")  # open or not, and why: one rule
@@ -29,6 +32,15 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(is_loopback, "is_loopback")
     app.add_template_global(event_stats.public, "stats_public")  # the event pages link the statistics once public
     app.context_processor(page_context)
+
+
+_SCORE = re.compile(r"\d+-\d+")
+
+
+def unbroken_scores(text: str) -> Markup:
+    """The text with each score ("3-3", "2-0") kept on one line: a narrow button must not break it after the
+    hyphen into "3-" and "3"."""
+    return Markup(_SCORE.sub(lambda m: f'<span class="nowrap">{m.group()}</span>', str(escape(text))))
 
 
 def site_root() -> str:

@@ -14,3 +14,16 @@ def test_tiebreakers_round_as_decimal_did():
             for places in (1, 3):
                 exact = (Decimal(n) / Decimal(d)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
                 assert _fixed(value, places) == str(exact), (value, places)
+
+
+def test_scores_stay_on_one_line_and_text_stays_escaped():
+    """A narrow button breaks "3-3" after the hyphen unless the score is one unbreakable run; the rest of the
+    text (a player's name can be anything) is escaped as before."""
+    from app.web.template_helpers import unbroken_scores
+
+    assert unbroken_scores("We drew 3-3: each won as Corp") == \
+        'We drew <span class="nowrap">3-3</span>: each won as Corp'
+    assert unbroken_scores("I won 2-0 and 10-12") == \
+        'I won <span class="nowrap">2-0</span> and <span class="nowrap">10-12</span>'
+    assert unbroken_scores("<b>Ana</b> said: a tie") == "&lt;b&gt;Ana&lt;/b&gt; said: a tie"
+    assert unbroken_scores("I lost as Runner") == "I lost as Runner"
