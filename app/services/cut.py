@@ -131,6 +131,12 @@ def bracket(tournament: Tournament):
     return stored[0] if stored is not None else None
 
 
+def decided(tournament: Tournament) -> bool:
+    """The top cut exists and every game of it is played: the event is over."""
+    stored = _stored(tournament)
+    return stored is not None and stored[0].is_complete()
+
+
 def _stored(tournament: Tournament):
     """(the bracket, its CutResult rows) from the stored seeds and results, or None when there is no cut."""
     if tournament.cut_kind is None:

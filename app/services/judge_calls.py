@@ -116,8 +116,19 @@ def latest_call(t: Tournament, player: Player) -> Optional[CallView]:
 
 # ---------------------------------------------------------------- the steps
 
+OVER = "The event is over: no judge is watching for calls now. Find the organizer in person."
+
+
+def closed(t: Tournament) -> Optional[str]:
+    """Why players can call no judge now, or None: once the top cut is decided the staff stop watching calls."""
+    return OVER if cut_service.decided(t) else None
+
+
 def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> CallView:
     """The player calls a judge to the table they sit at now (round and table filled in)."""
+    why = closed(t)
+    if why:
+        raise CallRefused(why)
     reason = " ".join(reason.split())[:REASON_LENGTH]
     last = latest_call(t, player)
     if last is not None and last.live:

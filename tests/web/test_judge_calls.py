@@ -201,3 +201,25 @@ def test_the_panel_reads_its_stamp_and_open_calls_in_one_query(app, event):
         sa_event.remove(db.engine, "before_cursor_execute", listener)
     assert len(seen) == 1, seen
     assert names == [("Ann", "Ann's"), ("Cat", "Cat's")] and stamp == judge_calls.stamp(t)
+
+
+def test_once_the_cut_is_decided_no_call_can_be_made(app, make_user, make_tournament):
+    """The staff stop watching calls when the event is over: the player's page says so instead of offering the
+    button, and a call sent anyway (a page left open) is refused and stores nothing."""
+    import random
+
+    from app.services import cut as cut_service
+    from cut_helpers import add_players, play_cut, random_swiss
+    t = make_tournament(make_user())
+    players = add_players(t, [f"P{i}" for i in range(8)])
+    random_swiss(t, players, 3, random.Random(5))
+    cut_service.create(t, 4, "single", [])
+    seeded = db.session.get(Player, cut_service.load(t).bracket.games[0].player1)
+    assert "Call a judge" in app.test_client().get(_link(t, seeded)).get_data(as_text=True)  # the final is ahead
+    play_cut(t, lambda game: game.player1)
+    assert cut_service.decided(t)
+    phone = app.test_client()
+    page = phone.get(_link(t, seeded)).get_data(as_text=True)
+    assert "Call a judge" not in page and "The event is over" in page
+    r = phone.post(f"{_link(t, seeded)}/judge", data={"reason": "prize"}, follow_redirects=True)
+    assert "The event is over" in r.get_data(as_text=True) and _calls() == []
