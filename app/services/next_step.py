@@ -104,8 +104,7 @@ def facts_for(t: Tournament, summaries=None) -> Facts:
     last = summaries[-1] if summaries else None
     cut = None
     if t.cut_kind:
-        loaded = cut_service.load(t)
-        cut = "complete" if loaded is not None and loaded.bracket.is_complete() else "running"
+        cut = "complete" if cut_service.decided(t) else "running"
     return Facts(active=int(active), requested_byes=int(requested), latest=last.number if last else 0,
                  latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
                  planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field))

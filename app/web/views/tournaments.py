@@ -71,10 +71,11 @@ def show(tid: int):
     latest = db.session.scalars(sa.select(Round).filter_by(tournament_id=tid).order_by(Round.number.desc())
                                 .limit(1)).first()
     step, facts = next_step.for_tournament(tournament)
-    recommended = recommended_rounds(total - dropped)
+    active = total - dropped
+    recommended = recommended_rounds(active)
     return render_template("tournaments/show.html", tournament=tournament, players=total, dropped=dropped,
                            latest=latest, recommended=recommended, step=step,
-                           recall=top8_recall(tournament.fmt, total - dropped, recommended),
+                           recall=top8_recall(tournament.fmt, active, recommended),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
                            if (step.kind, step.round) == (next_step.PAIR, 1) else None)
