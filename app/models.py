@@ -176,6 +176,9 @@ class Player(db.Model):
     # identity forgets it (the validator below).
     corp_faction = db.Column(db.String(24))
     runner_faction = db.Column(db.String(24))
+    # The swiss rank an imported NRTM file gave the player: the standings' last resort between players equal on
+    # points and every tiebreaker, so the file's order of exact ties stands (core/standings.py compute_standings).
+    file_rank = db.Column(db.Integer)
     self_registered = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
@@ -192,6 +195,7 @@ class Player(db.Model):
         UniqueConstraint("tournament_id", "name_key"),
         UniqueConstraint("id", "tournament_id"),  # target of composite foreign keys
         CheckConstraint("fixed_table IS NULL OR fixed_table > 0", name="fixed_table_positive"),
+        CheckConstraint("file_rank IS NULL OR file_rank > 0", name="file_rank_positive"),
     )
 
     tournament = db.relationship("Tournament", back_populates="players")
@@ -279,6 +283,8 @@ class Match(db.Model):
     result = db.Column(db.String(16))
     intentional_draw = db.Column(db.Boolean, nullable=False, default=False)
     drawn_games = db.Column(db.Integer, nullable=False, default=0)
+    # NRTM's twoForOne, as an imported file gave it (written back on export; nothing in SASS reads it)
+    two_for_one = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
 
     __table_args__ = (
         ForeignKeyConstraint(["round_id", "tournament_id"], ["rounds.id", "rounds.tournament_id"],
@@ -307,6 +313,9 @@ class Seat(db.Model):
     side = db.Column(db.String(6))  # "corp" / "runner" in single-sided, else NULL
     points = db.Column(db.Integer)  # NULL until the result is in
     games_won = db.Column(db.Integer, nullable=False, default=0)  # plain swiss games in the match
+    # Points the player lost at this table (an imported file's negative score: a penalty), taken from their
+    # standings' points on top of `points`, which stay the result's; 0 almost always.
+    penalty = db.Column(db.Integer, nullable=False, default=0, server_default="0")
 
     __table_args__ = (
         ForeignKeyConstraint(["match_id", "round_id"], ["matches.id", "matches.round_id"], ondelete="CASCADE"),
@@ -322,6 +331,7 @@ class Seat(db.Model):
         CheckConstraint("side IS NULL OR side IN ('corp', 'runner')", name="side"),
         CheckConstraint("points IS NULL OR points >= 0", name="points"),
         CheckConstraint("games_won >= 0", name="games_won"),
+        CheckConstraint("penalty >= 0", name="penalty"),
     )
 
     match = db.relationship("Match", back_populates="seats")

@@ -35,6 +35,8 @@ KIND = "sass-backup"
 # e-mail, so that a move (restore keeping the address) keeps the links and the staff; absent before: a move refused.
 # 5: the event's decklist settings (`tournament.decklists`) and the players' lists (`decklists`: each list's text as
 # submitted, judged again on restore under the event's rules); absent before: no lists, none collected.
+# Within version 5, as an imported NRTM file gives them: a player's `file_rank`, a match's `two_for_one`, a seat's
+# `penalty`, and a double-sided total kept without its games ("3-3", results.games_known); absent: none.
 VERSION = 5
 READS = (1, 2, 3, 4, 5)
 STAFF_ROLES = ("organizer", "scorekeeper")
@@ -86,15 +88,15 @@ def backup(tournament: Tournament) -> dict:
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
              "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-             "runner_faction": p.runner_faction, "link": player_links.carried(p)}
+             "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link": player_links.carried(p)}
             for p in players
         ],
         "rounds": [
             {"number": r.number, "published": r.published, "matches": [
                 {"table": m.table, "is_bye": m.is_bye, "result": m.result, "intentional_draw": m.intentional_draw,
-                 "drawn_games": m.drawn_games, "seats": [
+                 "drawn_games": m.drawn_games, "two_for_one": m.two_for_one, "seats": [
                      {"player": number[s.player_id], "position": s.position, "side": s.side, "points": s.points,
-                      "games_won": s.games_won}
+                      "games_won": s.games_won, "penalty": s.penalty}
                      for s in m.seats],
                  "claims": claims.get(m.id, []), "changes": changes.get(m.id, [])}
                 for m in tables[r.id]]}

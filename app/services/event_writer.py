@@ -39,6 +39,7 @@ class PlayerRow:
     corp_faction: Optional[str] = None  # a file's faction of an identity SASS does not know (Player.corp_faction)
     runner_faction: Optional[str] = None
     moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
+    file_rank: Optional[int] = None  # the swiss rank an imported NRTM file gave (Player.file_rank)
 
 
 @dataclass
@@ -48,6 +49,7 @@ class SeatRow:
     side: Optional[str]
     points: Optional[int]
     games_won: int = 0
+    penalty: int = 0  # points lost at the table (Seat.penalty)
 
 
 @dataclass
@@ -79,6 +81,7 @@ class MatchRow:
     intentional_draw: bool
     seats: list  # of SeatRow
     drawn_games: int = 0
+    two_for_one: bool = False
     claims: list = field(default_factory=list)  # of ClaimRow, in the order they were made
     changes: list = field(default_factory=list)  # of ChangeRow, oldest first
 
@@ -190,7 +193,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
         {"tournament_id": tid, "name": p.name, "name_key": name_key(p.name), "corp_identity": p.corp_identity,
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-         "runner_faction": p.runner_faction, "link_key": secrets.token_hex(16),
+         "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
          "moved_link": p.moved_link if plan.keep_address else None, "created_at": now}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
@@ -201,14 +204,15 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     round_id = _ids(Round.number, tid)
     _insert_all(Match, [
         {"tournament_id": tid, "round_id": round_id[r.number], "table": m.table, "is_bye": m.is_bye,
-         "result": m.result, "intentional_draw": m.intentional_draw, "drawn_games": m.drawn_games}
+         "result": m.result, "intentional_draw": m.intentional_draw, "drawn_games": m.drawn_games,
+         "two_for_one": m.two_for_one}
         for r in plan.rounds for m in r.matches])
     match_id = {(rid, table): mid for mid, rid, table in db.session.execute(
         sa.select(Match.id, Match.round_id, Match.table).where(Match.tournament_id == tid))}
     _insert_all(Seat, [
         {"tournament_id": tid, "round_id": round_id[r.number], "match_id": match_id[round_id[r.number], m.table],
          "player_id": player_id[s.player], "position": s.position, "side": s.side, "points": s.points,
-         "games_won": s.games_won}
+         "games_won": s.games_won, "penalty": s.penalty}
         for r in plan.rounds for m in r.matches for s in m.seats])
     _insert_all(ResultClaim, [
         {"tournament_id": tid, "match_id": match_id[round_id[r.number], m.table], "player_id": player_id[c.player],

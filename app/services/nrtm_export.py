@@ -35,7 +35,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     number = {p.id: i for i, p in enumerate(players, 1)}
     by_id = {p.id: p for p in players}
     single = tournament.fmt is Format.SINGLE_SIDED
-    standings = state.standings(tournament, published_only=True)
+    standings = state.standings(tournament, published_only=True, cut_first=False)  # ranks: the swiss placings
     cut = cut_service.load(tournament)
     rounds = _swiss_rounds(tournament)
     tables = round_tables.by_round(r.id for r in rounds)
@@ -107,13 +107,18 @@ def _swiss_pairing(match: round_tables.Table, number: dict, fmt: Format) -> dict
         players = players + [empty] if seats[0].position == 1 else [empty] + players
     return {
         "table": match.table, "player1": players[0], "player2": players[1],
-        "intentionalDraw": match.intentional_draw, "twoForOne": False, "eliminationGame": False,
+        "intentionalDraw": match.intentional_draw, "twoForOne": match.two_for_one, "eliminationGame": False,
     }
 
 
 def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
                   match_result: Optional[str] = None) -> dict:
+    """A seat's scores; a penalty (Seat.penalty) comes off them, as the file it was imported from had it: a
+    negative score, on a double-sided player's side score of 0 where there is one."""
     points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
+    penalty = seat.penalty if seat is not None else 0
+    if points is not None:
+        points -= penalty
     player = {"id": number[seat.player_id] if seat is not None else None}
     if fmt is Format.SINGLE_SIDED:
         role = None if bye else (seat.side or ("corp" if seat.position == 1 else "runner"))
@@ -125,6 +130,8 @@ def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
         corp = runner = None
         if seat is not None and not bye and match_result is not None and fmt is Format.DOUBLE_SIDED:
             corp, runner = result_rules.side_scores(match_result)[seat.position - 1]
+            if penalty and corp is not None:
+                corp, runner = (corp - penalty, runner) if corp == 0 or runner != 0 else (corp, runner - penalty)
         player.update(corpScore=corp, runnerScore=runner, combinedScore=points)
     return player
 

@@ -114,6 +114,7 @@ def read(doc) -> EventPlan:
             # absent from backups made before a file's factions were kept
             corp_faction=_kept_faction(raw, "corp", name), runner_faction=_kept_faction(raw, "runner", name),
             moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
+            file_rank=j.integer(raw.get("file_rank"), f"player {name!r} file_rank", 1, 100000, null=True),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
@@ -184,6 +185,8 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
         if result not in results:  # each distinct result is checked once, not once per table
             try:
                 results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
+                if version >= 2 and fmt is Format.DOUBLE_SIDED and not result_rules.games_known(result):
+                    results[result] = result  # an imported file's total that does not say its games stays so
             except result_rules.ResultError as e:
                 raise FileError(f"{where}: {e}") from None
         return results[result]
@@ -215,6 +218,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
                 side=j.choice(s.get("side"), f"{where} seat side", ("corp", "runner"), null=True),
                 points=j.integer(s.get("points"), f"{where} seat points", 0, 1000, null=True),
                 games_won=j.integer(s.get("games_won"), f"{where} seat games_won", 0, 100),
+                penalty=j.integer(s.get("penalty", 0), f"{where} seat penalty", 0, 1000),
             ))
         if len(seats) != (1 if is_bye else 2):
             raise FileError(f"{where} should have {'one seat (a bye)' if is_bye else 'two seats'}")
@@ -228,6 +232,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
         matches.append(MatchRow(
             table=table, is_bye=is_bye, result=result,
             intentional_draw=j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
+            two_for_one=j.boolean(m.get("two_for_one", False), f"{where} two_for_one"),
             drawn_games=drawn_games, seats=seats, claims=claims, changes=changes,
         ))
     return matches

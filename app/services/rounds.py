@@ -134,13 +134,14 @@ def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:
 
 def points_before(t: Tournament, number: int) -> dict[int, int]:
     """Each player's points from the rounds before `number` (what they bring into it), by player id: one
-    aggregate query, the same sum the standings make (points always come from the seats' games), and no
-    standings recomputation, which a result in the live round would otherwise force on every page view.
+    aggregate query, the same sum the standings make (points always come from the seats' games, less their
+    penalties), and no standings recomputation, which a result in the live round would otherwise force on every
+    page view.
     Players without a seat before the round are left out (they have 0)."""
     if number <= 1:
         return {}
     return dict(db.session.execute(
-        sa.select(Seat.player_id, sa.func.sum(Seat.points))
+        sa.select(Seat.player_id, sa.func.sum(Seat.points - Seat.penalty))
         .join(Round, Round.id == Seat.round_id)
         .where(Round.tournament_id == t.id, Round.number < number, Seat.points.is_not(None))
         .group_by(Seat.player_id)).all())
