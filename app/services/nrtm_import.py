@@ -156,8 +156,9 @@ def _check_standings(plan: EventPlan, fmt: Format, raw_players: list) -> None:
     moved = [f"{r.name} ({_points_text(given[r.player])} in the file, {_points_text(r.points)} from the games)"
              for r in rows if r.player in given and given[r.player] != r.points]
     if moved:
-        plan.warnings.append(f"{len(moved)} player{'s' * (len(moved) != 1)}' matchPoints differ from the points "
-                             f"their games give; SASS counts the games: {_listed(moved)}.")
+        whose = "1 player's" if len(moved) == 1 else f"{len(moved)} players'"
+        plan.warnings.append(f"{whose} matchPoints differ from the points their games give; SASS counts the games: "
+                             f"{_listed(moved)}.")
     if ranks:
         order = [f"{r.name} ({_ordinal(ranks[r.player])} in the file, {_ordinal(r.rank)} here)"
                  for r in rows if ranks[r.player] != r.rank]
