@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live bench-ranking bench-recall simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live bench-ranking bench-recall bench-import simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -73,6 +73,9 @@ bench-ranking: $(VENV)/.installed
 
 bench-recall: $(VENV)/.installed
 	$(PY) -m bench.bench_recall_rounds --write
+
+bench-import: $(VENV)/.installed
+	$(PY) -m bench.bench_import
 
 simulate: $(VENV)/.installed
 	$(PY) -m app.core.pairing.simulate
