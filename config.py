@@ -87,6 +87,10 @@ class Config:
     # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
     BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
     BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
+    # Results (and players' reports, drops, cut games) are backed up too, this many seconds after the last backup at
+    # most (app/services/backup.py `follow`): one write per event per interval however many results come in it.
+    # 0: only publishes write backups.
+    BACKUP_FOLLOW_SECONDS = float(os.environ.get("BACKUP_FOLLOW_SECONDS", "5"))
     # How often phones poll the event's status (/t/<slug>/status.json: round, pairings version, timer), in ms; each
     # wait is drawn within ±25 % so a hall of phones does not poll in step. With a 1 s shared cache in front of
     # the status answer a publish or a timer change reaches 95 % of phones within 2.7 s (bench/bench_player_live.py,
