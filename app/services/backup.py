@@ -40,8 +40,8 @@ KIND = "sass-backup"
 # 5: the event's decklist settings (`tournament.decklists`) and the players' lists (`decklists`: each list's text as
 # submitted, judged again on restore under the event's rules); absent before: no lists, none collected.
 # 6: the event's `slip_key` and each round's `slip_ref` (what its match slips' codes are made from), `certified`
-# and `gap` (the engine's proof), and the staff still to sign up after a move (`staff`, as members); absent before:
-# new slip codes, no proof shown.
+# and `gap` (the engine's proof) and `timer` (its clock: state, ends_at, remaining_ms), and the staff still to sign
+# up after a move (`staff`, as members); absent before: new slip codes, no proof shown, no clock.
 VERSION = 6
 READS = (1, 2, 3, 4, 5, 6)
 STAFF_ROLES = ("organizer", "scorekeeper")
@@ -101,7 +101,10 @@ def backup(tournament: Tournament) -> dict:
         ],
         "rounds": [
             {"number": r.number, "published": r.published, "slip_ref": r.slip_ref, "certified": r.certified,
-             "gap": r.gap, "matches": [
+             "gap": r.gap, "timer": None if r.timer_state is None else {
+                 "state": r.timer_state, "remaining_ms": r.timer_remaining_ms,
+                 "ends_at": None if r.timer_ends_at is None else _time(r.timer_ends_at)},
+             "matches": [
                 {"table": m.table, "is_bye": m.is_bye, "result": m.result, "intentional_draw": m.intentional_draw,
                  "drawn_games": m.drawn_games, "seats": [
                      {"player": number[s.player_id], "position": s.position, "side": s.side, "points": s.points,

@@ -91,6 +91,7 @@ class RoundRow:
     slip_ref: Optional[int] = None  # what its slips' codes name it by (a backup's; None: a new one)
     certified: Optional[bool] = None  # the engine's proof where it was paired (Round.certified, Round.gap)
     gap: Optional[str] = None
+    timer: tuple = (None, None, None)  # its clock: (state, ends_at, remaining_ms) as Round keeps them
 
 
 @dataclass
@@ -201,7 +202,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}
 
     _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now,
-                         "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap}
+                         "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap,
+                         "timer_state": r.timer[0], "timer_ends_at": r.timer[1], "timer_remaining_ms": r.timer[2]}
                         for r in plan.rounds])
     round_id = _ids(Round.number, tid)
     _insert_all(Match, [

@@ -158,6 +158,7 @@ def read(doc) -> EventPlan:
                 raise FileError(f"round {number} has another round's slip_ref")
             refs.add(row.slip_ref)
             row.certified, row.gap = _proof(raw, number)
+            row.timer = _clock(raw.get("timer"), number)
         rounds.append(row)
 
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
@@ -197,6 +198,21 @@ def _proof(raw: dict, number: int) -> tuple:
         if not ok:
             raise FileError(f"round {number} gap should be a number of at least 0, for a round not proven optimal")
     return certified, gap
+
+
+def _clock(raw, number: int) -> tuple:
+    """A round's clock as Round keeps it (the timer CHECK of app/models.py): none, running to a time, paused with
+    the time left, or called."""
+    if raw is None:
+        return None, None, None
+    raw = j.obj(raw, f"round {number} timer")
+    state = j.choice(raw.get("state"), f"round {number} timer state", ("running", "paused", "called"))
+    ends_at = None if raw.get("ends_at") is None else j.iso_time(raw.get("ends_at"), f"round {number} timer ends_at")
+    remaining = j.integer(raw.get("remaining_ms"), f"round {number} timer remaining_ms", 0, 36_000_000, null=True)
+    if (ends_at is not None) != (state == "running") or (remaining is not None) != (state == "paused"):
+        raise FileError(f"round {number} timer: a running clock has an end time, a paused one its time left, "
+                        "and nothing else")
+    return state, ends_at, remaining
 
 
 def _check_staff(doc: dict) -> list[tuple[str, str]]:

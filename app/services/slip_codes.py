@@ -5,10 +5,10 @@ not carry anyone's identity: a player's link would let whoever holds the paper a
 report their later rounds) long after the round, and a removed scorekeeper would keep a stack of them. The code
 is `<round's slip reference>.<table>.<HMAC-SHA256(event's slip key, reference, table)>` (128 bits of the MAC
 kept), so no row is stored per slip. The key (Tournament.slip_key) and the reference (Round.slip_ref, random) are
-the event's own and travel in its backups: a move to a spare laptop, or a restore, keeps every printed slip working
-(never the site's SECRET_KEY, which differs there). A copy of the database or a backup file can therefore make
-codes for its event's slips: they report only what the paper does. It works only while its round is the event's latest,
-published round and no cut exists: the next round, an undo (a new round gets a new id) or the cut kill it. It
+the event's own and travel in its backups: a move to a spare laptop, or a restore, keeps every printed slip
+working (the site's SECRET_KEY differs there). So a copy of the database or a backup file can make its event's
+codes: they report only what the paper does. A code works only while its round is the event's latest, published
+round and no cut exists: the next round, an undo (a re-paired round gets a new reference) or the cut kill it. It
 reports the table's result once, while the table has none; a result already in is the organizer's to change.
 The result log names the slip, not a player (match_results.Actor "slip").
 """
@@ -59,12 +59,12 @@ def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
     if found is None:
         return None
     ref, table = int(found.group(1)), int(found.group(2))
+    current = hmac.compare_digest(found.group(3), _mac(t, ref, table))
+    if not current and not hmac.compare_digest(found.group(3), _legacy(t, ref, table)):
+        return None  # a forged code costs no query
     row = db.session.execute(sa.select(Round.id).where(Round.tournament_id == t.id, Round.slip_ref == ref)
                              .order_by(Round.number.desc()).limit(1)).first()
-    if row is None:
-        return None
-    if not hmac.compare_digest(found.group(3), _mac(t, ref, table)) \
-            and not (row.id == ref and hmac.compare_digest(found.group(3), _legacy(t, ref, table))):
+    if row is None or not current and row.id != ref:  # a former code names a round from before slip keys
         return None
     match_id = db.session.scalar(sa.select(Match.id).where(
         Match.round_id == row.id, Match.table == table, Match.is_bye.is_(False)))
