@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live bench-ranking bench-recall bench-import simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-recall bench-import simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,6 +61,9 @@ bench-proxy: $(VENV)/.installed
 
 bench-restore: $(VENV)/.installed
 	$(PY) -m bench.bench_restore_sizes
+
+bench-backup-follow: $(VENV)/.installed
+	$(PY) -m bench.bench_backup_follow
 
 bench-participation: $(VENV)/.installed
 	$(PY) -m bench.bench_participation

@@ -87,6 +87,10 @@ class Config:
     # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
     BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
     BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
+    # Results (and players' reports, drops, cut games) are backed up too, this many seconds after the last backup at
+    # most (app/services/backup.py `follow`): one write per event per interval however many results come in it.
+    # 0: only publishes write backups.
+    BACKUP_FOLLOW_SECONDS = float(os.environ.get("BACKUP_FOLLOW_SECONDS", "5"))
     # How often phones poll the event's status (/t/<slug>/status.json: round, pairings version, timer), in ms; each
     # wait is drawn within ±25 % so a hall of phones does not poll in step. With a 1 s shared cache in front of
     # the status answer a publish or a timer change reaches 95 % of phones within 2.7 s (bench/bench_player_live.py,
@@ -95,8 +99,10 @@ class Config:
     STATUS_POLL_MS = int(os.environ.get("STATUS_POLL_MS", "2000"))
     # How often a player's own page asks whether its parts changed (a revalidated ETag: a 304 while their table
     # is unchanged, about the cost of a status poll); a publish makes it ask at once. The opponent's report
-    # shows within about this long.
-    PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "10000"))
+    # shows within 1.25 times this (each wait is drawn within ±25 %): 2 s keeps it under 3 s. A player page then
+    # costs the app two revalidated polls every 2 s (docs/benchmarks.md); a very big event on a small server may
+    # want 5000 (the report then shows within about 6 s).
+    PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "2000"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"

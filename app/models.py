@@ -45,6 +45,17 @@ def new_slug() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")[:8].lower()
 
 
+def new_slip_key() -> str:
+    """An event's own key for its match slips' table codes (app/services/slip_codes.py)."""
+    return secrets.token_hex(32)
+
+
+def new_slip_ref() -> int:
+    """What a round's slip codes name it by (Round.slip_ref): random, so it travels with the event and an undone,
+    re-paired round never takes an earlier one's."""
+    return secrets.randbelow(MAX_INT) + 1
+
+
 class User(UserMixin, db.Model):
     __tablename__ = "users"
     id = db.Column(db.Integer, primary_key=True)
@@ -111,6 +122,9 @@ class Tournament(db.Model):
     card_format = db.Column(db.String(10), nullable=False, default="standard", server_default="standard")
     restriction = db.Column(db.String(64))
     decklist_visibility = db.Column(db.String(8), nullable=False, default="closed", server_default="closed")
+    # What signs the match slips' table codes (app/services/slip_codes.py): the event's own, carried by its
+    # backups, so a move or a restore keeps every printed slip working.
+    slip_key = db.Column(db.String(64), nullable=False, default=new_slip_key)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -158,6 +172,22 @@ class Staff(db.Model):
 
     tournament = db.relationship("Tournament", back_populates="staff")
     user = db.relationship("User")
+
+
+class PendingStaff(db.Model):
+    """A staff member of a moved event whose account does not exist here yet (app/services/staff.py): they get
+    their role when an account with this e-mail is made; until then the TO sees them as missing."""
+
+    __tablename__ = "pending_staff"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    email = db.Column(db.String(254), nullable=False, index=True)
+    role = db.Column(db.String(12), nullable=False)
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "email"),
+        CheckConstraint("role IN ('organizer', 'scorekeeper')", name="role"),
+    )
 
 
 class Player(db.Model):
@@ -230,6 +260,9 @@ class Round(db.Model):
     # NULL: not paired by the engine here (an imported round, or one from before this column).
     certified = db.Column(db.Boolean)
     gap = db.Column(db.String(64))
+    # What the round's slip codes name it by (app/services/slip_codes.py), carried by backups; rounds from before
+    # this column keep their id here, which their printed codes name.
+    slip_ref = db.Column(db.Integer, nullable=False, default=new_slip_ref)
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "number"),

@@ -78,7 +78,9 @@ for _folder in (_PAGE_CACHE_DIR, _BACKUP_DIR):  # each test process removes its 
 
 def _test_app(database_uri, **config):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
-                      "BACKUP_DIR": _BACKUP_DIR, **config})
+                      "BACKUP_DIR": _BACKUP_DIR,
+                      # no backup timers outliving a test (tests/web/test_venue_move.py turns them on)
+                      "BACKUP_FOLLOW_SECONDS": 0, **config})
 
     @app.before_request
     def _forget_cached_user():

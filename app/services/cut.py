@@ -19,6 +19,7 @@ from ..core.played_bracket import PlayedBracket, PlayedGame
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..core.pairing import Format
+from . import backup
 from .locks import lock_tournament
 from .state import standings
 
@@ -320,6 +321,7 @@ def report(tournament: Tournament, game_id: int, winner_id: int) -> CutGame:
     if cut.bracket.file_ranking:  # a result changed here: the games rank the cut from now on
         db.session.execute(sa.update(CutEntry).where(CutEntry.tournament_id == tournament.id).values(rank=None))
     _commit()
+    backup.follow(tournament)
     return result
 
 

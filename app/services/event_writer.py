@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Decklist, Match, Player, ResultChange, ResultClaim, Round, Seat, Staff,
-                     Tournament, User, utcnow)
+from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player, ResultChange, ResultClaim, Round,
+                     Seat, Staff, Tournament, User, new_slip_ref, utcnow)
 from ..core.names import name_key
 from .jsonfile import FileError
 from .upload_slots import Busy
@@ -91,6 +91,10 @@ class RoundRow:
     number: int
     published: bool
     matches: list  # of MatchRow
+    slip_ref: Optional[int] = None  # what its slips' codes name it by (a backup's; None: a new one)
+    certified: Optional[bool] = None  # the engine's proof where it was paired (Round.certified, Round.gap)
+    gap: Optional[str] = None
+    timer: tuple = (None, None, None)  # its clock: (state, ends_at, remaining_ms) as Round keeps them
 
 
 @dataclass
@@ -140,6 +144,7 @@ class EventPlan:
     staff: list = field(default_factory=list)  # (e-mail, role) where it came from (a backup's)
     keep_address: bool = False  # a move: the slug is kept, and `staff_ids` are the staff's accounts here
     staff_ids: list = field(default_factory=list)  # (user id, role)
+    pending_staff: list = field(default_factory=list)  # a move: (e-mail, role) with no account here yet
     decklists: list = field(default_factory=list)  # of DecklistRow
 
 
@@ -199,7 +204,9 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     by_key = _ids(Player.name_key, tid)
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}
 
-    _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now}
+    _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now,
+                         "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap,
+                         "timer_state": r.timer[0], "timer_ends_at": r.timer[1], "timer_remaining_ms": r.timer[2]}
                         for r in plan.rounds])
     round_id = _ids(Round.number, tid)
     _insert_all(Match, [
@@ -225,6 +232,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
 
     _insert_all(Staff, [{"tournament_id": tid, "user_id": uid, "role": role, "created_at": now}
                         for uid, role in plan.staff_ids])
+    _insert_all(PendingStaff, [{"tournament_id": tid, "email": email, "role": role}
+                               for email, role in plan.pending_staff])
     rank = {p: i for i, p in enumerate(plan.cut_ranking, 1)}
     _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i, "rank": rank.get(p)}
                            for i, p in enumerate(plan.seeds, 1)])

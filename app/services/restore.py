@@ -17,13 +17,15 @@ from ..core.brackets import Bracket, BracketError
 from ..core.identities import file_faction
 from ..core.played_bracket import PlayedBracket
 from ..extensions import db
-from ..models import (Tournament, User)
+from ..models import MAX_INT, Tournament, User
 from ..core.pairing import Format
 from ..core.standings import TIEBREAKERS
 from . import decklists as decklists_service
 from . import event_writer
 from . import jsonfile as j
 from . import participation
+from . import rounds as rounds_service
+from . import staff as staff_service
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
 from .jsonfile import FileError
@@ -68,7 +70,27 @@ def move(data: bytes, owner: User) -> Tournament:
     plan.keep_address = True
     plan.staff_ids = [(accounts[email], role) for email, role in plan.staff
                       if email in accounts and accounts[email] != owner.id]
+    plan.pending_staff = [(email, role) for email, role in plan.staff if email not in accounts]
     return event_writer.write(plan, owner, "backup")
+
+
+def holds(t: Tournament) -> str:
+    """What a restored event holds, said to the TO as it arrives, to check against the last state they saw: its
+    newest round and how many of that round's results are in, or its cut; and the staff still to sign up here."""
+    summaries = rounds_service.round_summaries(t)
+    if t.cut_kind is not None:
+        said = f"It holds {len(summaries)} swiss rounds and the top cut."
+    elif summaries:
+        last = summaries[-1]
+        said = (f"It holds round {last.number}{'' if last.published else ' (not published)'}: "
+                f"{last.matches - last.unreported} of its {last.matches} results in.")
+    else:
+        said = "It holds no round yet."
+    missing = staff_service.pending(t)
+    if missing:
+        said += " Staff who get their role when they sign up here: " + ", ".join(
+            f"{p.email} ({p.role})" for p in missing) + "."
+    return said
 
 
 def read(doc) -> EventPlan:
@@ -95,6 +117,8 @@ def read(doc) -> EventPlan:
         **_organiser(t.get("organiser")),
         **_decklist_settings(t.get("decklists")),
     }
+    if doc["version"] >= 6:  # the slips already printed keep working (app/services/slip_codes.py)
+        settings["slip_key"] = _hash(t.get("slip_key"), "tournament slip_key")
 
     players, names = [], NameClash()
     for i, raw in enumerate(j.array(doc.get("players"), "players"), 1):
@@ -120,15 +144,23 @@ def read(doc) -> EventPlan:
     if len(ids) != len(players):
         raise FileError("two players have the same id")
 
-    rounds, numbers = [], set()
+    rounds, numbers, refs = [], set(), set()
     for i, raw in enumerate(j.array(doc.get("rounds"), "rounds"), 1):
         raw = j.obj(raw, f"round {i}")
         number = j.integer(raw.get("number"), f"round {i} number", 1, 10000)
         if number in numbers:
             raise FileError(f"round {number} appears twice")
         numbers.add(number)
-        rounds.append(RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
-                               _check_matches(raw.get("matches"), number, ids, fmt, doc["version"])))
+        row = RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
+                       _check_matches(raw.get("matches"), number, ids, fmt, doc["version"]))
+        if doc["version"] >= 6:
+            row.slip_ref = j.integer(raw.get("slip_ref"), f"round {number} slip_ref", 1, MAX_INT)
+            if row.slip_ref in refs:
+                raise FileError(f"round {number} has another round's slip_ref")
+            refs.add(row.slip_ref)
+            row.certified, row.gap = _proof(raw, number)
+            row.timer = _clock(raw.get("timer"), number)
+        rounds.append(row)
 
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
     if doc["version"] >= 4:
@@ -150,6 +182,38 @@ def _hash(value, where: str) -> str:
     if not HASH.fullmatch(text):
         raise FileError(f"{where} should be 64 hexadecimal digits")
     return text
+
+
+def _proof(raw: dict, number: int) -> tuple:
+    """A round's (certified, gap) as Round keeps them: both null (not paired by an engine), proven optimal (no
+    gap), or not proven, with its gap a fraction of at least 0 or unknown."""
+    certified = raw.get("certified")
+    if certified is not None:
+        certified = j.boolean(certified, f"round {number} certified")
+    gap = j.text(raw.get("gap"), f"round {number} gap", 64, null=True)
+    if gap is not None:
+        try:
+            ok = Fraction(gap) >= 0 and certified is False
+        except (ValueError, ZeroDivisionError):
+            ok = False
+        if not ok:
+            raise FileError(f"round {number} gap should be a number of at least 0, for a round not proven optimal")
+    return certified, gap
+
+
+def _clock(raw, number: int) -> tuple:
+    """A round's clock as Round keeps it (the timer CHECK of app/models.py): none, running to a time, paused with
+    the time left, or called."""
+    if raw is None:
+        return None, None, None
+    raw = j.obj(raw, f"round {number} timer")
+    state = j.choice(raw.get("state"), f"round {number} timer state", ("running", "paused", "called"))
+    ends_at = None if raw.get("ends_at") is None else j.iso_time(raw.get("ends_at"), f"round {number} timer ends_at")
+    remaining = j.integer(raw.get("remaining_ms"), f"round {number} timer remaining_ms", 0, 36_000_000, null=True)
+    if (ends_at is not None) != (state == "running") or (remaining is not None) != (state == "paused"):
+        raise FileError(f"round {number} timer: a running clock has an end time, a paused one its time left, "
+                        "and nothing else")
+    return state, ends_at, remaining
 
 
 def _check_staff(doc: dict) -> list[tuple[str, str]]:

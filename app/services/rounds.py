@@ -77,6 +77,7 @@ class RoundView:
     matches: list  # of TableView, by table
     certified: Optional[bool] = None  # the engine proved its pairing optimal (None: not paired by the engine here)
     gap: Optional[str] = None  # else: its proven distance from the optimum ("7/2"), if known
+    slip_ref: int = 0  # what its slips' codes name it by (app/services/slip_codes.py)
 
     @property
     def proof(self) -> str:
@@ -95,7 +96,7 @@ class RoundView:
 def load_round(t: Tournament, number: int, *, published_only: bool = False) -> Optional[RoundView]:
     """A round's tables, seats and player names as plain rows: two queries and no ORM objects, so a
     1,000-table round renders fast. None if the round is missing (or unpublished when asked)."""
-    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap).where(
+    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap, Round.slip_ref).where(
         Round.tournament_id == t.id, Round.number == number)
     if published_only:
         query = query.where(Round.published)
@@ -114,7 +115,7 @@ def load_round(t: Tournament, number: int, *, published_only: bool = False) -> O
         tables[-1].seats.append(SeatView(*seat))
     for view in tables:
         view.seats = ordered_seats(t, view)
-    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap)
+    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap, head.slip_ref)
 
 
 def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:

@@ -3,9 +3,12 @@
 A slip goes from hand to hand (the printer, the scorekeeper, both players, the table beside them), so it must
 not carry anyone's identity: a player's link would let whoever holds the paper act as that player (drop them,
 report their later rounds) long after the round, and a removed scorekeeper would keep a stack of them. The code
-is `<round id>.<table>.<HMAC-SHA256(SECRET_KEY, event, round id, table)>` (128 bits of the MAC kept), so no row
-is stored and no copy of the database can forge one. It works only while its round is the event's latest,
-published round and no cut exists: the next round, an undo (a new round gets a new id) or the cut kill it. It
+is `<round's slip reference>.<table>.<HMAC-SHA256(event's slip key, reference, table)>` (128 bits of the MAC
+kept), so no row is stored per slip. The key (Tournament.slip_key) and the reference (Round.slip_ref, random) are
+the event's own and travel in its backups: a move to a spare laptop, or a restore, keeps every printed slip
+working (the site's SECRET_KEY differs there). So a copy of the database or a backup file can make its event's
+codes: they report only what the paper does. A code works only while its round is the event's latest, published
+round and no cut exists: the next round, an undo (a re-paired round gets a new reference) or the cut kill it. It
 reports the table's result once, while the table has none; a result already in is the organizer's to change.
 The result log names the slip, not a player (match_results.Actor "slip").
 """
@@ -23,7 +26,7 @@ from flask import current_app, url_for
 from ..core.results import Outcome, label
 from ..extensions import db
 from ..models import Match, Round, Tournament
-from . import match_results
+from . import backup, match_results
 from .rounds import RoundError, TableView, load_table
 
 MAC_HEX = 32
@@ -40,13 +43,14 @@ class SlipTable:
     table: TableView
 
 
-def code(t: Tournament, round_id: int, table: int) -> str:
-    return f"{round_id}.{table}.{_mac(t, round_id, table)}"
+def code(t: Tournament, slip_ref: int, table: int) -> str:
+    """The code of a table of the round whose Round.slip_ref is `slip_ref`."""
+    return f"{slip_ref}.{table}.{_mac(t, slip_ref, table)}"
 
 
-def url(t: Tournament, round_id: int, table: int) -> str:
+def url(t: Tournament, slip_ref: int, table: int) -> str:
     """The absolute address a slip's QR code holds."""
-    return url_for("slips.show", slug=t.slug, code=code(t, round_id, table), _external=True)
+    return url_for("slips.show", slug=t.slug, code=code(t, slip_ref, table), _external=True)
 
 
 def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
@@ -54,11 +58,16 @@ def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
     found = CODE.fullmatch(raw or "")
     if found is None:
         return None
-    round_id, table = int(found.group(1)), int(found.group(2))
-    if not hmac.compare_digest(found.group(3), _mac(t, round_id, table)):
+    ref, table = int(found.group(1)), int(found.group(2))
+    current = hmac.compare_digest(found.group(3), _mac(t, ref, table))
+    if not current and not hmac.compare_digest(found.group(3), _legacy(t, ref, table)):
+        return None  # a forged code costs no query
+    row = db.session.execute(sa.select(Round.id).where(Round.tournament_id == t.id, Round.slip_ref == ref)
+                             .order_by(Round.number.desc()).limit(1)).first()
+    if row is None or not current and row.id != ref:  # a former code names a round from before slip keys
         return None
-    match_id = db.session.scalar(sa.select(Match.id).join(Round, Round.id == Match.round_id).where(
-        Round.id == round_id, Round.tournament_id == t.id, Match.table == table, Match.is_bye.is_(False)))
+    match_id = db.session.scalar(sa.select(Match.id).where(
+        Match.round_id == row.id, Match.table == table, Match.is_bye.is_(False)))
     loaded = load_table(t, match_id) if match_id is not None else None
     return SlipTable(*loaded) if loaded else None
 
@@ -87,9 +96,18 @@ def report(t: Tournament, slip: SlipTable, outcome: Outcome) -> None:
     match_results.write_result(t, locked, outcome, match_results.Actor("slip"))
     db.session.commit()
     db.session.expire_all()
+    backup.follow(t)
 
 
-def _mac(t: Tournament, round_id: int, table: int) -> str:
+def _mac(t: Tournament, slip_ref: int, table: int) -> str:
+    msg = f"match-slip:{slip_ref}:{table}".encode()
+    return hmac.new(bytes.fromhex(t.slip_key), msg, hashlib.sha256).hexdigest()[:MAC_HEX]
+
+
+def _legacy(t: Tournament, round_id: int, table: int) -> str:
+    """The code's MAC as SASS made it before events had their own slip key (a round from then keeps its id as its
+    slip reference): slips printed then keep working on this server, not after a move (the key was the site's).
+    Dead once no event from before migration f24f0a3e1506 is played."""
     key = current_app.config["SECRET_KEY"].encode()
     msg = f"match-slip:{t.id}:{t.seed}:{round_id}:{table}".encode()
     return hmac.new(key, msg, hashlib.sha256).hexdigest()[:MAC_HEX]

@@ -1,5 +1,6 @@
 """The event's home page: drawn by the public view, and again by a registration that was refused (with its
-errors in the form)."""
+errors in the form). It polls the event's status like the pairings page (static/poll.js) and reloads itself when a
+round is published, so the "You:" line a QR code opened never shows an earlier round's table."""
 from __future__ import annotations
 
 from flask import render_template
@@ -21,4 +22,4 @@ def render_home(t: Tournament, form: EntryForm | None = None, status: int = 200)
         form = EntryForm()
     return render_template("public/home.html", t=t, summaries=rounds.round_summaries(t, published_only=True),
                            registration=registration, me=me, form=form, identities=identities(),
-                           cut=cut_service.progress(t)), status
+                           cut=cut_service.progress(t), status=rounds.status(t)), status

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import JudgeCall, Match, Player, Round, Seat, Staff, User
+from app.models import JudgeCall, Match, PendingStaff, Player, Round, Seat, Staff, User
 from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
@@ -41,7 +41,7 @@ ROUTES = {
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
     "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "pairing_jobs.follow": ORGANIZE,
-    "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN,
+    "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN, "staff.forget": OWN,
     # players' phones and the read-only API
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
@@ -102,7 +102,8 @@ MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 EXCLUDED = {"auth.login": "acts on the visitor's own session",
             "auth.signup": "creates the visitor's own account",
             "auth.logout": "ends the visitor's own session"}
-OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid"}
+OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid",
+               "pending_id"}
 # A payload that would be a valid change if the caller were allowed to make it.
 PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
            "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
@@ -139,14 +140,15 @@ def _victim(make_user, make_tournament):
              Staff(tournament_id=t.id, user_id=organizer.id, role="organizer")]
     db.session.add_all(staff)
     call = JudgeCall(tournament_id=t.id, player_id=players[0].id, round_number=1, table=1, state="open")
-    db.session.add(call)
+    pending = PendingStaff(tournament_id=t.id, email="not-here-yet@example.com", role="organizer")
+    db.session.add_all([call, pending])
     db.session.commit()
     seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
             "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
-            "cid": call.id}
+            "cid": call.id, "pending_id": pending.id}
 
 
 def _url_args(rule, ids: dict) -> dict:

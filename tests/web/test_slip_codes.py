@@ -52,7 +52,7 @@ def codes_in(page: str, t) -> dict[int, str]:
     for m, _ in matches(t, 1):
         if m.is_bye:
             continue
-        code = slip_codes.code(t, m.round_id, m.table)
+        code = slip_codes.code(t, m.round.slip_ref, m.table)
         from app.services.printouts import qr_svg
         from flask import url_for
         if qr_svg(url_for("slips.show", slug=t.slug, code=code, _external=True), inline=True) in page:
@@ -95,7 +95,7 @@ def test_what_a_slip_grants_whoever_holds_it(app, event):
         c = clients[role]
         before = _snapshot()
         # a code is no player link, and a forged or edited code is no code
-        forged = [codes[first].rsplit(".", 1)[0] + "." + "0" * 32, f"{tables[first][0].round_id}.{second}."
+        forged = [codes[first].rsplit(".", 1)[0] + "." + "0" * 32, f"{tables[first][0].round.slip_ref}.{second}."
                   + codes[first].rsplit(".", 1)[1], codes[first].upper(), "\u00b2" + codes[first]]
         for raw in forged:
             assert c.get(f"/t/{t.slug}/s/{raw}").status_code == 404, (role, raw)

@@ -12,6 +12,7 @@ from ...core.round_advice import top8_recall
 from ...core.standings import recommended_rounds
 from ...services import cut as cut_service
 from ...services import next_step
+from ...services import staff as staff_service
 from ...services.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
@@ -78,7 +79,8 @@ def show(tid: int):
                            recall=top8_recall(tournament.fmt, active, recommended),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
-                           if (step.kind, step.round) == (next_step.PAIR, 1) else None)
+                           if (step.kind, step.round) == (next_step.PAIR, 1) else None,
+                           missing_staff=staff_service.pending(tournament))
 
 
 @bp.route("/tournaments/<int:tid>/edit", methods=["GET", "POST"])
