@@ -82,12 +82,13 @@ class Problem:
 
 @dataclass(frozen=True)
 class Rules:
-    """The card format in force: its pool's sets and one restriction list, resolved for quick lookups."""
+    """The card format in force: its pool's sets and one restriction list (or none), resolved for quick lookups."""
     format_id: str
     format_name: str
+    pool_id: str
     pool_name: str
     pool_sets: frozenset
-    restriction_id: str
+    restriction_id: str | None
     restriction_name: str
     banned: frozenset
     restricted: frozenset
@@ -95,6 +96,9 @@ class Rules:
     point_limit: int | None
     universal: dict  # card id -> extra influence per copy
     penalty: dict  # card id -> influence limit lost per copy
+
+
+NO_LIST = "no restriction list"
 
 
 def formats() -> list[tuple[str, str]]:
@@ -112,14 +116,11 @@ def restriction_choices(format_id: str) -> list[tuple[str, str]]:
             for rid in sorted(ids, key=lambda r: (data["restrictions"][r]["date_start"], r), reverse=True)]
 
 
-def default_restriction(format_id: str, on: date | None = None) -> str:
-    """The list in force on the event's date: the newest of the format that had started by then (the newest of all
-    for a date before every list). NetrunnerDB's own "active" mark lags behind new lists (it marked Standard Ban
-    List 25.08 active after 25.10 was out), so SASS goes by the dates."""
-    data = cards.data()
-    dated = sorted((data["restrictions"][r]["date_start"], r) for r in data["formats"][format_id]["restrictions"])
-    started = [r for start, r in dated if on is None or start <= on.isoformat()]
-    return (started or [r for _, r in dated])[-1]
+def default_restriction(format_id: str, on: date | None = None) -> str | None:
+    """The list in force on the event's date (app/core/cards.py `in_force`: NetrunnerDB's dated snapshots; None
+    where the format had no list then, as Startup before 2024). NetrunnerDB's own "active" mark lags behind new
+    lists (it marked Standard Ban List 25.08 active after 25.10 was out), so SASS goes by the dates."""
+    return cards.in_force(format_id, on).restriction
 
 
 def _by_value(table: dict | None) -> dict:
@@ -127,13 +128,16 @@ def _by_value(table: dict | None) -> dict:
 
 
 def rules(format_id: str, restriction_id: str | None = None, on: date | None = None) -> Rules:
-    """The rules of a format under one of its restriction lists (by default the one in force on `on`). KeyError for
-    a format or list the card data does not have."""
+    """The rules of a format on a day: the card pool in force then, under one of the format's restriction lists (by
+    default the one in force then). KeyError for a format or list the card data does not have."""
     f = cards.data()["formats"][format_id]
-    rid = restriction_id or default_restriction(format_id, on)
-    r = cards.restriction(format_id, rid)
-    return Rules(format_id=format_id, format_name=f["name"], pool_name=cards.data()["pools"][f["pool"]]["name"],
-                 pool_sets=cards.format_pool_sets(format_id), restriction_id=rid, restriction_name=r["name"],
+    snap = cards.in_force(format_id, on)
+    rid = restriction_id or snap.restriction
+    r = cards.restriction(format_id, rid) if rid else {}
+    return Rules(format_id=format_id, format_name=f["name"], pool_id=snap.pool,
+                 pool_name=cards.data()["pools"][snap.pool]["name"],
+                 pool_sets=cards.format_pool_sets(format_id, snap.pool), restriction_id=rid,
+                 restriction_name=r.get("name", NO_LIST),
                  banned=frozenset(r.get("banned", ())), restricted=frozenset(r.get("restricted", ())),
                  points=_by_value(r.get("points")), point_limit=r.get("point_limit"),
                  universal=_by_value(r.get("universal_faction_cost")), penalty=_by_value(r.get("global_penalty")))

@@ -214,6 +214,52 @@ def test_the_list_in_force_goes_by_the_events_date():
         d.rules("standard", "eternal_points_list_25_07")
 
 
+def _fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def test_a_past_events_decks_are_judged_by_the_pool_and_list_of_its_own_date():
+    """A 2022 Corp list (cards rotated since, Obokata Protocol banned from 24.09) and a 2024 Runner list (Daily
+    Casts and Cleaver banned from 25.04): each legal on its date, illegal on another."""
+    corp, runner = _fixture("standard_2022_corp.txt"), _fixture("standard_2024_runner.txt")
+    on_2022 = d.rules("standard", on=date(2022, 11, 12))
+    assert (on_2022.pool_id, on_2022.pool_name, on_2022.restriction_id) == \
+        ("rotation_2022", "Fifth Rotation", "standard_ban_list_22_09")
+    assert d.check(corp, "corp", on_2022).valid, d.check(corp, "corp", on_2022).problems
+    on_2024 = d.rules("standard", on=date(2024, 11, 16))
+    assert (on_2024.pool_id, on_2024.restriction_id) == ("rotation_2023", "standard_ban_list_24_09")
+    assert d.check(runner, "runner", on_2024).valid, d.check(runner, "runner", on_2024).problems
+
+    assert [p.message for p in d.check(corp, "corp", on_2024).problems] == \
+        ["Obokata Protocol is banned (Standard Banlist 24.09)."]
+    today = d.check(corp, "corp", STANDARD)
+    assert "Jinteki: Personal Evolution is not in the Standard card pool (Seventh Rotation)." in \
+        [p.message for p in today.problems]
+    later = d.check(runner, "runner", d.rules("standard", on=date(2025, 10, 10)))
+    assert {p.message for p in later.problems} >= {"Daily Casts is banned (Standard Ban List 25.10).",
+                                                    "Cleaver is banned (Standard Ban List 25.10)."}
+    assert d.Kind.NOT_IN_POOL in kinds(later)
+    # and today's list was no list in 2022: its newer cards were in no pool then
+    assert d.Kind.NOT_IN_POOL in kinds(d.check(corp_text(), "corp", on_2022))
+
+
+def test_the_snapshot_in_force_reads_through_netrunnerdbs_misdated_snapshots():
+    """NetrunnerDB dates the Seventh Rotation's snapshots a year early (2024-04-24 with Ban List 25.04, which
+    starts 2025-04-24): a snapshot starts no earlier than its list, so mid-2024 is still the Sixth Rotation."""
+    mid_2024 = cards.in_force("standard", date(2024, 6, 1))
+    assert (mid_2024.pool, mid_2024.restriction) == ("rotation_2023", "standard_ban_list_24_05")
+    assert cards.in_force("standard", date(2025, 4, 24)) == cards.Snapshot("2025-04-24", "rotation_2025",
+                                                                          "standard_ban_list_25_04")
+    assert cards.in_force("standard").restriction == "standard_ban_list_25_10"  # no date: the newest
+    starts = [s.start for s in cards.snapshots("standard")]
+    assert starts == sorted(starts)
+    # a format with no list on the day: nothing restricted, and the pages say so
+    early_startup = d.rules("startup", on=date(2023, 1, 10))
+    assert (early_startup.pool_id, early_startup.restriction_id) == ("startup_borealis", None)
+    assert early_startup.restriction_name == "no restriction list" and not early_startup.banned
+    assert d.default_restriction("startup", date(2023, 1, 10)) is None
+
+
 def test_too_long_pastes_are_refused_before_any_work():
     with pytest.raises(TooLong, match="10,000 lines"):
         parse("3x Hedge Fund\n" * 9_999 + "3x Hedge Fund")

@@ -203,3 +203,16 @@ def test_open_lists_appear_when_the_cut_is_made(client, event):
     assert "Haas-Bioroid: Precision Design" in page and "problem" not in page.lower().split("<main>")[1]
     assert f'href="{public}"' in _text(client.get(f"/t/{t.slug}"))  # the event's tabs link to them
     assert names
+
+
+def test_a_past_events_lists_are_judged_on_its_date_and_the_pages_say_under_what(client, make_user, make_tournament):
+    """A 2022 event: its Corp list (cards rotated since) is legal under the pool and list of 2022, and the player's
+    page names them and the card data's date."""
+    t = make_tournament(make_user(), decklists=True, date=date(2022, 11, 12))
+    (ann,) = add_players(t, ["Ann"])
+    r = client.post(_url(t, ann), data={"side": "corp",
+                                        "text": (FIXTURES / "standard_2022_corp.txt").read_text(encoding="utf-8")})
+    page = _text(client.get(r.location))
+    assert "Your Corp list is in and legal." in page
+    assert "Standard · Fifth Rotation card pool · Standard Ban List 22.09 (in force on 2022-11-12) · card data of " \
+           "2025-09-17 plus Vantage Point" in " ".join(page.split())
