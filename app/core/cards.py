@@ -125,3 +125,9 @@ def in_force(format_id: str, on: Optional[date] = None) -> Snapshot:
         return snaps[-1]
     started = [s for s in snaps if s.start <= on.isoformat()]
     return started[-1] if started else snaps[0]
+
+
+@lru_cache(maxsize=1)
+def by_code() -> dict[str, str]:
+    """NetrunnerDB card code ("01050", as its card addresses and its API's decks write it) -> card id."""
+    return {code: cid for cid, c in sorted(data()["cards"].items()) for code in c.get("codes", ())}

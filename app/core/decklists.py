@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
+from functools import lru_cache
 
 from . import cards
 from .decklist_text import Parsed, TooLong, parse
@@ -202,7 +203,9 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
 
     identity = None
     named = list(dict.fromkeys(cid for _, cid in parsed.identities))
-    if not named:
+    if not named and any(u.identity for u in parsed.unknown):
+        pass  # the identity's line is misspelt: said once, above, with its "did you mean"
+    elif not named:
         add(Kind.NO_IDENTITY, "No identity: add a line naming it, for example “Identity: "
                               f"{'Jinteki: Personal Evolution' if side is Side.CORP else 'Noise: Hacker Extraordinaire'}”.")
     elif len(named) > 1:
@@ -257,6 +260,9 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
                              f"{rule.point_limit}.")
 
     size = sum(n for _, n in own)
+    # Copies on lines naming no card: each such line is one problem (its "did you mean"), so the totals count
+    # them as whatever they turn out to be and complain only of what no reading of them could mend.
+    unread = sum(u.count for u in parsed.unknown)
     agenda_points = sum(cards.card(cid).get("agenda_points", 0) * n for cid, n in own)
     influence, limit, min_size = 0, None, None
     if identity is not None:
@@ -287,18 +293,29 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
                 top = ", ".join(f"{t} {v}" for v, t in sorted(spenders, key=lambda x: (-x[0], x[1]))[:5])
                 add(Kind.INFLUENCE, f"Influence: {influence} spent, {id_card['title']} allows {limit} ({top}"
                                     f"{', …' if len(spenders) > 5 else ''}).")
-        if min_size is not None and size < min_size:
-            add(Kind.DECK_SIZE, f"{size} cards; {id_card['title']} needs at least {min_size} (the identity is "
-                                "not counted).")
+        if min_size is not None and size + unread < min_size:
+            add(Kind.DECK_SIZE, f"{size} cards{_unread(unread)}; {id_card['title']} needs at least {min_size} (the "
+                                "identity is not counted).")
     if side is Side.CORP and (identity is not None or own):
-        low, high = agenda_points_needed(size)
-        if not low <= agenda_points <= high:
-            add(Kind.AGENDA_POINTS, f"{agenda_points} agenda points; a deck of {size} cards needs {low} or {high}.")
+        low, high = agenda_points_needed(size + unread)
+        if agenda_points > high or agenda_points + unread * _most_agenda_points() < low:
+            add(Kind.AGENDA_POINTS, f"{agenda_points} agenda points; a deck of {size + unread} cards"
+                                    f"{f' ({unread} of them on lines naming no card)' if unread else ''} needs {low} "
+                                    f"or {high}.")
 
     problems = tuple(p for _, _, p in sorted(found, key=lambda x: x[:2]))
     return Checked(side=side, identity=identity, cards=merged, problems=problems, size=size,
                    min_size=min_size, influence=influence, influence_limit=limit, agenda_points=agenda_points,
                    ignored=parsed.ignored)
+
+
+def _unread(unread: int) -> str:
+    return f", besides {unread} on lines naming no card" if unread else ""
+
+
+@lru_cache(maxsize=1)
+def _most_agenda_points() -> int:
+    return max((c.get("agenda_points", 0) for c in cards.data()["cards"].values()), default=0)
 
 
 def _faction(fid: str) -> str:

@@ -88,7 +88,7 @@ def test_identity_lines_in_each_shape():
     wrong = d.check("Identity: Haas-Bioroid: Precision Desing\n3x Hedge Fund", "corp", STANDARD)
     assert "there is no identity called “Haas-Bioroid: Precision Desing”. Did you mean “Haas-Bioroid: " \
            "Precision Design”" in wrong.problems[0].message
-    assert d.Kind.NO_IDENTITY in kinds(wrong)
+    assert d.Kind.NO_IDENTITY not in kinds(wrong)  # the misspelt identity is said once, with its "did you mean"
 
 
 def test_headers_and_summary_lines_are_not_cards():
@@ -212,6 +212,65 @@ def test_the_list_in_force_goes_by_the_events_date():
     assert d.restriction_choices("standard")[0][0] == "standard_ban_list_25_10"  # newest first
     with pytest.raises(KeyError):
         d.rules("standard", "eternal_points_list_25_07")
+
+
+@pytest.mark.parametrize("name, side, identity, size, influence", [
+    ("corp_nrdb_markdown.md", "corp", "haas_bioroid_precision_design", 40, 0),
+    ("corp_nrdb_bbcode.txt", "corp", "haas_bioroid_precision_design", 40, 0),
+    ("runner_nrdb_markdown.md", "runner", "tao_salonga_telepresence_magician", 44, 7),
+    ("runner_nrdb_bbcode.txt", "runner", "tao_salonga_telepresence_magician", 44, 7),
+])
+def test_netrunnerdbs_markdown_and_bbcode_exports_read_like_its_plain_text(name, side, identity, size, influence):
+    """NetrunnerDB's "Markdown" and "bbCode" exports (links to each card, set names in emphasis, "###Barrier (5)" or
+    "[b]Event (16)[/b]" headers, coloured influence dots, summary lines): every card read, the deck's name the one
+    line that names nothing."""
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    checked = d.check(text, side, STANDARD)
+    assert checked.valid, checked.problems
+    assert (checked.identity, checked.size, checked.influence) == (identity, size, influence)
+    assert [line for _, line in checked.ignored] == [("Precision Pressure" if side == "corp" else "Tāo Goes Shopping")]
+    if side == "corp":
+        assert _cards(checked) == _cards(d.check(corp_text(), "corp", STANDARD))
+    else:
+        assert _cards(checked)["carmen"] == 2 and _cards(checked)["mutual_favor"] == 1
+
+
+def test_a_card_address_names_its_card_when_the_title_does_not():
+    """A link's NetrunnerDB card code stands for a title the data spells otherwise."""
+    checked = d.check("Identity: Haas-Bioroid: Precision Design\n"
+                      "* 3x [Hedge Fnud](https://netrunnerdb.com/en/card/30075) _(System Gateway)_\n"
+                      "3x [url=https://netrunnerdb.com/en/card/30040]Seemless Lunch[/url] [i](System Gateway)[/i]",
+                      "corp", STANDARD)
+    assert _cards(checked) == {"hedge_fund": 3, "seamless_launch": 3}
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("3x Hedge Fund", "3x Hedge Fnd", "Line 15: there is no card called “Hedge Fnd”. Did you mean “Hedge Fund”?"),
+    ("3x Project Ingatan", "3x Project Ingatn", "Line 7: there is no card called “Project Ingatn”. Did you mean "
+                                                "“Project Ingatan”, “Project Wotan” or “Project Atlas”?"),
+    ("Haas-Bioroid: Precision Design", "Haas-Bioroid: Precisoin Design",
+     "Line 3: there is no identity called “Haas-Bioroid: Precisoin Design”. Did you mean “Haas-Bioroid: Precision "
+     "Design”?"),
+    ("Haas-Bioroid: Precision Design", "Identity: Haas-Bioroid: Precisoin Design",
+     "Line 3: there is no identity called “Haas-Bioroid: Precisoin Design”. Did you mean “Haas-Bioroid: Precision "
+     "Design”?"),
+])
+def test_one_misspelt_line_is_one_problem(old, new, words):
+    """A typo is not also a deck too small, agenda points off, or no identity: its copies count as whatever they
+    turn out to be."""
+    checked = d.check(corp_text().replace(old, new, 1), "corp", STANDARD)
+    assert [p.message for p in checked.problems] == [words]
+
+
+def test_a_typo_does_not_hide_what_no_reading_of_it_could_mend():
+    short = corp_text().replace("3x Hedge Fund", "1x Hedge Fnd").replace("3x Sprint", "1x Sprint")
+    messages = [p.message for p in d.check(short, "corp", STANDARD).problems]
+    assert "35 cards, besides 1 on lines naming no card; Haas-Bioroid: Precision Design needs at least 40 (the " \
+           "identity is not counted)." in messages
+    many_points = corp_text().replace("3x Hedge Fund", "3x Hedge Fnd").replace("2x Send a Message",
+                                                                                "3x Send a Message")
+    assert "21 agenda points; a deck of 41 cards (3 of them on lines naming no card) needs 18 or 19." in \
+        [p.message for p in d.check(many_points, "corp", STANDARD).problems]
 
 
 def _fixture(name: str) -> str:
