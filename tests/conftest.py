@@ -78,7 +78,9 @@ for _folder in (_PAGE_CACHE_DIR, _BACKUP_DIR):  # each test process removes its 
 
 def _test_app(database_uri, **config):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
-                      "BACKUP_DIR": _BACKUP_DIR, **config})
+                      "BACKUP_DIR": _BACKUP_DIR,
+                      "NRDB_URL": "http://127.0.0.1:9",  # no test reaches the real NetrunnerDB: loopback refuses
+                      **config})
 
     @app.before_request
     def _forget_cached_user():
