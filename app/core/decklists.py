@@ -331,17 +331,35 @@ def _and(names) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-# The order a deck check reads a list in: each side's card types as NetrunnerDB groups them.
-TYPE_ORDER = ("agenda", "asset", "upgrade", "operation", "ice", "event", "hardware", "resource", "program")
-TYPE_LABELS = {"agenda": "Agendas", "asset": "Assets", "upgrade": "Upgrades", "operation": "Operations",
-               "ice": "Ice", "event": "Events", "hardware": "Hardware", "resource": "Resources",
-               "program": "Programs"}
+# The order a deck check reads a list in: NetrunnerDB's deck page sorted by type (nrdb.js `update_deck`), so a
+# judge reads SASS's sheet and the player's NetrunnerDB page alike. Its groups stand in two columns, each sorted by
+# the group's id: agenda, asset, event, hardware, operation, resource, upgrade; then barrier, code gate,
+# icebreaker, multi, other ice, program, sentry. Ice is grouped by its subtypes (barrier, code gate, sentry; two or
+# more: multi; none: other), programs by whether they are icebreakers; within a group, by title.
+GROUP_ORDER = ("agenda", "asset", "event", "hardware", "operation", "resource", "upgrade",
+               "barrier", "code_gate", "icebreaker", "multi", "other_ice", "program", "sentry")
+GROUP_LABELS = {"agenda": "Agenda", "asset": "Asset", "event": "Event", "hardware": "Hardware",
+                "operation": "Operation", "resource": "Resource", "upgrade": "Upgrade", "barrier": "Barrier",
+                "code_gate": "Code Gate", "icebreaker": "Icebreaker", "multi": "Multi", "other_ice": "Other ice",
+                "program": "Program", "sentry": "Sentry"}
+ICE_KINDS = ("barrier", "code_gate", "sentry")
+
+
+def group_of(card: dict) -> str:
+    """A card's group on NetrunnerDB's deck page: its type, ice by its kind, icebreakers apart."""
+    subtypes = card.get("subtypes", ())
+    if card["type"] == "ice":
+        kinds = [k for k in ICE_KINDS if k in subtypes]
+        return kinds[0] if len(kinds) == 1 else ("multi" if kinds else "other_ice")
+    if card["type"] == "program" and "icebreaker" in subtypes:
+        return "icebreaker"
+    return card["type"]
 
 
 def _sort_key(cid: str):
     c = cards.card(cid)
-    t = c["type"]
-    return (TYPE_ORDER.index(t) if t in TYPE_ORDER else len(TYPE_ORDER), c["title"].casefold(), cid)
+    g = group_of(c)
+    return (GROUP_ORDER.index(g) if g in GROUP_ORDER else len(GROUP_ORDER), c["title"].casefold(), cid)
 
 
 @dataclass(frozen=True)
@@ -352,14 +370,14 @@ class Group:
 
 
 def by_type(card_counts) -> list[Group]:
-    """A list's cards grouped by type in deck-check order, titles alphabetical, with each group's count; cards the
-    data no longer has are left out."""
+    """A list's cards grouped as NetrunnerDB's deck page groups them, in its order, titles alphabetical, with each
+    group's count; cards the data no longer has are left out."""
     groups: dict[str, list] = {}
     for cid, n in sorted(((c, n) for c, n in card_counts if cards.card(c)), key=lambda x: _sort_key(x[0])):
         c = cards.card(cid)
-        groups.setdefault(c["type"], []).append((n, c["title"], _faction(c["faction"])))
-    return [Group(TYPE_LABELS.get(t, t.replace("_", " ").capitalize()), sum(r[0] for r in rows), tuple(rows))
-            for t, rows in groups.items()]
+        groups.setdefault(group_of(c), []).append((n, c["title"], _faction(c["faction"])))
+    return [Group(GROUP_LABELS.get(g, g.replace("_", " ").capitalize()), sum(r[0] for r in rows), tuple(rows))
+            for g, rows in groups.items()]
 
 
 def title(card_id: str | None) -> str:

@@ -327,12 +327,24 @@ def test_too_long_pastes_are_refused_before_any_work():
     parse("\n" * (MAX_LINES - 1))  # at the limit: read
 
 
-def test_by_type_groups_in_deck_check_order():
+def test_by_type_groups_in_netrunnerdbs_order():
+    """As NetrunnerDB's deck page sorts by type: agendas, assets, operations, upgrades, then ice by kind; events,
+    hardware, resources, then icebreakers and other programs; titles alphabetical in each."""
     checked = d.check(corp_text(), "corp", STANDARD)
     groups = d.by_type(checked.cards)
-    assert [g.label for g in groups] == ["Agendas", "Assets", "Operations", "Ice"]
-    assert [g.total for g in groups] == [8, 6, 12, 14]
-    assert [r[1] for r in groups[0].rows] == sorted((r[1] for r in groups[0].rows), key=str.casefold)
+    assert [(g.label, g.total) for g in groups] == [("Agenda", 8), ("Asset", 6), ("Operation", 12), ("Barrier", 5),
+                                                    ("Code Gate", 3), ("Sentry", 6)]
+    assert [r[1] for r in groups[2].rows] == ["Hedge Fund", "Seamless Launch", "Sprint", "Top-Down Solutions"]
+    corp = d.by_type([("ice_wall", 1), ("hedge_fund", 3), ("archer", 1), ("tollbooth", 2), ("ansel_2_0", 1),
+                      ("snare", 1), ("sansan_city_grid", 1), ("hostile_takeover", 2), ("adonis_campaign", 1)])
+    assert [g.label for g in corp] == ["Agenda", "Asset", "Operation", "Upgrade", "Barrier", "Code Gate", "Sentry"]
+    runner = d.by_type([("corroder", 2), ("sure_gamble", 3), ("clone_chip", 1), ("datasucker", 1),
+                        ("daily_casts", 2)])
+    assert [(g.label, [r[1] for r in g.rows]) for g in runner] == [
+        ("Event", ["Sure Gamble"]), ("Hardware", ["Clone Chip"]), ("Resource", ["Daily Casts"]),
+        ("Icebreaker", ["Corroder"]), ("Program", ["Datasucker"])]
+    assert d.group_of({"type": "ice", "subtypes": ["barrier", "sentry"]}) == "multi"
+    assert d.group_of({"type": "ice", "subtypes": ["trap"]}) == "other_ice"
 
 
 @settings(max_examples=40, deadline=None)

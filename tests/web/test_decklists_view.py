@@ -154,8 +154,9 @@ def test_the_to_reviews_enters_unlocks_prints_and_exports(client, login, event):
     assert service.lists_of(t, ann)["runner"].valid and not service.lists_of(t, ann)["runner"].unlocked
     # printouts: one player's sheet by type, and all lists
     sheet = _text(client.get(f"/tournaments/{t.id}/decklists/{ann.id}/sheet"))
-    assert sheet.index("<h4>Agendas") < sheet.index("<h4>Assets") < sheet.index("<h4>Operations") < sheet.index("<h4>Ice ")
-    assert "<h4>Ice <span class=\"muted\">(14)</span>" in sheet
+    assert sheet.index("<h4>Agenda") < sheet.index("<h4>Asset") < sheet.index("<h4>Operation") \
+        < sheet.index("<h4>Barrier") < sheet.index("<h4>Code Gate") < sheet.index("<h4>Sentry")
+    assert "<h4>Sentry <span class=\"muted\">(6)</span>" in sheet
     assert "data-print" in sheet and "Checked by" in sheet
     everything = _text(client.get(f"/tournaments/{t.id}/decklists/print"))
     assert everything.count('class="deck-sheet"') == 2  # Ann and Ben have lists
