@@ -113,7 +113,7 @@ def test_the_to_reviews_unlocks_and_prints(size, new_context, live_server, roste
     expect(page.locator("article.deck-sheet")).to_have_count(2)
     first = page.locator("article.deck-sheet").first
     expect(first.get_by_role("heading", name=ann)).to_be_visible()
-    expect(first.get_by_role("heading", name="Ice (14)")).to_be_visible()
+    expect(first.get_by_role("heading", name="Sentry (6)")).to_be_visible()
     page.emulate_media(media="print")
     expect(page.get_by_role("button", name="Print")).to_be_hidden()
     page.screenshot(path=str(screenshots / f"decklists_print_{size}.png"), full_page=True)
