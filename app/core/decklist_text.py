@@ -170,6 +170,8 @@ def parse(text: str) -> Parsed:
                 unknown.append(Unknown(number, named.group(1).strip(), suggestions(named.group(1), True), True))
             continue
         cid = find(line) or _short_identities().get(key(line))
+        if cid is None and coded is not None and _counted(line)[0] is None:
+            cid = coded  # a linked name without a count: NetrunnerDB's identity line
         if cid is not None:  # a name alone: the identity, or a card without a count
             (identities if _is_identity(cid) else uncounted).append((number, cid))
             continue

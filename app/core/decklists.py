@@ -28,6 +28,7 @@ __all__ = [
     "check",
     "default_restriction",
     "formats",
+    "group_of",
     "restriction_choices",
     "rules",
     "validate",

@@ -237,11 +237,12 @@ def test_netrunnerdbs_markdown_and_bbcode_exports_read_like_its_plain_text(name,
 
 def test_a_card_address_names_its_card_when_the_title_does_not():
     """A link's NetrunnerDB card code stands for a title the data spells otherwise."""
-    checked = d.check("Identity: Haas-Bioroid: Precision Design\n"
+    checked = d.check("[Haas-Bioroid: Precison Desgin](https://netrunnerdb.com/en/card/30035) _(System Gateway)_\n"
                       "* 3x [Hedge Fnud](https://netrunnerdb.com/en/card/30075) _(System Gateway)_\n"
                       "3x [url=https://netrunnerdb.com/en/card/30040]Seemless Lunch[/url] [i](System Gateway)[/i]",
                       "corp", STANDARD)
     assert _cards(checked) == {"hedge_fund": 3, "seamless_launch": 3}
+    assert checked.identity == "haas_bioroid_precision_design"
 
 
 @pytest.mark.parametrize("old, new, words", [

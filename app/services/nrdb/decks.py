@@ -62,7 +62,7 @@ def _get(url: str):
     most = current_app.config["NRDB_DECK_MAX_BYTES"]
     deadline = time.monotonic() + limit
     offline = (f"SASS could not reach NetrunnerDB ({current_app.config['NRDB_URL']}): this server may be offline. "
-               "Paste the list itself instead (NetrunnerDB's Download › Text, Markdown or bbCode).")
+               "Paste the list itself instead (NetrunnerDB's plain-text, Markdown or bbCode export).")
     slow = f"NetrunnerDB did not answer within {limit:g} seconds. Try again later, or paste the list itself."
     try:
         with requests.get(url, timeout=(min(limit, 3.0), limit), stream=True, allow_redirects=False,
