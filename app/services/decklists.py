@@ -77,13 +77,19 @@ def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id
     changed = (t.card_format, t.restriction) != (format_id, restriction_id)
     t.decklists, t.card_format, t.restriction, t.decklist_visibility = bool(collected), format_id, restriction_id, \
         visibility
-    judged = 0
-    if changed:
-        r = rules(t)
-        for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
-            _store(deck, rules_core.check(deck.text, deck.side, r))
-            judged += 1
+    judged = judge_again(t) if changed else 0
     db.session.commit()
+    return judged
+
+
+def judge_again(t: Tournament) -> int:
+    """Judge every stored list of the event again under its rules as they stand (a new format, list or date changes
+    the pool and list in force); the number judged. The caller commits, in the transaction that changed them."""
+    r = rules(t)
+    judged = 0
+    for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
+        _store(deck, rules_core.check(deck.text, deck.side, r))
+        judged += 1
     return judged
 
 

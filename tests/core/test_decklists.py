@@ -289,6 +289,9 @@ def test_a_past_events_decks_are_judged_by_the_pool_and_list_of_its_own_date():
     on_2024 = d.rules("standard", on=date(2024, 11, 16))
     assert (on_2024.pool_id, on_2024.restriction_id) == ("rotation_2023", "standard_ban_list_24_09")
     assert d.check(runner, "runner", on_2024).valid, d.check(runner, "runner", on_2024).problems
+    on_2023 = d.rules("standard", on=date(2023, 11, 18))
+    assert (on_2023.pool_id, on_2023.restriction_id) == ("rotation_2023", "standard_ban_list_23_09")
+    assert d.check(runner, "runner", on_2023).valid
 
     assert [p.message for p in d.check(corp, "corp", on_2024).problems] == \
         ["Obokata Protocol is banned (Standard Banlist 24.09)."]

@@ -217,3 +217,22 @@ def test_a_past_events_lists_are_judged_on_its_date_and_the_pages_say_under_what
     assert "Your Corp list is in and legal." in page
     assert "Standard · Fifth Rotation card pool · Standard Ban List 22.09 (in force on 2022-11-12) · card data of " \
            "2025-09-17 plus Vantage Point" in " ".join(page.split())
+
+
+def test_a_new_date_judges_the_lists_again(client, login, make_user, make_tournament):
+    """The pool and list in force follow the event's date: moving a 2022 event entered with today's date to its own
+    date makes its 2022 list legal, in the same save."""
+    t = make_tournament(make_user(), decklists=True, date=date(2026, 11, 1), name="Worlds 2022")
+    (ann,) = add_players(t, ["Ann"])
+    deck, checked = service.submit(t, ann, "corp", (FIXTURES / "standard_2022_corp.txt").read_text(encoding="utf-8"),
+                                   "organizer")
+    assert not deck.valid and {p["kind"] for p in deck.problems} == {"not_in_pool"}
+    login()
+    r = client.post(f"/tournaments/{t.id}/edit", data={"name": "Worlds 2022", "date": "2022-11-12",
+                                                       "format": t.format, "score_factor": t.score_factor,
+                                                       "planned_rounds": "", "tiebreakers": "magic"},
+                    follow_redirects=True)
+    assert "1 decklist checked again under the rules of the new date." in _text(r)
+    db.session.expire_all()
+    deck = service.lists_of(t, ann)["corp"]
+    assert deck.valid and deck.problems == []
