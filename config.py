@@ -115,6 +115,15 @@ class Config:
     # or 0 to say so yourself (e.g. https at a proxy with no PUBLIC_URL).
     SECURE_COOKIES = _env_flag("SECURE_COOKIES", None)
 
+    # NetrunnerDB: its public site unless pointed elsewhere (tests point it at a local stand-in).
+    NRDB_URL = os.environ.get("NRDB_URL", "https://netrunnerdb.com").rstrip("/")
+    # A deck fetched from NetrunnerDB (app/services/nrdb/decks.py): how long the fetch may take in all, in seconds
+    # (a request waits for it; an offline venue laptop fails at once), and the largest answer read (a deck's
+    # answer is a few kilobytes, its description included).
+    NRDB_DECK_TIMEOUT = float(os.environ.get("NRDB_DECK_TIMEOUT", "5"))
+    NRDB_DECK_MAX_BYTES = 512 * 1024
+    NRDB_DECK_LIMIT_PER_IP = "30/minute;300/hour"  # deck fetches from one address (a venue may share one)
+
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
     # limits in production point RATELIMIT_STORAGE_URI at a shared store, e.g. redis://127.0.0.1:6379

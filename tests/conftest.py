@@ -80,7 +80,9 @@ def _test_app(database_uri, **config):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
                       "BACKUP_DIR": _BACKUP_DIR,
                       # no backup timers outliving a test (tests/web/test_venue_move.py turns them on)
-                      "BACKUP_FOLLOW_SECONDS": 0, **config})
+                      "BACKUP_FOLLOW_SECONDS": 0,
+                      "NRDB_URL": "http://127.0.0.1:9",  # no test reaches the real NetrunnerDB: loopback refuses
+                      **config})
 
     @app.before_request
     def _forget_cached_user():

@@ -30,15 +30,16 @@ class Settings:
     collected: bool
     format_id: str
     format_name: str
-    restriction_id: str
+    pool_name: str  # the format's card pool in force on the event's date
+    restriction_id: str | None  # None: the format had no list on the event's date
     restriction_name: str
     restriction_chosen: bool  # False: the list in force on the event's date, picked by SASS
     visibility: Visibility
 
 
 def rules(t: Tournament) -> rules_core.Rules:
-    """The event's card format under its restriction list (the one in force on its date unless the TO chose one;
-    a chosen list the card data no longer has falls back to that too)."""
+    """The event's card format on its date: the card pool in force then, under its restriction list (the one in
+    force then unless the TO chose one; a chosen list the card data no longer has falls back to that too)."""
     return rules_for(t.card_format, t.restriction, t.date)
 
 
@@ -53,9 +54,9 @@ def rules_for(format_id: str, restriction_id: str | None, day) -> rules_core.Rul
 
 def settings(t: Tournament) -> Settings:
     r = rules(t)
-    return Settings(collected=t.decklists, format_id=r.format_id, format_name=r.format_name,
+    return Settings(collected=t.decklists, format_id=r.format_id, format_name=r.format_name, pool_name=r.pool_name,
                     restriction_id=r.restriction_id, restriction_name=r.restriction_name,
-                    restriction_chosen=t.restriction == r.restriction_id,
+                    restriction_chosen=t.restriction is not None and t.restriction == r.restriction_id,
                     visibility=Visibility(t.decklist_visibility))
 
 
@@ -76,13 +77,19 @@ def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id
     changed = (t.card_format, t.restriction) != (format_id, restriction_id)
     t.decklists, t.card_format, t.restriction, t.decklist_visibility = bool(collected), format_id, restriction_id, \
         visibility
-    judged = 0
-    if changed:
-        r = rules(t)
-        for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
-            _store(deck, rules_core.check(deck.text, deck.side, r))
-            judged += 1
+    judged = judge_again(t) if changed else 0
     db.session.commit()
+    return judged
+
+
+def judge_again(t: Tournament) -> int:
+    """Judge every stored list of the event again under its rules as they stand (a new format, list or date changes
+    the pool and list in force); the number judged. The caller commits, in the transaction that changed them."""
+    r = rules(t)
+    judged = 0
+    for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
+        _store(deck, rules_core.check(deck.text, deck.side, r))
+        judged += 1
     return judged
 
 

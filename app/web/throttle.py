@@ -38,6 +38,9 @@ LIMITS = {
     "auth.signup": [dict(limit_value=_setting("SIGNUP_LIMIT_PER_IP"))],
     # Generous: a venue's players may all share one address; a script filling events is stopped.
     "registration.register": [dict(limit_value=_setting("REGISTER_LIMIT_PER_IP"))],
+    # Each deck fetch costs NetrunnerDB a request: a script must not make SASS hammer it.
+    "nrdb_decks.mine": [dict(limit_value=_setting("NRDB_DECK_LIMIT_PER_IP"))],
+    "nrdb_decks.enter": [dict(limit_value=_setting("NRDB_DECK_LIMIT_PER_IP"))],
     # Someone holding a session must not guess the current password (and take the account) at leisure.
     "auth.change_password": [
         dict(limit_value=_setting("LOGIN_LIMIT_PER_ACCOUNT"), key_func=_own_account, deduct_when=_refused),

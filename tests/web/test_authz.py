@@ -65,6 +65,8 @@ ROUTES = {
     "decklists.review": SCORE, "decklists.sheet": SCORE, "decklists.print_all": SCORE,
     "decklists.save_settings": ORGANIZE, "decklists.enter": ORGANIZE, "decklists.unlock": ORGANIZE,
     "decklists.export_csv": ORGANIZE,
+    # decks fetched from NetrunnerDB: a player's own through their link; organizers for anyone
+    "nrdb_decks.mine": PLAYER, "nrdb_decks.enter": ORGANIZE,
     # the event statistics, page and API
     "stats.show": AFTER_SWISS, "api.stats": AFTER_SWISS,
     # judge calls: a player calls through their link; the staff see, claim and resolve (app/web/views/judge_calls.py)

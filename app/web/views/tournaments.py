@@ -11,6 +11,7 @@ from ...models import Player, Round, Staff, Tournament, User
 from ...core.round_advice import top8_recall
 from ...core.standings import recommended_rounds
 from ...services import cut as cut_service
+from ...services import decklists
 from ...services import next_step
 from ...services import staff as staff_service
 from ...services.players import bye_note, rounds_started
@@ -93,9 +94,13 @@ def edit(tid: int):
         if started and form.format.data != tournament.format:
             form.format.errors.append("The format cannot change once round 1 exists.")
         else:
+            old_date = tournament.date
             form.apply(tournament)
+            # the card pool and list in force follow the date: the stored lists are judged again with it
+            judged = decklists.judge_again(tournament) if tournament.date != old_date else 0
             db.session.commit()
-            flash("Settings saved.", "success")
+            flash("Settings saved." + (f" {judged} decklist{'s' * (judged != 1)} checked again under the rules of "
+                                       "the new date." if judged else ""), "success")
             return redirect(url_for("tournaments.show", tid=tid))
     active = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == tid,
                                                                   Player.dropped.is_(False)))
