@@ -299,3 +299,33 @@ def test_history_shows_games_and_the_backup_keeps_links(app, client, nrdb, make_
     doc["players"][1]["nrdb"] = {"id": 101, "username": "ana"}
     with pytest.raises(restore.FileError, match="same NetrunnerDB account"):
         restore.read(doc)
+
+
+def test_history_has_the_cut_and_the_final_place(app, client, nrdb, make_user, make_tournament):
+    from app.services import cut as cut_service
+    from app.services.nrdb import history
+
+    t, (ann, ben, cat, dan) = _event(make_user, make_tournament, ("Ann", "Ben", "Cat", "Dan"))
+    _sign_in(client)
+    client.post(f"{_link_path(t, ann)}/nrdb/link")
+    _played(t, ann, ben)
+    rnd = db.session.scalar(sa.select(Round).filter_by(tournament_id=t.id))
+    m = Match(tournament_id=t.id, round_id=rnd.id, table=2, result="runner")
+    db.session.add(m)
+    db.session.flush()
+    db.session.add_all([Seat(tournament_id=t.id, round_id=rnd.id, match_id=m.id, player_id=cat.id, position=1,
+                             side="corp", points=0),
+                        Seat(tournament_id=t.id, round_id=rnd.id, match_id=m.id, player_id=dan.id, position=2,
+                             side="runner", points=3)])
+    db.session.commit()
+    cut_service.create(t, 4, "single")
+    while (game := next((g for g in cut_service.bracket(t).games if g.ready and not g.reported), None)):
+        if cut_service.load(t).sides(game) is None:
+            cut_service.set_corp(t, game.id, game.players[0])
+        cut_service.report(t, game.id, ann.id if ann.id in game.players else game.players[0])
+    [line] = history.history(db.session.get(NrdbAccount, ann.nrdb_account_id))
+    assert (line.place, line.of, line.champion, line.record) == (1, 4, True, "1-0-0")
+    assert [g.stage for g in line.games] == ["1", "Cut 1", "Cut 2"]
+    assert all(g.won for g in line.games) and line.games[1].result.startswith("I won")
+    page = client.get(f"/nrdb/players/{nrdb.users['ana']}").get_data(as_text=True)
+    assert "Champion" in page and "Cut 2" in page

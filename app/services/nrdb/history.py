@@ -24,7 +24,7 @@ from ..rounds import corp_first
 
 @dataclass(frozen=True)
 class Game:
-    stage: str  # "Round 3", "Cut round 1"
+    stage: str  # the swiss round ("3") or the cut's ("Cut 1")
     opponent: str | None  # None: a bye
     opponent_nrdb: str | None  # the opponent's NetrunnerDB username, if their entry is linked
     side: str | None  # the player's side ("corp" / "runner") where the table had sides
@@ -89,7 +89,7 @@ def _swiss_games(player_ids: list[int]) -> dict[int, list[Game]]:
     for pid, number, is_bye, result, fmt_value, pos, side, other, other_pos, other_side, name, username in rows:
         t = _FormatOnly(Format(fmt_value))
         if is_bye or other is None:
-            game = Game(f"Round {number}", None, None, None, "Bye" if result else "", None)
+            game = Game(str(number), None, None, None, "Bye" if result else "", None)
         else:
             seats = corp_first(t, [_SeatFact(pid, pos, side), _SeatFact(other, other_pos, other_side)])
             seat = result_wording.FIRST if seats[0].player_id == pid else result_wording.SECOND
@@ -99,7 +99,7 @@ def _swiss_games(player_ids: list[int]) -> dict[int, list[Game]]:
                 points = results.outcome(t.fmt, result).points
                 mine_points, their_points = points if seat == result_wording.FIRST else points[::-1]
                 won = None if mine_points == their_points else mine_points > their_points
-            game = Game(f"Round {number}", name, username, side if t.fmt.sided_tables else None, text, won)
+            game = Game(str(number), name, username, side if t.fmt.sided_tables else None, text, won)
         out.setdefault(pid, []).append(game)
     return out
 
@@ -147,6 +147,6 @@ def _cut_games(t: Tournament, cut, pid: int) -> list[Game]:
         sides = cut.sides(g) if g.reported else None
         side = None if sides is None else "corp" if sides[0] == pid else "runner"
         result = result_wording.cut_game(g.winner == pid, side) if g.reported else ""
-        out.append(Game(f"Cut round {g.round}", cut.name(other), usernames.get(other), side, result,
+        out.append(Game(f"Cut {g.round}", cut.name(other), usernames.get(other), side, result,
                         (g.winner == pid) if g.reported else None))
     return out
