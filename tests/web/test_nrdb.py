@@ -279,8 +279,9 @@ def test_history_shows_games_and_the_backup_keeps_links(app, client, nrdb, make_
     nrdb.consent = "bo"
     _sign_in(bo)
     bo.post(f"{_link_path(t, ben)}/nrdb/link")
+    assert "I lost" not in client.get("/nrdb/players/101").get_data(as_text=True)  # its line is kept now...
     _played(t, ben, ann)  # Ben (Corp) beat Ann
-    page = client.get("/nrdb/players/101").get_data(as_text=True)
+    page = client.get("/nrdb/players/101").get_data(as_text=True)  # ... and the event's change replaces it
     assert "Ben" in page and "(bo)" in page and "I lost as Runner" in page and "record 0-1-0" in page
     assert "I won as Corp" in bo.get("/nrdb/players/202").get_data(as_text=True)
     # CSV standings name the accounts

@@ -7,6 +7,8 @@ made public without telling anything an event's own pages do not. Who may open i
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 
@@ -58,13 +60,45 @@ def entries(account: NrdbAccount, slugs: list[str]) -> list[tuple[Tournament, Pl
         .where(Player.nrdb_account_id == account.id, Tournament.slug.in_(slugs[:1000])))]
 
 
+# Each event's line, by (event, its slug, its version, the entry): an event bumps its version on every change that
+# could change the line (results, seats, the cut, players), and a finished event never changes, so a history is
+# worked out once and read from here afterwards (an opponent's account renamed at NetrunnerDB shows its new name
+# once that event changes again). Per process; the oldest lines go first. The slug guards against an id reused
+# after a deletion.
+_LINES: "OrderedDict[tuple, EventLine]" = OrderedDict()
+_LINES_KEPT = 4096
+_lines_lock = threading.Lock()
+
+
 def history(account: NrdbAccount) -> list[EventLine]:
     entries = db.session.execute(
         sa.select(Player, Tournament).join(Tournament, Tournament.id == Player.tournament_id)
         .where(Player.nrdb_account_id == account.id)
         .order_by(Tournament.date.desc(), Tournament.id.desc())).all()
-    games = _swiss_games([p.id for p, _ in entries])
-    return [_line(t, player, games.get(player.id, [])) for player, t in entries]
+    lines, missing = {}, []
+    with _lines_lock:
+        for player, t in entries:
+            key = (t.id, t.slug, t.version, player.id)
+            if key in _LINES:
+                _LINES.move_to_end(key)
+                lines[key] = _LINES[key]
+            else:
+                missing.append((player, t))
+    games = _swiss_games([p.id for p, _ in missing])
+    for player, t in missing:
+        line = _line(t, player, games.get(player.id, []))
+        lines[t.id, t.slug, t.version, player.id] = line
+        with _lines_lock:
+            _LINES[t.id, t.slug, t.version, player.id] = line
+            while len(_LINES) > _LINES_KEPT:
+                _LINES.popitem(last=False)
+    return [lines[t.id, t.slug, t.version, player.id] for player, t in entries]
+
+
+def forget_cached() -> None:
+    """Empty the lines kept (benchmarks measure a first view)."""
+    with _lines_lock:
+        _LINES.clear()
 
 
 def _swiss_games(player_ids: list[int]) -> dict[int, list[Game]]:
