@@ -143,6 +143,16 @@ class Config:
     REGISTER_LIMIT_PER_IP = "60/minute;300/hour"  # self-registrations from one address (a venue may share one)
     # A player's judge calls: one open at a time (the database's rule), and this long between two calls.
     JUDGE_CALL_COOLDOWN_SECONDS = int(os.environ.get("JUDGE_CALL_COOLDOWN_SECONDS", "60"))
+    # NetrunnerDB: its address (public deck fetches and the sign-in), and this server's OAuth client there. Players
+    # sign in with NetrunnerDB (app/web/nrdb_oauth.py) only when both the client id and secret are set: without
+    # them (a venue laptop) nothing about NetrunnerDB accounts shows. The client's redirect URI registered at
+    # NetrunnerDB must be exactly PUBLIC_URL + /nrdb/callback.
+    NRDB_URL = os.environ.get("NRDB_URL", "https://netrunnerdb.com").rstrip("/")
+    NRDB_CLIENT_ID = os.environ.get("NRDB_CLIENT_ID", "").strip()
+    NRDB_CLIENT_SECRET = os.environ.get("NRDB_CLIENT_SECRET", "").strip()
+    # How long a call to NetrunnerDB (token, account info) may take, in seconds, before the player is told it
+    # could not be reached.
+    NRDB_TIMEOUT = float(os.environ.get("NRDB_TIMEOUT", "10"))
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

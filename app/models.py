@@ -190,6 +190,21 @@ class PendingStaff(db.Model):
     )
 
 
+class NrdbAccount(db.Model):
+    """A NetrunnerDB account that signed in here (app/services/nrdb/accounts.py): NetrunnerDB's user id and the
+    username it last reported. Players link their entries to it; its history is public only if it says so. No
+    token is stored: a sign-in's access token lives in the signed-in browser's session alone."""
+
+    __tablename__ = "nrdb_accounts"
+    id = db.Column(db.Integer, primary_key=True)
+    nrdb_id = db.Column(db.Integer, nullable=False, unique=True)
+    username = db.Column(db.String(100), nullable=False)
+    history_public = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (CheckConstraint("nrdb_id > 0", name="nrdb_id_positive"),)
+
+
 class Player(db.Model):
     __tablename__ = "players"
     id = db.Column(db.Integer, primary_key=True)
@@ -219,16 +234,20 @@ class Player(db.Model):
     # An event moved here from another machine (app/services/restore.py: move): SHA-256 of the link this player held
     # there, so QR codes printed there keep working; a hash, so the database alone still yields no link.
     moved_link = db.Column(db.String(64), index=True)
+    # The NetrunnerDB account this entry is linked to (app/services/nrdb/accounts.py); one entry per account and event.
+    nrdb_account_id = db.Column(db.Integer, db.ForeignKey("nrdb_accounts.id", ondelete="SET NULL"), index=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "name_key"),
+        UniqueConstraint("tournament_id", "nrdb_account_id", name="uq_players_nrdb_account"),
         UniqueConstraint("id", "tournament_id"),  # target of composite foreign keys
         CheckConstraint("fixed_table IS NULL OR fixed_table > 0", name="fixed_table_positive"),
         CheckConstraint("file_rank IS NULL OR file_rank > 0", name="file_rank_positive"),
     )
 
     tournament = db.relationship("Tournament", back_populates="players")
+    nrdb_account = db.relationship("NrdbAccount")
 
     @validates("name")
     def _keep_name_key(self, _attr, name):

@@ -21,6 +21,7 @@ from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player
                      Seat, Staff, Tournament, User, new_slip_ref, utcnow)
 from ..core.names import name_key
 from .jsonfile import FileError
+from .nrdb import accounts as nrdb_accounts
 from .upload_slots import Busy
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class PlayerRow:
     runner_faction: Optional[str] = None
     moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
     file_rank: Optional[int] = None  # the swiss rank an imported NRTM file gave (Player.file_rank)
+    nrdb: Optional[tuple] = None  # (NetrunnerDB id, username) of the account the entry is linked to
 
 
 @dataclass
@@ -193,13 +195,15 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     db.session.add(t)
     db.session.flush()
     tid, now = t.id, utcnow()
+    nrdb_account = nrdb_accounts.ensure(p.nrdb for p in plan.players if p.nrdb)
 
     _insert_all(Player, [
         {"tournament_id": tid, "name": p.name, "name_key": name_key(p.name), "corp_identity": p.corp_identity,
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
          "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
-         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now}
+         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now,
+         "nrdb_account_id": nrdb_account[p.nrdb[0]] if p.nrdb else None}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}

@@ -139,10 +139,14 @@ def read(doc) -> EventPlan:
             corp_faction=_kept_faction(raw, "corp", name), runner_faction=_kept_faction(raw, "runner", name),
             moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
             file_rank=j.integer(raw.get("file_rank"), f"player {name!r} file_rank", 1, 100000, null=True),
+            nrdb=_nrdb(raw.get("nrdb"), name),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
         raise FileError("two players have the same id")
+    linked = [p.nrdb[0] for p in players if p.nrdb]
+    if len(set(linked)) != len(linked):
+        raise FileError("two players are linked to the same NetrunnerDB account")
 
     rounds, numbers, refs = [], set(), set()
     for i, raw in enumerate(j.array(doc.get("rounds"), "rounds"), 1):
@@ -463,3 +467,12 @@ def _check_cut(raw, ids: set):
     except BracketError as e:
         raise FileError(f"the cut does not add up: {e}") from None
     return {"kind": kind, "seeds": seeds, "results": results, "ranking": ranking}
+
+
+def _nrdb(raw, name: str):
+    """A player's linked NetrunnerDB account, (id, username); absent or null: not linked."""
+    if raw is None:
+        return None
+    raw = j.obj(raw, f"player {name!r} nrdb")
+    return (j.integer(raw.get("id"), f"player {name!r} nrdb id", 1, 2**31 - 1),
+            j.text(raw.get("username"), f"player {name!r} nrdb username", 100, empty=False))

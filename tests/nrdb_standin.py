@@ -1,0 +1,147 @@
+"""A local stand-in for NetrunnerDB's OAuth 2 server and account API, built to its public source's behaviour
+(FOSOAuthServerBundle on oauth2-php, PrivateApi20Controller::accountInfoAction), on 127.0.0.1 in a thread:
+
+- GET /oauth/v2/auth: an unknown client or a redirect URI other than the registered one is answered here (400), never
+  redirected; otherwise the person (`consent`: a username, or None for "deny") is sent back to the redirect URI with
+  `code` and the same `state`, or `error=access_denied`.
+- POST (or GET) /oauth/v2/token: client id and secret in the body or HTTP basic auth; the code must be unused, the
+  same client's, and the redirect URI the one it was issued for; a code is spent on first use (a replay is
+  `invalid_grant`). Answers `{"access_token", "expires_in": 3600, "token_type": "bearer", "scope", "refresh_token"}`.
+- GET /api/2.0/private/account/info: the bearer token (header or ?access_token=) names the user: `{"version_number":
+  "2.0", "data": [{"id", "username", "email", "reputation", "sharing"}], "total": 1, "success": true}`; else 401.
+
+Every request is recorded (`requests`: method, path, query, body, headers) so tests can check what SASS sent.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+
+@dataclass
+class Standin:
+    client_id: str
+    client_secret: str
+    redirect_uri: str
+    users: dict = field(default_factory=lambda: {"ana": 101, "bo": 202})
+    consent: str | None = "ana"  # who signs in and allows at the consent page; None: they deny
+    codes: dict = field(default_factory=dict)  # code -> (client id, redirect uri, username)
+    tokens: dict = field(default_factory=dict)  # access token -> username
+    requests: list = field(default_factory=list)
+    url: str = ""
+
+    def issued_tokens(self) -> list[str]:
+        return list(self.tokens)
+
+
+def _handler(standin: Standin):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):  # quiet
+            pass
+
+        def _answer(self, status: int, body: dict | None = None, location: str | None = None):
+            data = json.dumps(body or {}).encode()
+            self.send_response(status)
+            if location:
+                self.send_header("Location", location)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _record(self, body: str) -> tuple[str, dict]:
+            parts = urlsplit(self.path)
+            standin.requests.append({"method": self.command, "path": parts.path, "query": parts.query, "body": body,
+                                     "headers": dict(self.headers)})
+            return parts.path, {k: v[0] for k, v in parse_qs(parts.query).items()}
+
+        def do_GET(self):
+            path, query = self._record("")
+            if path == "/oauth/v2/auth":
+                return self._authorize(query)
+            if path == "/oauth/v2/token":
+                return self._token(query)
+            if path == "/api/2.0/private/account/info":
+                return self._account_info(query)
+            self._answer(404, {"error": "not found"})
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode()
+            path, query = self._record(body)
+            if path == "/oauth/v2/token":
+                return self._token({**query, **{k: v[0] for k, v in parse_qs(body).items()}})
+            self._answer(404, {"error": "not found"})
+
+        def _authorize(self, q):
+            if q.get("client_id") != standin.client_id:
+                return self._answer(400, {"error": "invalid_client"})
+            if q.get("redirect_uri") != standin.redirect_uri:
+                return self._answer(400, {"error": "redirect_uri_mismatch"})
+            if q.get("response_type") != "code":
+                return self._answer(400, {"error": "unsupported_response_type"})
+            back = {"state": q["state"]} if "state" in q else {}
+            if standin.consent is None:
+                back = {"error": "access_denied", "error_description": "The user denied access to your application",
+                        **back}
+            else:
+                code = secrets.token_urlsafe(16)
+                standin.codes[code] = (q["client_id"], q["redirect_uri"], standin.consent)
+                back = {"code": code, **back}
+            self._answer(302, location=f"{standin.redirect_uri}?{urlencode(back)}")
+
+        def _token(self, q):
+            auth = self.headers.get("Authorization", "")
+            if auth.startswith("Basic "):
+                cid, _, secret = base64.b64decode(auth[6:]).decode().partition(":")
+            else:
+                cid, secret = q.get("client_id"), q.get("client_secret")
+            if cid != standin.client_id or secret != standin.client_secret:
+                return self._answer(400, {"error": "invalid_client", "error_description": "The client credentials are invalid"})
+            if q.get("grant_type") != "authorization_code":
+                return self._answer(400, {"error": "invalid_request", "error_description": "Invalid grant_type parameter or parameter missing"})
+            issued = standin.codes.pop(q.get("code", ""), None)  # spent on first use
+            if issued is None or issued[0] != cid:
+                return self._answer(400, {"error": "invalid_grant", "error_description": "Code doesn't exist or is invalid for the client"})
+            if q.get("redirect_uri") != issued[1]:
+                return self._answer(400, {"error": "redirect_uri_mismatch", "error_description": "The redirect URI is missing or do not match"})
+            token = secrets.token_urlsafe(24)
+            standin.tokens[token] = issued[2]
+            self._answer(200, {"access_token": token, "expires_in": 3600, "token_type": "bearer", "scope": None,
+                               "refresh_token": secrets.token_urlsafe(24)})
+
+        def _account_info(self, q):
+            auth = self.headers.get("Authorization", "")
+            token = auth[7:] if auth.startswith("Bearer ") else q.get("access_token", "")
+            user = standin.tokens.get(token)
+            if user is None:
+                return self._answer(401, {"error": "invalid_grant", "error_description": "The access token provided is invalid."})
+            self._answer(200, {"version_number": "2.0", "data": [
+                {"id": standin.users[user], "username": user, "email": f"{user}@example.com", "reputation": 7,
+                 "sharing": True}], "total": 1, "success": True})
+
+    return Handler
+
+
+class running:
+    """`with running(standin) as url:` serves the stand-in on 127.0.0.1 (a port the OS chooses) for the block."""
+
+    def __init__(self, standin: Standin):
+        self.standin = standin
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(standin))
+
+    def __enter__(self) -> str:
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.standin.url = f"http://127.0.0.1:{self.server.server_port}"
+        return self.standin.url
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
