@@ -8,6 +8,7 @@ import json
 import logging
 import re
 import socket
+import threading
 import time
 from datetime import timedelta
 
@@ -339,3 +340,19 @@ def test_a_scorekeeper_sees_no_button_and_cannot_send(app, client, make_user, ma
     assert 'id="abr"' not in _dashboard(client, t)
     assert client.post(f"/tournaments/{t.id}/abr").status_code == 403
     assert _rows(t) == []
+
+
+def test_a_server_starts_its_sender_with_its_first_request(app, client):
+    app.testing = False  # as served by gunicorn: the first request of the process starts the thread
+    try:
+        client.get("/login")
+        threads = [t for t in threading.enumerate() if t.name == "abr-sender"]
+        assert threads and all(t.is_alive() for t in threads)
+        client.get("/login")
+        assert len([t for t in threading.enumerate() if t.name == "abr-sender"]) == len(threads)
+    finally:
+        sender.stop(app)
+        app.testing = True
+    app.config["ABR_SENDER"] = False
+    client.get("/login")
+    assert not [t for t in threading.enumerate() if t.name == "abr-sender"]
