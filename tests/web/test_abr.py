@@ -246,7 +246,7 @@ def test_offline_it_waits_then_sends_by_itself_once_abr_answers_even_after_a_res
     assert row.state == "queued" and row.attempts == 1 and "could not be reached" in row.last_error
     assert 0 < uploads.wait_seconds(row) <= 5
     page = _dashboard(client, event)
-    assert "ABR could not be reached yet" in page and "tries again by itself" in page
+    assert "Not sent after 1 try: ABR could not be reached" in page and "tries again by itself" in page
     assert sender.send_due(app) == 0  # not due yet: no hammering
     _due_now(event)
     sender.send_due(app)
