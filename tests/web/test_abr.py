@@ -356,3 +356,15 @@ def test_a_server_starts_its_sender_with_its_first_request(app, client):
     app.config["ABR_SENDER"] = False
     client.get("/login")
     assert not [t for t in threading.enumerate() if t.name == "abr-sender"]
+
+
+def test_deleting_the_event_takes_its_uploads_with_it(app, client, event, abr):
+    _send(client, event)
+    sender.send_due(app)
+    event.abr_id = 77  # a second version, which replaces the first
+    db.session.commit()
+    _send(client, event)
+    assert [r.replaces_id for r in _rows(event)] == [None, _rows(event)[0].id]
+    response = client.post(f"/tournaments/{event.id}/delete", data={"confirm": "y"})
+    assert response.status_code == 302
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(AbrUpload)) == 0

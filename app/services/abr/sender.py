@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from datetime import timedelta
 
 from flask import Flask
 
@@ -65,14 +66,16 @@ def wake() -> None:
 def send_due(app: Flask) -> int:
     """Send every upload due now that this process can claim; how many it sent (whatever ABR answered)."""
     sent = 0
+    timeout = app.config["ABR_TIMEOUT_SECONDS"]
+    lease = max(uploads.LEASE, timedelta(seconds=4 * timeout))  # a send never outlives its claim
     with app.app_context():
         try:
             for upload_id in uploads.due():
-                upload = uploads.claim(upload_id)
+                upload = uploads.claim(upload_id, lease)
                 if upload is None:  # another worker or host has it
                     continue
-                answer = post(app.config["ABR_URL"], upload.body.encode("utf-8"),
-                              app.config["ABR_TIMEOUT_SECONDS"], app.config["ABR_ANSWER_BYTES"],
+                answer = post(app.config["ABR_URL"], upload.body.encode("utf-8"), timeout,
+                              app.config["ABR_ANSWER_BYTES"],
                               app.config["ABR_USER"], app.config["ABR_PASSWORD"],
                               filename=f"sass-{upload.tournament_id}-{upload.digest[:8]}.json")
                 uploads.record(upload_id, answer)

@@ -141,15 +141,15 @@ def next_due_in(default: float) -> float:
     return max(0.0, min(default, (min(times) - utcnow()).total_seconds()))
 
 
-def claim(upload_id: int) -> Optional[AbrUpload]:
-    """Take the upload for this worker: one conditional UPDATE, so of any number of workers and hosts trying at
-    once exactly one gets it. None: another has it, or it is not due."""
+def claim(upload_id: int, lease: timedelta = LEASE) -> Optional[AbrUpload]:
+    """Take the upload for this worker for `lease` (longer than its send may take): one conditional UPDATE, so of
+    any number of workers and hosts trying at once exactly one gets it. None: another has it, or it is not due."""
     now = utcnow()
     result = db.session.execute(
         sa.update(AbrUpload).where(AbrUpload.id == upload_id,
                                    sa.or_(sa.and_(AbrUpload.state == QUEUED, AbrUpload.next_try_at <= now),
                                           sa.and_(AbrUpload.state == SENDING, AbrUpload.claimed_until <= now)))
-        .values(state=SENDING, claimed_until=now + LEASE, attempts=AbrUpload.attempts + 1)
+        .values(state=SENDING, claimed_until=now + lease, attempts=AbrUpload.attempts + 1)
         .execution_options(synchronize_session=False))
     db.session.commit()
     if result.rowcount != 1:
