@@ -71,4 +71,8 @@ def test_send_offline_then_the_code_appears(new_context, organizer, log_in, seed
             no_sideways_scroll(page)
             page.screenshot(path=str(screenshots / f"abr_history_{size}.png"), full_page=True)
     finally:
+        with live_server.app_context():  # nothing of this test is left for the server's sender
+            db.session.execute(sa.delete(AbrUpload).where(AbrUpload.tournament_id == event.id))
+            db.session.commit()
+            db.session.remove()
         config["ABR_URL"], config["ABR_TIMEOUT_SECONDS"] = before

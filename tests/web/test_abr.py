@@ -368,3 +368,7 @@ def test_deleting_the_event_takes_its_uploads_with_it(app, client, event, abr):
     response = client.post(f"/tournaments/{event.id}/delete", data={"confirm": "y"})
     assert response.status_code == 302
     assert db.session.scalar(sa.select(sa.func.count()).select_from(AbrUpload)) == 0
+
+
+def test_no_test_app_points_at_the_real_abr(app):
+    assert app.config["ABR_URL"] == "http://127.0.0.1:9"  # tests/conftest.py: the stand-in or nothing
