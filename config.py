@@ -63,6 +63,17 @@ def public_url(value: str) -> str:
     return value
 
 
+def abr_url(value: str) -> str:
+    """ABR_URL checked: http(s), a host, no credentials in it (they have settings of their own and would reach
+    logs), no trailing slash."""
+    value = value.strip().rstrip("/")
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc or parts.query:
+        raise RuntimeError(f"ABR_URL should look like https://alwaysberunning.net, without user or password "
+                           f"(ABR_USER, ABR_PASSWORD), not {value!r}")
+    return value
+
+
 def _env_flag(name: str, default):
     value = os.environ.get(name)
     return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
@@ -153,6 +164,18 @@ class Config:
     # How long a call to NetrunnerDB (token, account info) may take, in seconds, before the player is told it
     # could not be reached.
     NRDB_TIMEOUT = float(os.environ.get("NRDB_TIMEOUT", "10"))
+    # AlwaysBeRunning, where results are sent (app/services/abr/, docs/api.md): its address, and an optional
+    # credential sent as HTTP basic auth when ABR_PASSWORD is set (as ABR gives one to Cobra). The password never
+    # reaches a page or a log.
+    ABR_URL = abr_url(os.environ.get("ABR_URL", "https://alwaysberunning.net"))
+    ABR_USER = os.environ.get("ABR_USER", "sass")
+    ABR_PASSWORD = os.environ.get("ABR_PASSWORD", "")
+    # One send's whole budget (connect, upload, answer), and the most of ABR's answer read (its JSON is tiny).
+    ABR_TIMEOUT_SECONDS = float(os.environ.get("ABR_TIMEOUT_SECONDS", "15"))
+    ABR_ANSWER_BYTES = 64 * 1024
+    # Each worker process sends queued uploads from a thread of its own, started by its first request; 0 turns it
+    # off (the tests start it themselves).
+    ABR_SENDER = _env_flag("ABR_SENDER", True)
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

@@ -19,6 +19,7 @@ from hypothesis import settings
 from flask_migrate import upgrade
 
 os.environ.setdefault("SECRET_KEY", "tests-shared-secret-key")  # every app in the tests, as on a real cluster
+os.environ["ABR_URL"] = "http://127.0.0.1:9"  # no test reaches the real AlwaysBeRunning (tests/abr_standin.py does)
 from app import create_app  # noqa: E402
 from app.extensions import db
 from app.models import Tournament, User

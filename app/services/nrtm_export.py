@@ -28,9 +28,10 @@ def _number(value) -> float:
     return float(value)
 
 
-def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
+def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Optional[int] = None) -> dict:
     """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
-    give, then the cut rounds."""
+    give, then the cut rounds. `abr_id`: the event on AlwaysBeRunning, which then concludes it on receipt
+    (`abrTournamentId`, app/services/abr/)."""
     players = sorted(tournament.players, key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
     by_id = {p.id: p for p in players}
@@ -65,7 +66,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
             elimination.append({"id": number[r["player"]], "name": r["name"], "rank": r["rank"], "seed": r["seed"]})
         cut_rounds = _cut_rounds(cut, number)
 
-    return {
+    document = {
         "name": tournament.name,
         "date": tournament.date.isoformat(),
         "cutToTop": len(cut.bracket.seeds) if cut else 0,
@@ -78,6 +79,9 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "uploadedFrom": app_name,
         "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
     }
+    if abr_id:
+        document["abrTournamentId"] = abr_id
+    return document
 
 
 def organiser(tournament: Tournament) -> dict:

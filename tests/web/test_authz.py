@@ -42,6 +42,8 @@ ROUTES = {
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
     "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "pairing_jobs.follow": ORGANIZE,
+    # results to AlwaysBeRunning (app/web/views/abr.py)
+    "abr.index": ORGANIZE, "abr.send": ORGANIZE,
     "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN, "staff.forget": OWN,
     # players' phones and the read-only API
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
