@@ -1,7 +1,7 @@
 """results to AlwaysBeRunning: the event's ABR id and the upload queue (one row per version of the file)
 
 Revision ID: f24a0b7e5a01
-Revises: f23b1c2d3e4f
+Revises: f24b0d5b1a02
 Create Date: 2026-11-27 14:10:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'f24a0b7e5a01'
-down_revision = 'f23b1c2d3e4f'
+down_revision = 'f24b0d5b1a02'
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """NetrunnerDB accounts (id, username, history public or not) and the player entries linked to them
 
 Revision ID: f24b0d5b1a02
-Revises: f23b1c2d3e4f
+Revises: f24f0a3e1506
 Create Date: 2026-11-27 14:05:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'f24b0d5b1a02'
-down_revision = 'f23b1c2d3e4f'
+down_revision = 'f24f0a3e1506'
 branch_labels = None
 depends_on = None
 

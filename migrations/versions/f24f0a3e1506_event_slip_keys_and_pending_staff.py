@@ -1,7 +1,7 @@
 """what travels with a moved event: its slip key, each round's slip reference, and staff still to sign up
 
 Revision ID: f24f0a3e1506
-Revises: f23b1c2d3e4f
+Revises: f24e0f11e505
 Create Date: 2026-11-27 14:20:00
 
 Existing events get a random slip key, and their rounds keep their id as slip reference: the codes already printed
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 
 revision = 'f24f0a3e1506'
-down_revision = 'f23b1c2d3e4f'
+down_revision = 'f24e0f11e505'
 branch_labels = None
 depends_on = None
 
