@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Tournament
-from tests.nrdb_standin import Standin, running
+from nrdb_standin import Standin, running
 
 NARROW = {"width": 360, "height": 780}
 

@@ -15,7 +15,7 @@ from app.extensions import db
 from app.models import Match, NrdbAccount, Player, Round, Seat
 from app.services import backup, player_links, restore
 from app.web import nrdb_oauth
-from tests.nrdb_standin import Standin, running
+from nrdb_standin import Standin, running
 
 CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 
