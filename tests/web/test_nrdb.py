@@ -15,7 +15,7 @@ from app.extensions import db
 from app.models import Match, NrdbAccount, Player, Round, Seat
 from app.services import backup, player_links, restore
 from app.web import nrdb_oauth
-from tests.nrdb_standin import Standin, running
+from nrdb_standin import Standin, running
 
 CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 
@@ -68,7 +68,7 @@ def test_sign_in_link_and_history(app, client, nrdb, make_user, make_tournament)
     page = _sign_in(client, f"/nrdb/sign-in?next={_link_path(t, ann)}").get_data(as_text=True)
     assert "Signed in with NetrunnerDB as ana" in page and "Link this entry to ana" in page
     page = client.post(f"{_link_path(t, ann)}/nrdb/link", follow_redirects=True).get_data(as_text=True)
-    assert "Your entry is linked" in page and "Linked to NetrunnerDB as <strong>ana</strong>" in page
+    assert "Your entry is linked" in page and "Linked to <strong>ana</strong>" in page
     account = db.session.scalar(sa.select(NrdbAccount))
     assert (account.nrdb_id, account.username, account.history_public) == (101, "ana", False)
     db.session.refresh(ann)
