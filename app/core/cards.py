@@ -94,7 +94,7 @@ def restriction(format_id: str, restriction_id: Optional[str] = None) -> dict:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A format's card pool and restriction list (None: no list) in force from `start` (YYYY-MM-DD)."""
+    """A format's card pool in force from `start` (YYYY-MM-DD), with a restriction list (None: no list)."""
     start: str
     pool: str
     restriction: Optional[str]
@@ -102,29 +102,45 @@ class Snapshot:
 
 @lru_cache(maxsize=8)
 def snapshots(format_id: str) -> tuple[Snapshot, ...]:
-    """The format's snapshots by the day each came into force. A snapshot starts no earlier than its restriction
-    list: NetrunnerDB dates some snapshots a year early (the Seventh Rotation with Ban List 25.04 at 2024-04-24,
-    while the list itself starts 2025-04-24), and a pool cannot be in force under a list not yet published."""
+    """The format's snapshots (pool and list) by the day each came into force. NetrunnerDB dates some a year early:
+    the Seventh Rotation at 2024-04-24, though Elevation, the first set that pool adds, and its Ban List 25.04 both
+    start 2025-04-24. A snapshot dated before both its own list and the first release of the sets its pool adds
+    over the format's pool before it starts at that release; a snapshot with only one of the two later (Startup's
+    Liberation pool of 2024-03-30 names Ban List 24.09 of 2024-09-20) keeps its date."""
     data_ = data()
-    found = []
+    floor: dict[str, str] = {}  # pool -> the first release among the sets it adds
+    found, before = [], None
     for order, s in enumerate(data_["formats"][format_id].get("snapshots", ())):
+        pool = s["pool"]
+        if pool not in floor:
+            added = set(data_["pools"][pool]["sets"]) - set(data_["pools"][before]["sets"]) if before else set()
+            released = [data_["sets"][x]["date"] for x in added if (data_["sets"].get(x) or {}).get("date")]
+            floor[pool] = min(released, default="")
+        before = pool
         rid = s.get("restriction")
-        start = max(s["date_start"], data_["restrictions"][rid]["date_start"]) if rid else s["date_start"]
-        found.append((start, order, Snapshot(start, s["pool"], rid)))
+        listed = data_["restrictions"][rid]["date_start"] if rid else ""
+        start = s["date_start"]
+        if listed > start and floor[pool] > start:
+            start = floor[pool]
+        found.append((start, order, Snapshot(start, pool, rid)))
     return tuple(snap for _, _, snap in sorted(found, key=lambda x: x[:2]))
 
 
 def in_force(format_id: str, on: Optional[date] = None) -> Snapshot:
-    """The format's pool and list in force on a day: the last snapshot started by then (the newest for no day,
-    the first for a day before them all). A format without snapshots gives its current pool and list."""
+    """The format's pool and list in force on a day (the newest for no day): the pool of the last snapshot started
+    by then (the first for a day before them all), and the newest of the format's lists started by then by the
+    list's own date (None before the first: Startup had no list until 2024-01-19)."""
+    f = data()["formats"][format_id]
     snaps = snapshots(format_id)
-    if not snaps:
-        f = data()["formats"][format_id]
-        return Snapshot(f.get("since", ""), f["pool"], f.get("restriction"))
-    if on is None:
-        return snaps[-1]
-    started = [s for s in snaps if s.start <= on.isoformat()]
-    return started[-1] if started else snaps[0]
+    day = on.isoformat() if on is not None else "9999-12-31"
+    if snaps:
+        started = [s for s in snaps if s.start <= day]
+        snap = started[-1] if started else snaps[0]
+    else:
+        snap = Snapshot(f.get("since", ""), f["pool"], f.get("restriction"))
+    lists = sorted((data()["restrictions"][r]["date_start"], r) for r in f.get("restrictions", ())
+                   if data()["restrictions"][r]["date_start"] <= day)
+    return Snapshot(snap.start, snap.pool, lists[-1][1] if lists else None)
 
 
 @lru_cache(maxsize=1)

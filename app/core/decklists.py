@@ -119,9 +119,9 @@ def restriction_choices(format_id: str) -> list[tuple[str, str]]:
 
 
 def default_restriction(format_id: str, on: date | None = None) -> str | None:
-    """The list in force on the event's date (app/core/cards.py `in_force`: NetrunnerDB's dated snapshots; None
-    where the format had no list then, as Startup before 2024). NetrunnerDB's own "active" mark lags behind new
-    lists (it marked Standard Ban List 25.08 active after 25.10 was out), so SASS goes by the dates."""
+    """The list in force on the event's date (app/core/cards.py `in_force`: the newest of the format's lists started
+    by then; None before the first, as Startup before 2024). NetrunnerDB's own "active" mark lags behind new lists
+    (it marked Standard Ban List 25.08 active after 25.10 was out), so SASS goes by the dates."""
     return cards.in_force(format_id, on).restriction
 
 

@@ -307,13 +307,18 @@ def test_a_past_events_decks_are_judged_by_the_pool_and_list_of_its_own_date():
 
 
 def test_the_snapshot_in_force_reads_through_netrunnerdbs_misdated_snapshots():
-    """NetrunnerDB dates the Seventh Rotation's snapshots a year early (2024-04-24 with Ban List 25.04, which
-    starts 2025-04-24): a snapshot starts no earlier than its list, so mid-2024 is still the Sixth Rotation."""
+    """NetrunnerDB dates the Seventh Rotation's snapshots a year early (2024-04-24, though Elevation and Ban List
+    25.04 both start 2025-04-24), so mid-2024 is still the Sixth Rotation; the list in force goes by the list's own
+    date (Startup's Liberation pool of 2024-03-30 names a list of 2024-09-20: until then 24.01 stands)."""
     mid_2024 = cards.in_force("standard", date(2024, 6, 1))
     assert (mid_2024.pool, mid_2024.restriction) == ("rotation_2023", "standard_ban_list_24_05")
     assert cards.in_force("standard", date(2025, 4, 24)) == cards.Snapshot("2025-04-24", "rotation_2025",
                                                                           "standard_ban_list_25_04")
     assert cards.in_force("standard").restriction == "standard_ban_list_25_10"  # no date: the newest
+    liberation = cards.in_force("startup", date(2024, 6, 1))
+    assert (liberation.pool, liberation.restriction) == ("startup_liberation", "startup_ban_list_24_01")
+    assert cards.in_force("startup", date(2025, 1, 10)).pool == "startup_liberation"  # Elevation: not before 2025-04-24
+    assert cards.in_force("standard", date(2017, 11, 1)).pool == "rotation_2017"  # a true date is kept
     starts = [s.start for s in cards.snapshots("standard")]
     assert starts == sorted(starts)
     # a format with no list on the day: nothing restricted, and the pages say so
