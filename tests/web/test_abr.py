@@ -179,6 +179,12 @@ def test_the_click_queues_and_the_sender_sends_once(app, client, event, abr):
     # sending again with nothing changed, and a second sender: nothing goes out twice
     _send(client, event)
     assert "already sent to ABR" in _dashboard(client, event)
+    event.round_minutes = 50  # a setting outside the file: offered to send again, found to be the same results
+    db.session.commit()
+    assert 'id="abr-send"' in _dashboard(client, event)
+    _send(client, event)
+    page = _dashboard(client, event)
+    assert "already sent to ABR" in page and 'id="abr-send"' not in page
     assert sender.send_due(app) == 0 and len(abr.received) == 1 and len(_rows(event)) == 1
 
 

@@ -23,8 +23,8 @@ def event_id(text: Optional[str]) -> Optional[int]:
     text = (text or "").strip()
     if not text:
         return None
-    match = re.fullmatch(r"\d{1,10}", text) or _ADDRESS.match(text)
-    number = int(match.group(1) if match and match.groups() else text) if match else 0
+    match = re.fullmatch(r"(\d{1,10})", text) or _ADDRESS.match(text)
+    number = int(match.group(1)) if match else 0
     if not 0 < number <= MAX_ID:
         raise ValueError("Give the ABR event's number (1234) or its address "
                          "(https://alwaysberunning.net/tournaments/1234/...).")

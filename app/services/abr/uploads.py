@@ -64,6 +64,7 @@ def queue(t: Tournament, url: str, app_name: str, user_id: Optional[int]) -> Que
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     same = db.session.scalar(sa.select(AbrUpload).filter_by(tournament_id=t.id, digest=digest))
     if same is not None and same.state in (QUEUED, SENDING, DONE):
+        same.version = t.version  # the event changed, not its results: this file is still the event as it is
         db.session.commit()
         return Queued(same, False)
     db.session.execute(sa.update(AbrUpload).where(AbrUpload.tournament_id == t.id, AbrUpload.state == QUEUED,
