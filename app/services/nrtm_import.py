@@ -339,11 +339,11 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
             raise FileError(f"{where} has no players")
         intentional = j.boolean(p.get("intentionalDraw", False), f"{where} intentionalDraw")
         two_for_one = j.boolean(p.get("twoForOne") or False, f"{where} twoForOne")
-        read.append((k, where, table, sides, intentional, two_for_one, bye_seat))
+        read.append((table, sides, intentional, two_for_one, bye_seat))
     tables = _number_tables(n, [(table, len(sides) == 1, [names.get(s.player, s.player) for s in sides])
-                                for _, _, table, sides, *_ in read], warnings)
+                                for table, sides, *_ in read], warnings)
     matches = []
-    for (k, where, _, sides, intentional, two_for_one, bye_seat), table in zip(read, tables):
+    for (_, sides, intentional, two_for_one, bye_seat), table in zip(read, tables):
         where = f"round {n} table {table}"
         for side in sides:
             if side.penalty:
