@@ -2,8 +2,9 @@
 docs/domain.md 9; the quirks read: docs/api.md).
 
 Parse, check everything, then write in bulk: a file is imported whole or not at all. Where a file contradicts
-itself but still says what happened (a score no result gives, a ranking its own games do not give), it is read
-as it says and the reader lists a warning, so the TO can decide before anything is written.
+itself but still says what happened (a score no result gives, a ranking or matchPoints its own games do not
+give), or SASS must adjust it (a penalty kept apart, a table number given twice or not at all), it is read as it
+says and the reader lists a warning, so the TO can decide before anything is written.
 """
 from __future__ import annotations
 
@@ -52,8 +53,10 @@ def read(doc) -> EventPlan:
 
     Cobra writes each game's `table` and the NRTM fields; Aesop's Tables writes `tableNumber`, a side's score
     as corpScore or runnerScore with no combinedScore, and cut games with scores rather than `winner` (older
-    versions: corpPlayer, runnerPlayer and winner_id); the NRTM app writes an empty date and a bye's missing
-    opponent as player 0. All of them come through."""
+    versions: corpPlayer, runnerPlayer and winner_id); the NRTM app writes an empty date, a bye's missing
+    opponent as player 0 and factions by name. All of them come through. What real files carry and SASS must
+    adjust (a penalty's negative score, a null or shared table number) and what contradicts the games (a bye's
+    odd points, matchPoints, ranks, a total without its games) becomes a warning (docs/domain.md 9)."""
     doc = j.obj(doc, "the file")
     for key in ("name", "players", "rounds"):
         if key not in doc:
@@ -140,12 +143,13 @@ def _check_standings(plan: EventPlan, fmt: Format, raw_players: list) -> None:
     given = {}
     ranks = {}
     for raw in raw_players:  # checked by read: objects with ids, in the file's order
+        pid = j.player_id(raw["id"], "player id")
         points = raw.get("matchPoints")
         if isinstance(points, (int, float)) and not isinstance(points, bool):
-            given[raw["id"]] = points
+            given[pid] = points
         rank = raw.get("rank")
         if type(rank) is int:
-            ranks[raw["id"]] = rank
+            ranks[pid] = rank
     if sorted(ranks.values()) == list(range(1, len(plan.players) + 1)):
         for row in plan.players:
             row.file_rank = ranks[row.key]
@@ -335,11 +339,11 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
             raise FileError(f"{where} has no players")
         intentional = j.boolean(p.get("intentionalDraw", False), f"{where} intentionalDraw")
         two_for_one = j.boolean(p.get("twoForOne") or False, f"{where} twoForOne")
-        read.append((k, where, table, sides, intentional, two_for_one, bye_seat))
+        read.append((table, sides, intentional, two_for_one, bye_seat))
     tables = _number_tables(n, [(table, len(sides) == 1, [names.get(s.player, s.player) for s in sides])
-                                for _, _, table, sides, *_ in read], warnings)
+                                for table, sides, *_ in read], warnings)
     matches = []
-    for (k, where, _, sides, intentional, two_for_one, bye_seat), table in zip(read, tables):
+    for (_, sides, intentional, two_for_one, bye_seat), table in zip(read, tables):
         where = f"round {n} table {table}"
         for side in sides:
             if side.penalty:
