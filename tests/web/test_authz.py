@@ -78,7 +78,7 @@ ROUTES = {
     # NetrunnerDB (app/web/views/nrdb.py): anyone starts or ends a sign-in of their own browser; a player links their
     # entry through its link; the history and its privacy are the signed-in account's; organizers unlink entries
     "nrdb.sign_in": PUBLIC, "nrdb.callback": PUBLIC, "nrdb.sign_out": PUBLIC,
-    "nrdb.link": PLAYER, "nrdb.unlink": PLAYER, "nrdb.history": NRDB, "nrdb.privacy": NRDB,
+    "nrdb.link": PLAYER, "nrdb.unlink": PLAYER, "nrdb.history": NRDB, "nrdb.privacy": NRDB, "nrdb.entry_history": PLAYER,
     "nrdb.unlink_entry": ORGANIZE,
 }
 

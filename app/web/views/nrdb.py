@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ...models import Player, Tournament
 from ...services.nrdb import accounts, history as history_service
-from .. import nrdb_oauth, player_session
+from .. import nrdb_oauth
 from ..access import ORGANIZE, linked_player, managed_player
 from ..forms.nrdb import NrdbButtonForm, PrivacyForm
 
@@ -124,15 +124,16 @@ def unlink_entry(tid: int, pid: int):
 
 
 def _may_see(account) -> bool:
-    """The history is the account's: shown when it is public, to the account signed in here, or to a device that
-    holds the player link of one of its entries."""
-    if account.history_public or nrdb_oauth.signed_in_account() == account.id:
-        return True
-    held = session.get("player_links", {})
-    for t, player in history_service.entries(account, slugs=list(held)):
-        if player_session.current_player(t) == player:
-            return True
-    return False
+    """The history is the account's: shown when it is public, or to the account signed in here (a device holding
+    one of its entries' player links opens it through `entry_history`)."""
+    return account.history_public or nrdb_oauth.signed_in_account() == account.id
+
+
+def _history_page(account):
+    own = nrdb_oauth.signed_in_account() == account.id
+    form = PrivacyForm(public="yes" if account.history_public else "no") if own else None
+    return render_template("nrdb/history.html", account=account, lines=history_service.history(account),
+                           own=own, form=form)
 
 
 @bp.get("/nrdb/players/<int:nrdb_id>")
@@ -141,10 +142,17 @@ def history(nrdb_id: int):
     if account is None or not _may_see(account):
         abort(404, "No history to show here: it is private to its player (sign in with NetrunnerDB, or open it "
                    "from your player page).")
-    own = nrdb_oauth.signed_in_account() == account.id
-    form = PrivacyForm(public="yes" if account.history_public else "no") if own else None
-    return render_template("nrdb/history.html", account=account, lines=history_service.history(account),
-                           own=own, form=form)
+    return _history_page(account)
+
+
+@bp.get("/t/<slug>/p/<token>/history")
+def entry_history(slug: str, token: str):
+    """The history of the account a player link's entry is linked to: the link proves the entry, and with it the
+    account, without a sign-in (the phone that holds the link may never have signed in)."""
+    _, player = linked_player(slug, token)
+    if player.nrdb_account is None:
+        abort(404, "This entry is not linked to a NetrunnerDB account.")
+    return _history_page(player.nrdb_account)
 
 
 @bp.post("/nrdb/players/<int:nrdb_id>/privacy")
