@@ -42,6 +42,7 @@ KIND = "sass-backup"
 # 6: the event's `slip_key` and each round's `slip_ref` (what its match slips' codes are made from), `certified`
 # and `gap` (the engine's proof) and `timer` (its clock: state, ends_at, remaining_ms), and the staff still to sign
 # up after a move (`staff`, as members); absent before: new slip codes, no proof shown, no clock.
+# Any version may carry the event's AlwaysBeRunning id (`tournament.abr_id`); absent: none given.
 # Also in 6, as an imported NRTM file gives them: a player's `file_rank`, a match's `two_for_one`, a seat's
 # `penalty`, and a double-sided total kept without its games ("3-3", results.games_known); absent: none.
 VERSION = 6
@@ -87,6 +88,7 @@ def backup(tournament: Tournament) -> dict:
             "name": t.name, "date": t.date.isoformat(), "format": t.format, "score_factor": t.score_factor,
             "planned_rounds": t.planned_rounds, "tiebreakers": t.tiebreakers, "power_pairing": t.power_pairing,
             "seed": t.seed, "slug": t.slug, "single_report": t.single_report, "slip_key": t.slip_key,
+            "abr_id": t.abr_id,
             "organiser": {"name": t.organiser_name, "nrdb_username": t.organiser_nrdb_username,
                           "nrdb_id": t.organiser_nrdb_id},
             "decklists": {"collected": t.decklists, "card_format": t.card_format, "restriction": t.restriction,

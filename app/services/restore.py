@@ -117,6 +117,8 @@ def read(doc) -> EventPlan:
         **_organiser(t.get("organiser")),
         **_decklist_settings(t.get("decklists")),
     }
+    if t.get("abr_id") is not None:  # where the results go (app/services/abr/)
+        settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, 2**31 - 1)
     if doc["version"] >= 6:  # the slips already printed keep working (app/services/slip_codes.py)
         settings["slip_key"] = _hash(t.get("slip_key"), "tournament slip_key")
 
