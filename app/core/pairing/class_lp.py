@@ -23,6 +23,15 @@ FIRST_PASS_SHARE = 0.5  # the first pass leaves half the work budget to realise 
 PRECISION_BITS = 40  # costs handed to the floating-point LP are shifted below 2**40 (floats hold them exactly)
 
 
+def _quiet_highs(highspy):
+    """A HiGHS instance that prints nothing: highspy.Highs()'s constructor (its callback set-up) writes the
+    banner to the process's stdout before any option can be set, so the compiled core class is built instead
+    (the engine uses no callbacks) and silenced before its first call."""
+    h = getattr(highspy, "_Highs", highspy.Highs)()
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 class ClassLP:
     """min sum C_cd x_cd over class pairs; degree constraints; odd-set cuts added by separation.
 
@@ -110,8 +119,7 @@ class ClassLP:
         if h is None:
             if self.work is not None:
                 self.work.spend(len(self.vars))  # building the model
-            h = self.highs = highspy.Highs()
-            h.setOptionValue("output_flag", False)
+            h = self.highs = _quiet_highs(highspy)
             h.addCols(nv, c, np.zeros(nv), np.full(nv, highspy.kHighsInf), 0,
                       np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
             loop = vi == vj
