@@ -111,6 +111,10 @@ class Tournament(db.Model):
     card_format = db.Column(db.String(10), nullable=False, default="standard", server_default="standard")
     restriction = db.Column(db.String(64))
     decklist_visibility = db.Column(db.String(8), nullable=False, default="closed", server_default="closed")
+    # The TO locked the lists before round 1 (pairing round 1 locks them anyway): app/services/decklists.py.
+    lists_locked = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # Played online on jinteki.net: players give their jinteki.net username (app/services/online/).
+    online = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -177,6 +181,9 @@ class Player(db.Model):
     corp_faction = db.Column(db.String(24))
     runner_faction = db.Column(db.String(24))
     self_registered = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # An online event's handles (app/services/online/): where opponents find each other.
+    jinteki_name = db.Column(db.String(40), nullable=False, default="", server_default="")
+    discord = db.Column(db.String(40), nullable=False, default="", server_default="")
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)

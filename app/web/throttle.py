@@ -10,6 +10,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
+from ..services.online import report_codes
+
 
 def _setting(name: str):
     return lambda: current_app.config[name]
@@ -25,6 +27,12 @@ def _own_account() -> str:
     return f"user:{current_user.id}" if current_user.is_authenticated else get_remote_address()
 
 
+def _named_player() -> str:
+    """The player a report-code guess names (by name or jinteki.net username, folded as the lookup folds it):
+    guesses at one player's code add up over every client and spelling."""
+    return report_codes.guess_key((request.view_args or {}).get("slug", ""), request.form.get("who", ""))
+
+
 def _refused(response) -> bool:
     return response.status_code >= 400
 
@@ -38,6 +46,11 @@ LIMITS = {
     "auth.signup": [dict(limit_value=_setting("SIGNUP_LIMIT_PER_IP"))],
     # Generous: a venue's players may all share one address; a script filling events is stopped.
     "registration.register": [dict(limit_value=_setting("REGISTER_LIMIT_PER_IP"))],
+    # The report address's code (app/services/online/report_codes.py): wrong guesses per address and per player.
+    "online.prove": [
+        dict(limit_value=_setting("REPORT_CODE_LIMIT_PER_IP"), deduct_when=_refused),
+        dict(limit_value=_setting("REPORT_CODE_LIMIT_PER_PLAYER"), key_func=_named_player, deduct_when=_refused),
+    ],
     # Someone holding a session must not guess the current password (and take the account) at leisure.
     "auth.change_password": [
         dict(limit_value=_setting("LOGIN_LIMIT_PER_ACCOUNT"), key_func=_own_account, deduct_when=_refused),

@@ -48,6 +48,8 @@ ROUTES = {
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
     "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
     "public.me": PUBLIC,
+    # an online event's report address: a remembered phone goes to its page, anyone else proves it with a code
+    "online.report": PUBLIC, "online.prove": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link

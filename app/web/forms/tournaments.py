@@ -67,6 +67,8 @@ class TournamentForm(FlaskForm):
                                                 "empty for no cap.")
     late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
                                      "the next pairing)")
+    online = BooleanField("Online event (jinteki.net): ask each player's jinteki.net username and show it in the "
+                          "pairings; one report address for the whole event")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -98,6 +100,7 @@ class TournamentForm(FlaskForm):
         tournament.registration_open = bool(self.registration_open.data)
         tournament.registration_cap = self.registration_cap.data
         tournament.late_registration = bool(self.late_registration.data)
+        tournament.online = bool(self.online.data)
 
 
 class DeleteTournamentForm(FlaskForm):
