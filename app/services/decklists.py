@@ -1,6 +1,6 @@
 """Players' decklists in the database: the event's settings (collected? card format, restriction list, who sees the
-lists), submitting and replacing a list, the lock when round 1 is paired and the TO's unlock, the TO's review, and
-which lists are public. What a list says and whether it is legal is app/core/decklists.py.
+lists), submitting and replacing a list, the lock (the TO's, or round 1's pairing) and the TO's unlock of one list,
+the TO's review (what next_step.py shows before round 1), and which lists are public. What a list says and whether it is legal is app/core/decklists.py.
 """
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from ..core import decklists as rules_core
 from ..core.decklists import Checked, Side, TooLong, Visibility
 from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
-from . import cut as cut_service
-from . import next_step
 from .locks import lock_tournament
 from .players import rounds_started
 
 ACTORS = ("player", "organizer", "staff")
+LOCK_REASON = {True: ": round 1 has been paired", False: " by the organizer"}  # by rounds_started
 
 
 class DecklistError(ValueError):
@@ -87,8 +86,30 @@ def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id
 
 
 def locked(t: Tournament) -> bool:
-    """Lists lock when round 1 is paired."""
-    return rounds_started(t)
+    """Lists lock when the TO locks them, and when round 1 is paired whatever the TO did."""
+    return t.lists_locked or rounds_started(t)
+
+
+def lock(t: Tournament) -> bool:
+    """The TO's "lock the lists now" (before round 1, say for deck checks while the room fills): players may no
+    longer submit or change a list; the TO's unlock of one list still works. False when they were locked already."""
+    t = lock_tournament(t)
+    if locked(t):
+        db.session.rollback()
+        return False
+    t.lists_locked = True
+    db.session.commit()
+    return True
+
+
+def reopen(t: Tournament) -> None:
+    """Undo the TO's lock before round 1; DecklistError once round 1 is paired (that lock stays)."""
+    t = lock_tournament(t)
+    if rounds_started(t):
+        db.session.rollback()
+        raise DecklistError("Round 1 is paired: the lists stay locked. Unlock one player's list instead.")
+    t.lists_locked = False
+    db.session.commit()
 
 
 def lists_of(t: Tournament, player: Player) -> dict[str, Decklist]:
@@ -130,8 +151,8 @@ def submit(t: Tournament, player: Player, side: str, text: str, actor: str) -> t
             raise DecklistError("This event does not collect decklists.")
         if not may_change(t, deck):
             db.session.rollback()
-            raise DecklistError("Decklists are locked: round 1 has been paired. Ask the organizer if your list "
-                                "must change.")
+            raise DecklistError(f"Decklists are locked{LOCK_REASON[rounds_started(t)]}. Ask the organizer if your "
+                                "list must change.")
     if deck is None:
         deck = Decklist(tournament_id=t.id, player_id=player.id, side=side)
         db.session.add(deck)
@@ -241,18 +262,9 @@ def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player
     return [(p, sorted(decks[p.id], key=lambda d: d.side)) for p in sorted(players, key=lambda p: p.name_key)]
 
 
-def event_over(t: Tournament) -> bool:
-    """The event is over: the top cut is decided, or there is none and the swiss is complete (the dashboard's
-    "finished" step, app/services/next_step.py)."""
-    if t.cut_kind:
-        loaded = cut_service.load(t)
-        return loaded is not None and loaded.bracket.is_complete()
-    return next_step.for_tournament(t)[0].kind == next_step.FINISHED
-
-
-def public_players(t: Tournament) -> list[int]:
+def public_players(t: Tournament, event_over: bool) -> list[int]:
     """The players whose lists anyone may see under the event's visibility setting: the cut's in seed order, or
-    everyone's."""
+    everyone's once `event_over` (app/services/next_step.py event_over, which asks this module about round 1)."""
     visibility = Visibility(t.decklist_visibility)
     if visibility is Visibility.CLOSED:
         return []
@@ -261,16 +273,16 @@ def public_players(t: Tournament) -> list[int]:
             return []
         return list(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=t.id)
                                        .order_by(CutEntry.seed)))
-    if not event_over(t):
+    if not event_over:
         return []
     return list(db.session.scalars(sa.select(Player.id).filter_by(tournament_id=t.id)))
 
 
-def public_lists(t: Tournament) -> list[tuple[Player, list[Decklist]]]:
+def public_lists(t: Tournament, event_over: bool) -> list[tuple[Player, list[Decklist]]]:
     """The public lists with their players: a cut's in seed order, everyone's by name; none while closed."""
     if not t.decklists:
         return []
-    shown = public_players(t)
+    shown = public_players(t, event_over)
     if not shown:
         return []
     by_player = dict(all_lists(t, set(shown)))

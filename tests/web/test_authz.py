@@ -66,7 +66,7 @@ ROUTES = {
     "decklists.mine": PLAYER, "decklists.public": PUBLIC,
     "decklists.review": SCORE, "decklists.sheet": SCORE, "decklists.print_all": SCORE,
     "decklists.save_settings": ORGANIZE, "decklists.enter": ORGANIZE, "decklists.unlock": ORGANIZE,
-    "decklists.export_csv": ORGANIZE,
+    "decklists.export_csv": ORGANIZE, "decklists.lock": ORGANIZE, "decklists.reopen": ORGANIZE,
     # the event statistics, page and API
     "stats.show": AFTER_SWISS, "api.stats": AFTER_SWISS,
     # judge calls: a player calls through their link; the staff see, claim and resolve (app/web/views/judge_calls.py)
