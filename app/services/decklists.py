@@ -200,6 +200,36 @@ def unlock(t: Tournament, player: Player, side: str) -> bool:
     return True
 
 
+def _missing(sides) -> list[str]:
+    """The sides a player has no list for."""
+    return [s.value for s in Side if s.value not in sides]
+
+
+@dataclass(frozen=True)
+class Gaps:
+    missing: int  # active players with a side unsubmitted
+    invalid: int  # lists with problems
+
+
+def _gaps(players, lists) -> Gaps:
+    """From (player id, dropped) and (player id, side, valid) rows: the counts the review and the next step show."""
+    sides: dict[int, set] = {}
+    invalid = 0
+    for pid, side, valid in lists:
+        sides.setdefault(pid, set()).add(side)
+        invalid += not valid
+    return Gaps(missing=sum(1 for pid, dropped in players if not dropped and _missing(sides.get(pid, ()))),
+                invalid=invalid)
+
+
+def gaps(t: Tournament) -> Gaps:
+    """Missing and invalid lists in two narrow queries (no list text): what the next step before round 1 shows
+    (app/services/next_step.py) on every dashboard view."""
+    return _gaps(db.session.execute(sa.select(Player.id, Player.dropped).filter_by(tournament_id=t.id)),
+                 db.session.execute(sa.select(Decklist.player_id, Decklist.side, Decklist.valid)
+                                    .filter_by(tournament_id=t.id)))
+
+
 @dataclass(frozen=True)
 class ReviewRow:
     player: Player
@@ -207,7 +237,7 @@ class ReviewRow:
 
     @property
     def missing(self) -> list[str]:
-        return [s.value for s in Side if s.value not in self.lists]
+        return _missing(self.lists)
 
     @property
     def needs_attention(self) -> bool:
@@ -241,9 +271,9 @@ def review(t: Tournament, show_all: bool | None = None) -> Review:
     rows = sorted((ReviewRow(p, decks.get(p.id, {})) for p in players), key=lambda r: (r.player.name_key,))
     lists = [d for r in rows for d in r.lists.values()]
     attention_only = not show_all if show_all is not None else len(rows) > REVIEW_ALL_UP_TO
+    counts = _gaps(((p.id, p.dropped) for p in players), ((d.player_id, d.side, d.valid) for d in lists))
     return Review(rows=[r for r in rows if r.needs_attention] if attention_only else rows,
-                  missing=sum(1 for r in rows if r.missing and not r.player.dropped),
-                  invalid=sum(1 for d in lists if not d.valid),
+                  missing=counts.missing, invalid=counts.invalid,
                   changed_identities=sum(1 for d in lists if d.identity_was is not None), players=len(rows),
                   attention_only=attention_only)
 

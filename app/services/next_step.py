@@ -119,8 +119,10 @@ def swiss_over(facts: Facts) -> bool:
     return decide(facts).kind in SWISS_OVER
 
 
-def facts_for(t: Tournament, summaries=None) -> Facts:
-    """The facts in a few small queries; `summaries` (rounds.round_summaries) when the caller has them."""
+def facts_for(t: Tournament, summaries=None, lists: bool = False) -> Facts:
+    """The facts in a few small queries; `summaries` (rounds.round_summaries) when the caller has them. `lists`:
+    with the decklists' gaps before round 1 (the pages that show the step; the statistics' "swiss over" needs
+    none)."""
     not_dropped = Player.dropped.is_(False)
     field, active, requested = db.session.execute(
         sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((not_dropped, 1), else_=0)), 0),
@@ -132,22 +134,22 @@ def facts_for(t: Tournament, summaries=None) -> Facts:
     cut = None
     if t.cut_kind:
         cut = "complete" if cut_service.decided(t) else "running"
-    lists = {}
-    if t.decklists and not summaries:  # the review counts only matter before round 1
-        review = decklists.review(t, show_all=False)
-        lists = dict(collects_lists=True, lists_missing=review.missing, lists_invalid=review.invalid,
-                     lists_locked=decklists.locked(t))
+    list_facts = {}
+    if lists and t.decklists and not summaries:  # they matter only before round 1
+        gaps = decklists.gaps(t)
+        list_facts = dict(collects_lists=True, lists_missing=gaps.missing, lists_invalid=gaps.invalid,
+                          lists_locked=decklists.locked(t))
     return Facts(active=int(active), requested_byes=int(requested), latest=last.number if last else 0,
                  latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
-                 planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field), **lists)
+                 planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field), **list_facts)
 
 
 def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
-    facts = facts_for(t, summaries)
+    facts = facts_for(t, summaries, lists=True)
     return decide(facts), facts
 
 
 def event_over(t: Tournament) -> bool:
     """The event is over: the top cut is decided, or there is none and the swiss is complete (the "finished"
     step). Which decklists are public after the event asks it (app/services/decklists.py public_lists)."""
-    return for_tournament(t)[0].kind == FINISHED
+    return decide(facts_for(t)).kind == FINISHED

@@ -76,6 +76,8 @@ def test_the_dashboard_shows_the_gaps_and_both_choices(client, login, event):
     t, (ann, ben, cat) = event
     _submit(client, t, ann, "corp", CORP)
     _submit(client, t, ann, "runner", BAD_RUNNER)  # invalid; Ben and Cat have none
+    review = service.review(t)
+    assert service.gaps(t) == service.Gaps(missing=2, invalid=1) == service.Gaps(review.missing, review.invalid)
     login()
     page = _text(client.get(f"/tournaments/{t.id}"))
     assert "Review the decklists" in page and "2 players still missing a list and 1 invalid list" in page
