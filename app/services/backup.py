@@ -78,7 +78,8 @@ def backup(tournament: Tournament) -> dict:
             "organiser": {"name": t.organiser_name, "nrdb_username": t.organiser_nrdb_username,
                           "nrdb_id": t.organiser_nrdb_id},
             "decklists": {"collected": t.decklists, "card_format": t.card_format, "restriction": t.restriction,
-                          "visibility": t.decklist_visibility},
+                          "visibility": t.decklist_visibility, "locked": t.lists_locked},
+            "online": t.online,
         },
         "owner": t.owner.email,
         "staff": [{"email": s.user.email, "role": s.role} for s in staff],
@@ -86,7 +87,8 @@ def backup(tournament: Tournament) -> dict:
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
              "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-             "runner_faction": p.runner_faction, "link": player_links.carried(p)}
+             "runner_faction": p.runner_faction, "link": player_links.carried(p), "jinteki_name": p.jinteki_name,
+             "discord": p.discord}
             for p in players
         ],
         "rounds": [

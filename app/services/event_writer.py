@@ -39,6 +39,8 @@ class PlayerRow:
     corp_faction: Optional[str] = None  # a file's faction of an identity SASS does not know (Player.corp_faction)
     runner_faction: Optional[str] = None
     moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
+    jinteki_name: str = ""  # an online event's handles (app/services/online/)
+    discord: str = ""
 
 
 @dataclass
@@ -191,7 +193,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
          "runner_faction": p.runner_faction, "link_key": secrets.token_hex(16),
-         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now}
+         "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name,
+         "discord": p.discord, "created_at": now}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}

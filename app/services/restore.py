@@ -94,6 +94,7 @@ def read(doc) -> EventPlan:
                                    "single_report"),
         **_organiser(t.get("organiser")),
         **_decklist_settings(t.get("decklists")),
+        "online": j.boolean(t.get("online", False), "online"),  # absent before online events
     }
 
     players, names = [], NameClash()
@@ -114,6 +115,9 @@ def read(doc) -> EventPlan:
             # absent from backups made before a file's factions were kept
             corp_faction=_kept_faction(raw, "corp", name), runner_faction=_kept_faction(raw, "runner", name),
             moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
+            # absent from backups made before online events
+            jinteki_name=j.text(raw.get("jinteki_name", ""), f"player {name!r} jinteki_name", 40),
+            discord=j.text(raw.get("discord", ""), f"player {name!r} discord", 40),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
@@ -254,7 +258,8 @@ def _decklist_settings(raw) -> dict:
             # a list this SASS's card data lacks falls back to the one in force (services/decklists.rules)
             "restriction": j.text(raw.get("restriction"), "decklists restriction", 64, null=True) or None,
             "decklist_visibility": j.choice(raw.get("visibility"), "decklists visibility",
-                                            tuple(v.value for v in deck_rules.Visibility))}
+                                            tuple(v.value for v in deck_rules.Visibility)),
+            "lists_locked": j.boolean(raw.get("locked", False), "decklists locked")}  # absent before the TO's lock
 
 
 def _check_decklists(raw, ids: set, settings: dict) -> list:

@@ -199,3 +199,27 @@ def test_one_address_guessing_many_players_is_throttled(app, event):
     for name in names[:4]:
         assert _prove(client, event, name, "000000").status_code == 422
     assert _prove(client, event, names[4], "000000").status_code == 429
+
+
+def test_a_backup_keeps_the_event_online_its_handles_and_the_list_lock(event, owner):
+    import json
+
+    from app.services import backup as backup_service
+    from app.services import decklists
+    from app.services import restore as restore_service
+
+    _add(event, "Ana", "anaplays", "ana.d")
+    _add(event, "Bo")
+    decklists.lock(event)
+    first = backup_service.backup(db.session.get(Tournament, event.id))
+    copy = restore_service.restore(json.dumps(first).encode(), owner)
+    assert copy.online and copy.lists_locked
+    assert {(p.name, p.jinteki_name, p.discord) for p in _players(copy).values()} == \
+        {("Ana", "anaplays", "ana.d"), ("Bo", "", "")}
+    # A backup from before online events (no such keys) restores as an event that is not online.
+    del first["tournament"]["online"], first["tournament"]["decklists"]["locked"]
+    for p in first["players"]:
+        del p["jinteki_name"], p["discord"]
+    older = restore_service.restore(json.dumps(first).encode(), owner)
+    assert not older.online and not older.lists_locked
+    assert {p.jinteki_name for p in _players(older).values()} == {""}
