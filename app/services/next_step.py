@@ -104,9 +104,10 @@ def _before_round_one(facts: Facts) -> Step:
                     others=lock)
     gaps = [f"{n} player{'s' * (n != 1)} still missing a list" for n in (facts.lists_missing,) if n] + \
            [f"{n} invalid list{'s' * (n != 1)}" for n in (facts.lists_invalid,) if n]
+    wait = ("The lists are locked: enter or unlock them from the review" if facts.lists_locked
+            else "Wait for them")
     return Step(REVIEW_LISTS, "Review the decklists",
-                f"{' and '.join(gaps)}. Wait for them, or pair round 1 anyway: pairing locks the lists "
-                "as they are.",
+                f"{' and '.join(gaps)}. {wait}, or pair round 1 anyway: pairing locks the lists as they are.",
                 others=(Step(PAIR, "Pair round 1 anyway", pair.why, round=1),) + lock)
 
 

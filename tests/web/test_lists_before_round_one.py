@@ -61,6 +61,7 @@ def test_missing_or_invalid_lists_make_waiting_the_advice_and_pairing_a_choice()
     assert step.others[0].round == 1
     locked = next_step.decide(_facts(collects_lists=True, lists_invalid=1, lists_locked=True))
     assert [s.kind for s in locked.others] == [next_step.PAIR]  # nothing left to lock
+    assert "The lists are locked: enter or unlock them from the review" in locked.why
 
 
 def test_complete_lists_pair_with_locking_on_offer():
