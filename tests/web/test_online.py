@@ -223,3 +223,13 @@ def test_a_backup_keeps_the_event_online_its_handles_and_the_list_lock(event, ow
     older = restore_service.restore(json.dumps(first).encode(), owner)
     assert not older.online and not older.lists_locked
     assert {p.jinteki_name for p in _players(older).values()} == {""}
+
+
+def test_usernames_compare_ignoring_case_beyond_ascii(event):
+    """SQLite's lower() folds ASCII only: 'ZOË' still finds 'zoë'."""
+    from app.services.online import handles
+
+    zoe = _add(event, "Zoë", "zoë_k")
+    assert handles.taken_by(event, "ZOË_K").id == zoe.id
+    assert handles.taken_by(event, "zoë_k", except_id=zoe.id) is None
+    assert report_codes.find(event, " ZOË_K ").id == zoe.id
