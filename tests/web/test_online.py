@@ -102,6 +102,11 @@ def test_handles_show_in_pairings_the_round_page_and_the_players_page(app, event
     assert "anaplays" in public and "boj" in public and "ana.d" in public
     c = login("owner@example.com", "owner password")
     assert "anaplays" in c.get(f"/tournaments/{event.id}/rounds/1").get_data(as_text=True)
+    dashboard = c.get(f"/tournaments/{event.id}").get_data(as_text=True)
+    assert f"/t/{event.slug}/report" in dashboard and "without a jinteki.net username" not in dashboard
+    _add(event, "Cy")  # added by hand without a username
+    assert "1 active player without a jinteki.net username" in c.get(f"/tournaments/{event.id}").get_data(as_text=True)
+    assert "Report my game" in app.test_client().get(f"/t/{event.slug}").get_data(as_text=True)
     mine = app.test_client().get(f"/t/{event.slug}/p/{player_links.token(bo)}").get_data(as_text=True)
     assert "anaplays" in mine  # the opponent's jinteki.net name beside theirs
     assert report_codes.shown(bo) in mine  # and Bo's own code

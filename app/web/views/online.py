@@ -43,6 +43,12 @@ def online_handle(t: Tournament, name: str | None):
     return handles.named(t, name)
 
 
+@bp.app_template_global("online_missing")
+def online_missing(t: Tournament) -> int:
+    """Active players of an online event without a jinteki.net username (the dashboard says how many)."""
+    return handles.missing(t)
+
+
 @bp.app_template_global("report_code")
 def report_code(player: Player) -> str:
     """The player's code, grouped for reading; shown to the player (their pages) and the TO (the player list)."""
