@@ -1,6 +1,7 @@
 """Players' decklists in the database: the event's settings (collected? card format, restriction list, who sees the
 lists), submitting and replacing a list, the lock (the TO's, or round 1's pairing) and the TO's unlock of one list,
-the TO's review (what next_step.py shows before round 1), and which lists are public. What a list says and whether it is legal is app/core/decklists.py.
+the TO's review (and its counts, which next_step.py shows before round 1), and which lists are public. What a list
+says and whether it is legal is app/core/decklists.py.
 """
 from __future__ import annotations
 
@@ -294,7 +295,8 @@ def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player
 
 def public_players(t: Tournament, event_over: bool) -> list[int]:
     """The players whose lists anyone may see under the event's visibility setting: the cut's in seed order, or
-    everyone's once `event_over` (app/services/next_step.py event_over, which asks this module about round 1)."""
+    everyone's once `event_over` (app/services/next_step.py event_over: the next step depends on these lists before
+    round 1, so it is given, not asked)."""
     visibility = Visibility(t.decklist_visibility)
     if visibility is Visibility.CLOSED:
         return []

@@ -152,7 +152,8 @@ def test_visibility_cut_and_after(event):
     first, _second = cut_service.load(t).bracket.seeds
     cut_service.set_corp(t, 1, first)
     cut_service.report(t, 1, first)
-    assert next_step.event_over(t) and set(service.public_players(t, next_step.event_over(t))) == {p.id for p in players}
+    assert next_step.event_over(t)
+    assert set(service.public_players(t, next_step.event_over(t))) == {p.id for p in players}
     service.save_settings(t, True, "standard", "", "closed")
     assert service.public_players(t, next_step.event_over(t)) == []
 

@@ -233,5 +233,6 @@ def export_csv(tid: int):
 def public(slug: str):
     """The lists the event's setting opens (the cut's once it is made, or everyone's after the event)."""
     t = public_tournament(slug)
+    shown = service.public_lists(t, next_step.event_over(t))
     return render_template("decklists/public.html", t=t, settings=service.settings(t),
-                           players=[(p, [_sheet(d) for d in decks]) for p, decks in service.public_lists(t, next_step.event_over(t))])
+                           players=[(p, [_sheet(d) for d in decks]) for p, decks in shown])
