@@ -238,3 +238,22 @@ def test_usernames_compare_ignoring_case_beyond_ascii(event):
     assert handles.taken_by(event, "ZOË_K").id == zoe.id
     assert handles.taken_by(event, "zoë_k", except_id=zoe.id) is None
     assert report_codes.find(event, " ZOË_K ").id == zoe.id
+
+
+def test_a_player_edits_their_handles_and_an_event_taken_offline_keeps_them(app, event, login):
+    phone = app.test_client()
+    phone.post(f"/t/{event.slug}/register", data={"name": "Ana", "jinteki_name": "anaplays"})
+    _add(event, "Bo", "boj")
+    taken = phone.post(f"/t/{event.slug}/registration", data={"name": "Ana", "jinteki_name": "BOJ"})
+    assert taken.status_code == 422 and "already Bo" in taken.get_data(as_text=True)
+    assert phone.post(f"/t/{event.slug}/registration",
+                      data={"name": "Ana", "jinteki_name": "ana2", "discord": "ana.d"}).status_code == 303
+    assert (_players(event)["Ana"].jinteki_name, _players(event)["Ana"].discord) == ("ana2", "ana.d")
+    # The TO takes the event offline: the forms no longer ask, and an edit keeps what the players gave.
+    db.session.get(Tournament, event.id).online = False
+    db.session.commit()
+    c = login("owner@example.com", "owner password")
+    ana = _players(event)["Ana"]
+    assert "jinteki.net username" not in c.get(f"/tournaments/{event.id}/players/{ana.id}/edit").get_data(as_text=True)
+    assert c.post(f"/tournaments/{event.id}/players/{ana.id}/edit", data={"name": "Ana S"}).status_code == 302
+    assert _players(event)["Ana S"].jinteki_name == "ana2"
