@@ -110,6 +110,10 @@ def test_handles_show_in_pairings_the_round_page_and_the_players_page(app, event
     mine = app.test_client().get(f"/t/{event.slug}/p/{player_links.token(bo)}").get_data(as_text=True)
     assert "anaplays" in mine  # the opponent's jinteki.net name beside theirs
     assert report_codes.shown(bo) in mine  # and Bo's own code
+    bo_phone = app.test_client()
+    bo_phone.get(f"/t/{event.slug}/p/{player_links.token(bo)}")  # remembered: the public pages greet Bo
+    assert "(jinteki.net: anaplays)" in bo_phone.get(f"/t/{event.slug}/me.json?page=pairings").get_json()["you"]
+    assert "(jinteki.net: anaplays)" in bo_phone.get(f"/t/{event.slug}").get_data(as_text=True)
     # The same event not online shows none of it.
     db.session.get(Tournament, event.id).online = False
     db.session.commit()
