@@ -152,6 +152,9 @@ class Config:
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"
     REGISTER_LIMIT_PER_IP = "60/minute;300/hour"  # self-registrations from one address (a venue may share one)
+    # Wrong report codes (app/services/online/report_codes.py, 2^30 codes): from one address, and at one player.
+    REPORT_CODE_LIMIT_PER_IP = "20/minute;100/hour"
+    REPORT_CODE_LIMIT_PER_PLAYER = "5/minute;20/hour"
     # A player's judge calls: one open at a time (the database's rule), and this long between two calls.
     JUDGE_CALL_COOLDOWN_SECONDS = int(os.environ.get("JUDGE_CALL_COOLDOWN_SECONDS", "60"))
     # NetrunnerDB: its address (public deck fetches and the sign-in), and this server's OAuth client there. Players

@@ -128,6 +128,10 @@ class Tournament(db.Model):
     # The event's id on AlwaysBeRunning, if the TO gave it: the file sent there carries it and ABR concludes the
     # event itself (app/services/abr/).
     abr_id = db.Column(db.Integer)
+    # The TO locked the lists before round 1 (pairing round 1 locks them anyway): app/services/decklists.py.
+    lists_locked = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # Played online on jinteki.net: players give their jinteki.net username (app/services/online/).
+    online = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -228,6 +232,9 @@ class Player(db.Model):
     # points and every tiebreaker, so the file's order of exact ties stands (core/standings.py compute_standings).
     file_rank = db.Column(db.Integer)
     self_registered = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # An online event's handles (app/services/online/): where opponents find each other.
+    jinteki_name = db.Column(db.String(40), nullable=False, default="", server_default="")
+    discord = db.Column(db.String(40), nullable=False, default="", server_default="")
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)

@@ -42,6 +42,8 @@ class PlayerRow:
     moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
     file_rank: Optional[int] = None  # the swiss rank an imported NRTM file gave (Player.file_rank)
     nrdb: Optional[tuple] = None  # (NetrunnerDB id, username) of the account the entry is linked to
+    jinteki_name: str = ""  # an online event's handles (app/services/online/)
+    discord: str = ""
 
 
 @dataclass
@@ -202,7 +204,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
          "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
-         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now,
+         "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name, "discord": p.discord, "created_at": now,
          "nrdb_account_id": nrdb_account[p.nrdb[0]] if p.nrdb else None}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)

@@ -116,6 +116,7 @@ def read(doc) -> EventPlan:
                                    "single_report"),
         **_organiser(t.get("organiser")),
         **_decklist_settings(t.get("decklists")),
+        "online": j.boolean(t.get("online", False), "online"),  # absent before online events
     }
     if t.get("abr_id") is not None:  # where the results go (app/services/abr/)
         settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, 2**31 - 1)
@@ -142,6 +143,9 @@ def read(doc) -> EventPlan:
             moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
             file_rank=j.integer(raw.get("file_rank"), f"player {name!r} file_rank", 1, 100000, null=True),
             nrdb=_nrdb(raw.get("nrdb"), name),
+            # absent from backups made before online events
+            jinteki_name=j.text(raw.get("jinteki_name", ""), f"player {name!r} jinteki_name", 40),
+            discord=j.text(raw.get("discord", ""), f"player {name!r} discord", 40),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
@@ -329,7 +333,8 @@ def _decklist_settings(raw) -> dict:
             # a list this SASS's card data lacks falls back to the one in force (services/decklists.rules)
             "restriction": j.text(raw.get("restriction"), "decklists restriction", 64, null=True) or None,
             "decklist_visibility": j.choice(raw.get("visibility"), "decklists visibility",
-                                            tuple(v.value for v in deck_rules.Visibility))}
+                                            tuple(v.value for v in deck_rules.Visibility)),
+            "lists_locked": j.boolean(raw.get("locked", False), "decklists locked")}  # absent before the TO's lock
 
 
 def _check_decklists(raw, ids: set, settings: dict) -> list:

@@ -10,6 +10,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
+from ..services.online import report_codes
+
 
 def _setting(name: str):
     return lambda: current_app.config[name]
@@ -23,6 +25,12 @@ def _named_account() -> str:
 def _own_account() -> str:
     """The logged-in account (the limit runs before login_required turns a visitor away)."""
     return f"user:{current_user.id}" if current_user.is_authenticated else get_remote_address()
+
+
+def _named_player() -> str:
+    """The player a report-code guess names (by name or jinteki.net username, folded as the lookup folds it):
+    guesses at one player's code add up over every client and spelling."""
+    return report_codes.guess_key((request.view_args or {}).get("slug", ""), request.form.get("who", ""))
 
 
 def _refused(response) -> bool:
@@ -41,6 +49,11 @@ LIMITS = {
     # Each deck fetch costs NetrunnerDB a request: a script must not make SASS hammer it.
     "nrdb_decks.mine": [dict(limit_value=_setting("NRDB_DECK_LIMIT_PER_IP"))],
     "nrdb_decks.enter": [dict(limit_value=_setting("NRDB_DECK_LIMIT_PER_IP"))],
+    # The report address's code (app/services/online/report_codes.py): wrong guesses per address and per player.
+    "online.prove": [
+        dict(limit_value=_setting("REPORT_CODE_LIMIT_PER_IP"), deduct_when=_refused),
+        dict(limit_value=_setting("REPORT_CODE_LIMIT_PER_PLAYER"), key_func=_named_player, deduct_when=_refused),
+    ],
     # Someone holding a session must not guess the current password (and take the account) at leisure.
     "auth.change_password": [
         dict(limit_value=_setting("LOGIN_LIMIT_PER_ACCOUNT"), key_func=_own_account, deduct_when=_refused),

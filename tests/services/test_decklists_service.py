@@ -18,7 +18,7 @@ from app.models import Decklist, Player
 from app.services import backup as backup_service
 from app.services import cut as cut_service
 from app.services import decklists as service
-from app.services import export
+from app.services import export, next_step
 from app.services import restore as restore_service
 from app.services import rounds as rounds_service
 
@@ -139,22 +139,23 @@ def test_visibility_cut_and_after(event):
     for p in players:
         service.submit(t, p, "corp", CORP, "player")
     service.save_settings(t, True, "standard", "", "cut")
-    assert service.public_players(t) == []
+    assert service.public_players(t, next_step.event_over(t)) == []
     add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
     add_round(t, 2, [(ann, cat, "corp"), (ben, dan, "runner")])
-    assert service.public_players(t) == []
+    assert service.public_players(t, next_step.event_over(t)) == []
     cut_service.create(t, 2, "single")
     seeds = list(cut_service.load(t).bracket.seeds)
-    assert service.public_players(t) == seeds and len(seeds) == 2
-    assert [p.id for p, _ in service.public_lists(t)] == seeds  # in seed order
+    assert service.public_players(t, next_step.event_over(t)) == seeds and len(seeds) == 2
+    assert [p.id for p, _ in service.public_lists(t, next_step.event_over(t))] == seeds  # in seed order
     service.save_settings(t, True, "standard", "", "after")
-    assert service.public_players(t) == []  # the cut is still running
+    assert service.public_players(t, next_step.event_over(t)) == []  # the cut is still running
     first, _second = cut_service.load(t).bracket.seeds
     cut_service.set_corp(t, 1, first)
     cut_service.report(t, 1, first)
-    assert service.event_over(t) and set(service.public_players(t)) == {p.id for p in players}
+    assert next_step.event_over(t)
+    assert set(service.public_players(t, next_step.event_over(t))) == {p.id for p in players}
     service.save_settings(t, True, "standard", "", "closed")
-    assert service.public_players(t) == []
+    assert service.public_players(t, next_step.event_over(t)) == []
 
 
 def test_backup_round_trip_keeps_the_lists_and_settings(event):

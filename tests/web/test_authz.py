@@ -51,6 +51,8 @@ ROUTES = {
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
     "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
     "public.me": PUBLIC,
+    # an online event's report address: a remembered phone goes to its page, anyone else proves it with a code
+    "online.report": PUBLIC, "online.prove": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
@@ -67,7 +69,7 @@ ROUTES = {
     "decklists.mine": PLAYER, "decklists.public": PUBLIC,
     "decklists.review": SCORE, "decklists.sheet": SCORE, "decklists.print_all": SCORE,
     "decklists.save_settings": ORGANIZE, "decklists.enter": ORGANIZE, "decklists.unlock": ORGANIZE,
-    "decklists.export_csv": ORGANIZE,
+    "decklists.export_csv": ORGANIZE, "decklists.lock": ORGANIZE, "decklists.reopen": ORGANIZE,
     # decks fetched from NetrunnerDB: a player's own through their link; organizers for anyone
     "nrdb_decks.mine": PLAYER, "nrdb_decks.enter": ORGANIZE,
     # the event statistics, page and API

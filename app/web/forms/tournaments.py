@@ -69,6 +69,8 @@ class TournamentForm(FlaskForm):
     late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
                                      "the next pairing)")
     abr_id = abr_event_field()
+    online = BooleanField("Online event (jinteki.net): ask each player's jinteki.net username and show it in the "
+                          "pairings; one report address for the whole event")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -101,6 +103,7 @@ class TournamentForm(FlaskForm):
         tournament.registration_cap = self.registration_cap.data
         tournament.late_registration = bool(self.late_registration.data)
         tournament.abr_id = self.abr_id.data
+        tournament.online = bool(self.online.data)
 
 
 class DeleteTournamentForm(FlaskForm):

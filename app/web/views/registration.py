@@ -20,7 +20,7 @@ bp = Blueprint("registration", __name__, url_prefix="/t/<slug>")
 def _fields(t, form: EntryForm) -> dict:
     identity = (form.corp_identity.data, form.runner_identity.data) if t.fmt.netrunner else ("", "")
     return {"name": form.name.data, "corp_identity": identity[0], "runner_identity": identity[1],
-            "pronouns": form.pronouns.data}
+            "pronouns": form.pronouns.data, "jinteki_name": form.jinteki_name.data, "discord": form.discord.data}
 
 
 @bp.post("/register")
@@ -36,6 +36,8 @@ def register(slug: str):
             player = service.register(t, **_fields(t, form))
         except service.NameTaken as e:
             form.name.errors.append(str(e))
+        except service.HandleRefused as e:
+            form.jinteki_name.errors.append(str(e))
         except service.RegistrationError as e:
             form.form_errors.append(str(e))
         else:
@@ -66,6 +68,8 @@ def mine(slug: str):
             service.edit(t, player, **_fields(t, form))
         except service.NameTaken as e:
             form.name.errors.append(str(e))
+        except service.HandleRefused as e:
+            form.jinteki_name.errors.append(str(e))
         except service.RegistrationError as e:
             form.form_errors.append(str(e))
         else:

@@ -80,7 +80,7 @@ def show(tid: int):
                            recall=top8_recall(tournament.fmt, active, recommended),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
-                           if (step.kind, step.round) == (next_step.PAIR, 1) else None,
+                           if facts.latest == 0 and step.kind in (next_step.PAIR, next_step.REVIEW_LISTS) else None,
                            missing_staff=staff_service.pending(tournament))
 
 
