@@ -1,7 +1,7 @@
 """online events (jinteki.net and Discord handles per player) and the TO's lock of the decklists before round 1
 
 Revision ID: f24d0e11e504
-Revises: f23b1c2d3e4f
+Revises: f24a0b7e5a01
 Create Date: 2026-11-27 14:10:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'f24d0e11e504'
-down_revision = 'f23b1c2d3e4f'
+down_revision = 'f24a0b7e5a01'
 branch_labels = None
 depends_on = None
 
