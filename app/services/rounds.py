@@ -90,7 +90,7 @@ class RoundView:
             return "not proven optimal"
         gap = Fraction(self.gap)
         shown = f"{gap.numerator}" if gap.denominator == 1 else f"{float(gap):.2f}".rstrip("0")
-        return f"within {shown} of optimal (the best pairing found within the engine's time bound)"
+        return f"within {shown} of optimal (the best pairing found within the engine's work budget)"
 
 
 def load_round(t: Tournament, number: int, *, published_only: bool = False) -> Optional[RoundView]:
