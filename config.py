@@ -134,6 +134,9 @@ class Config:
     NRDB_DECK_TIMEOUT = float(os.environ.get("NRDB_DECK_TIMEOUT", "5"))
     NRDB_DECK_MAX_BYTES = 512 * 1024
     NRDB_DECK_LIMIT_PER_IP = "30/minute;300/hour"  # deck fetches from one address (a venue may share one)
+    # A signed-in player's own decks (app/services/nrdb/picker.py): NetrunnerDB answers all of them at once, each
+    # with its description, so the largest answer read is bigger (a thousand decks with their descriptions fit).
+    NRDB_OWN_DECKS_MAX_BYTES = 8 * 1024 * 1024
 
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
