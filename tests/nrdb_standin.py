@@ -165,6 +165,21 @@ def _handler(standin: Standin):
     return Handler
 
 
+def normalized_deck(deck_id: int, updated: str, codes: dict, name: str) -> dict:
+    """A deck as NetrunnerDB's Deck::normalize writes one (for `Standin.decks`)."""
+    return {"id": deck_id, "uuid": f"5e1f0000-0000-4000-8000-{deck_id:012d}",
+            "date_creation": "2024-01-01T00:00:00+00:00", "date_update": updated, "name": name,
+            "description": "My **notes**", "mwl_code": None, "cards": codes, "tags": ""}
+
+
+def codes_of(text: str, side: str) -> dict:
+    """A pasted list as NetrunnerDB's deck holds it: {card code: copies}, the identity among them."""
+    from app.core import cards, decklists
+
+    checked = decklists.check(text, side, decklists.rules("standard"))
+    return {cards.card(cid)["codes"][-1]: n for cid, n in [(checked.identity, 1), *checked.cards]}
+
+
 class running:
     """`with running(standin) as url:` serves the stand-in on 127.0.0.1 (a port the OS chooses) for the block."""
 

@@ -15,46 +15,26 @@ import sqlalchemy as sa
 from cut_helpers import add_players, add_round
 from test_authz import _snapshot
 from test_nrdb import CLIENT_ID, SECRET, _sign_in
-from test_nrdb_decks import CORP_CODES
 
-from app.core import cards
-from app.core import decklists as rules_core
 from app.extensions import db
 from app.models import NrdbAccount
 from app.services import decklists as decklist_service
 from app.services import player_links
 from app.web import nrdb_oauth
-from nrdb_standin import Standin, running
+from nrdb_standin import Standin, codes_of, normalized_deck, running
 
 OFFER = "Pick one of my NetrunnerDB decks"
 PRIVATE = "/api/2.0/private/deck"  # the deck routes (the sign-in asks account/info)
-
-
-def _codes(text: str, side: str) -> dict:
-    """A pasted list as NetrunnerDB's deck holds it: {card code: copies}, the identity among them."""
-    checked = rules_core.check(text, side, rules_core.rules("standard"))
-    ids = [(checked.identity, 1), *checked.cards]
-    return {cards.card(cid)["codes"][-1]: n for cid, n in ids}
-
-
 RUNNER_TEXT = open("tests/fixtures/decklists/runner_jinteki.txt", encoding="utf-8").read()
 CORP_TEXT = open("tests/fixtures/decklists/corp_nrdb.txt", encoding="utf-8").read()
-
-
-def _deck(deck_id: int, updated: str, codes: dict, name: str) -> dict:
-    """As NetrunnerDB's Deck::normalize writes one."""
-    return {"id": deck_id, "uuid": f"5e1f0000-0000-4000-8000-{deck_id:012d}", "date_creation": "2024-01-01T00:00:00+00:00",
-            "date_update": updated, "name": name, "description": "My **notes**", "mwl_code": None, "cards": codes,
-            "tags": ""}
-
-
+_deck = normalized_deck
 ANA_DECKS = [
-    _deck(11, "2025-02-01T10:00:00+00:00", CORP_CODES, "Old Precision"),
-    _deck(12, "2025-06-01T10:00:00+00:00", _codes(RUNNER_TEXT, "runner"), "Tāo Goes Shopping"),
-    _deck(13, "2025-05-01T10:00:00+00:00", dict(CORP_CODES, **{"30075": 4}), "Four Hedge Funds"),
+    _deck(11, "2025-02-01T10:00:00+00:00", codes_of(CORP_TEXT, "corp"), "Old Precision"),
+    _deck(12, "2025-06-01T10:00:00+00:00", codes_of(RUNNER_TEXT, "runner"), "Tāo Goes Shopping"),
+    _deck(13, "2025-05-01T10:00:00+00:00", dict(codes_of(CORP_TEXT, "corp"), **{"30075": 4}), "Four Hedge Funds"),
     _deck(14, "2025-07-01T10:00:00+00:00", {"99001": 1, "30075": 3}, "Newer than SASS's cards"),
 ]
-BO_DECKS = [_deck(21, "2025-06-01T10:00:00+00:00", CORP_CODES, "Bo's secret deck")]
+BO_DECKS = [_deck(21, "2025-06-01T10:00:00+00:00", codes_of(CORP_TEXT, "corp"), "Bo's secret deck")]
 
 
 @pytest.fixture
