@@ -186,14 +186,18 @@ def test_an_expired_sign_in_says_so_and_changes_nothing(client, nrdb, event):
     t, (ann, _) = event
     _linked(client, t, ann)
     picker = f"{_base(t, ann)}/decklists/nrdb/mine"
-    # NetrunnerDB no longer accepts the token (its hour is over, or it was revoked)
+    # NetrunnerDB no longer accepts the token (its hour is over, or it was revoked): the pick says so, the list too
     nrdb.expire()
     before = _snapshot()
+    _unchanged(client, t, ann, 11, "NetrunnerDB no longer accepts your sign-in here")
+    assert "/nrdb/sign-in?next=" in client.get(f"{_base(t, ann)}/decklists").get_data(as_text=True)
+    _sign_in(client)
+    nrdb.expire()
     page = _text(client.get(f"{picker}?side=corp"))
     assert "Your NetrunnerDB sign-in here has expired" in page and "Sign in with NetrunnerDB again" in page
     assert "Old Precision" not in page
-    _unchanged(client, t, ann, 11, "NetrunnerDB no longer accepts your sign-in here")
     assert _snapshot() == before
+    _sign_in(client)
     # the session's copy ran out: SASS does not even ask, and the offer signs in again first
     with client.session_transaction() as s:
         s[nrdb_oauth.TOKEN] = dict(s[nrdb_oauth.TOKEN], expires_at=int(time.time()) - 1)
@@ -253,3 +257,14 @@ def test_the_token_reaches_no_page_no_log_no_row(client, nrdb, event, caplog):
     assert token not in caplog.text
     assert token not in repr(_snapshot())
     assert db.session.scalar(sa.select(sa.func.count()).select_from(NrdbAccount)) == 1
+
+
+def test_the_list_and_the_pick_are_throttled(app, client, nrdb, event):
+    """Each showing of the list asks NetrunnerDB, so the page counts against the deck-fetch limit, as the pick."""
+    t, (ann, _) = event
+    _linked(client, t, ann)
+    app.config["NRDB_DECK_LIMIT_PER_IP"] = "2/minute"
+    picker = f"{_base(t, ann)}/decklists/nrdb/mine"
+    assert [client.get(picker).status_code for _ in range(3)] == [200, 200, 429]
+    assert [client.post(picker, data={"side": "corp", "deck": 11}).status_code for _ in range(3)] == [303, 303, 429]
+    assert len(_private(nrdb)) == 4

@@ -70,6 +70,7 @@ def decks(slug: str, token: str):
         try:
             listed = service.own_decks(access)
         except fetching.SignInExpired:
+            nrdb_oauth.forget_token()
             expired = True
         except fetching.FetchError as e:
             problem = str(e)
@@ -100,6 +101,8 @@ def pick(slug: str, token: str):
                                          "NetrunnerDB again.")
         _, checked, fetched = service.submit(t, player, side, form.deck.data, access)
     except (fetching.FetchError, decklists.DecklistError) as e:
+        if isinstance(e, fetching.SignInExpired):
+            nrdb_oauth.forget_token()  # the decklists page's offer now signs in again first
         flash(f"{e} Nothing was saved.", "error")
         return redirect(back, 303)
     label, name = Side(side).label, f" “{fetched.name}”" if fetched.name else ""
