@@ -11,8 +11,8 @@ from app.core import nrdb_decks as n
 
 def deck(deck_id, updated, cards, name="A deck"):
     """As NetrunnerDB's Deck::normalize writes one."""
-    return {"id": deck_id, "uuid": f"00000000-0000-4000-8000-{deck_id:012d}", "date_creation": "2024-01-01T00:00:00+00:00",
-            "date_update": updated, "name": name, "description": "Long **Markdown**", "mwl_code": None,
+    return {"id": deck_id, "uuid": f"00000000-0000-4000-8000-{deck_id:012d}",
+            "date_creation": "2024-01-01T00:00:00+00:00", "date_update": updated, "name": name, "description": "Long **Markdown**", "mwl_code": None,
             "cards": cards, "tags": "tag"}
 
 
