@@ -126,14 +126,15 @@ class Config:
     # or 0 to say so yourself (e.g. https at a proxy with no PUBLIC_URL).
     SECURE_COOKIES = _env_flag("SECURE_COOKIES", None)
 
-    # NetrunnerDB: its public site unless pointed elsewhere (tests point it at a local stand-in).
-    NRDB_URL = os.environ.get("NRDB_URL", "https://netrunnerdb.com").rstrip("/")
     # A deck fetched from NetrunnerDB (app/services/nrdb/decks.py): how long the fetch may take in all, in seconds
     # (a request waits for it; an offline venue laptop fails at once), and the largest answer read (a deck's
     # answer is a few kilobytes, its description included).
     NRDB_DECK_TIMEOUT = float(os.environ.get("NRDB_DECK_TIMEOUT", "5"))
     NRDB_DECK_MAX_BYTES = 512 * 1024
     NRDB_DECK_LIMIT_PER_IP = "30/minute;300/hour"  # deck fetches from one address (a venue may share one)
+    # A signed-in player's own decks (app/services/nrdb/picker.py): NetrunnerDB answers all of them at once, each
+    # with its description, so the largest answer read is bigger (a thousand decks with their descriptions fit).
+    NRDB_OWN_DECKS_MAX_BYTES = 8 * 1024 * 1024
 
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
@@ -157,9 +158,9 @@ class Config:
     REPORT_CODE_LIMIT_PER_PLAYER = "5/minute;20/hour"
     # A player's judge calls: one open at a time (the database's rule), and this long between two calls.
     JUDGE_CALL_COOLDOWN_SECONDS = int(os.environ.get("JUDGE_CALL_COOLDOWN_SECONDS", "60"))
-    # NetrunnerDB: its address (public deck fetches and the sign-in), and this server's OAuth client there. Players
-    # sign in with NetrunnerDB (app/web/nrdb_oauth.py) only when both the client id and secret are set: without
-    # them (a venue laptop) nothing about NetrunnerDB accounts shows. The client's redirect URI registered at
+    # NetrunnerDB: its address (public deck fetches and the sign-in; the tests point it at local stand-ins), and
+    # this server's OAuth client there. Players sign in with NetrunnerDB (app/web/nrdb_oauth.py) only when both the
+    # client id and secret are set: without them (a venue laptop) nothing about NetrunnerDB accounts shows. The client's redirect URI registered at
     # NetrunnerDB must be exactly PUBLIC_URL + /nrdb/callback.
     NRDB_URL = os.environ.get("NRDB_URL", "https://netrunnerdb.com").rstrip("/")
     NRDB_CLIENT_ID = os.environ.get("NRDB_CLIENT_ID", "").strip()

@@ -9,6 +9,12 @@
   `invalid_grant`). Answers `{"access_token", "expires_in": 3600, "token_type": "bearer", "scope", "refresh_token"}`.
 - GET /api/2.0/private/account/info: the bearer token (header or ?access_token=) names the user: `{"version_number":
   "2.0", "data": [{"id", "username", "email", "reputation", "sharing"}], "total": 1, "success": true}`; else 401.
+- GET /api/2.0/private/decks (PrivateApi20Controller::decksAction): the bearer token's user's decks (`decks`:
+  username -> list of decks shaped as Deck::normalize: id, uuid, date_creation, date_update, name, description,
+  mwl_code, cards {code: copies}, tags), in the same envelope, in no particular order; GET
+  /api/2.0/private/deck/{id} one of that user's decks (with `history`), 404 for anyone else's; a missing,
+  unknown or expired token (`expire`) is 401 as FOSOAuthServerBundle answers. `private_status` forces another
+  answer (an NRDB error) on both.
 
 Every request is recorded (`requests`: method, path, query, body, headers) so tests can check what SASS sent.
 """
@@ -33,10 +39,16 @@ class Standin:
     codes: dict = field(default_factory=dict)  # code -> (client id, redirect uri, username)
     tokens: dict = field(default_factory=dict)  # access token -> username
     requests: list = field(default_factory=list)
+    decks: dict = field(default_factory=dict)  # username -> their private decks (Deck::normalize shape)
+    private_status: int | None = None  # answer the private deck routes with this status instead (e.g. 500)
     url: str = ""
 
     def issued_tokens(self) -> list[str]:
         return list(self.tokens)
+
+    def expire(self) -> None:
+        """Every token issued so far expires (NetrunnerDB's last an hour)."""
+        self.tokens.clear()
 
 
 def _handler(standin: Standin):
@@ -68,6 +80,8 @@ def _handler(standin: Standin):
                 return self._token(query)
             if path == "/api/2.0/private/account/info":
                 return self._account_info(query)
+            if path == "/api/2.0/private/decks" or path.startswith("/api/2.0/private/deck/"):
+                return self._decks(path, query)
             self._answer(404, {"error": "not found"})
 
         def do_POST(self):
@@ -115,17 +129,55 @@ def _handler(standin: Standin):
             self._answer(200, {"access_token": token, "expires_in": 3600, "token_type": "bearer", "scope": None,
                                "refresh_token": secrets.token_urlsafe(24)})
 
-        def _account_info(self, q):
+        def _user(self, q):
             auth = self.headers.get("Authorization", "")
             token = auth[7:] if auth.startswith("Bearer ") else q.get("access_token", "")
-            user = standin.tokens.get(token)
+            return standin.tokens.get(token)
+
+        def _refuse_token(self):
+            self._answer(401, {"error": "invalid_grant", "error_description": "The access token provided is invalid."})
+
+        def _decks(self, path, q):
+            user = self._user(q)
             if user is None:
-                return self._answer(401, {"error": "invalid_grant", "error_description": "The access token provided is invalid."})
+                return self._refuse_token()
+            if standin.private_status is not None:
+                return self._answer(standin.private_status, {"error": "server error"})
+            mine = standin.decks.get(user, [])
+            if path == "/api/2.0/private/decks":
+                return self._answer(200, {"version_number": "2.0", "data": mine, "total": len(mine),
+                                          "success": True})
+            wanted = path.rsplit("/", 1)[1]
+            deck = next((d for d in mine if str(d["id"]) == wanted or d.get("uuid") == wanted), None)
+            if deck is None:
+                return self._answer(404, {"error": {"code": 404, "message": "Not Found"}})
+            self._answer(200, {"version_number": "2.0", "data": [{**deck, "history": []}], "total": 1,
+                               "success": True})
+
+        def _account_info(self, q):
+            user = self._user(q)
+            if user is None:
+                return self._refuse_token()
             self._answer(200, {"version_number": "2.0", "data": [
                 {"id": standin.users[user], "username": user, "email": f"{user}@example.com", "reputation": 7,
                  "sharing": True}], "total": 1, "success": True})
 
     return Handler
+
+
+def normalized_deck(deck_id: int, updated: str, codes: dict, name: str) -> dict:
+    """A deck as NetrunnerDB's Deck::normalize writes one (for `Standin.decks`)."""
+    return {"id": deck_id, "uuid": f"5e1f0000-0000-4000-8000-{deck_id:012d}",
+            "date_creation": "2024-01-01T00:00:00+00:00", "date_update": updated, "name": name,
+            "description": "My **notes**", "mwl_code": None, "cards": codes, "tags": ""}
+
+
+def codes_of(text: str, side: str) -> dict:
+    """A pasted list as NetrunnerDB's deck holds it: {card code: copies}, the identity among them."""
+    from app.core import cards, decklists
+
+    checked = decklists.check(text, side, decklists.rules("standard"))
+    return {cards.card(cid)["codes"][-1]: n for cid, n in [(checked.identity, 1), *checked.cards]}
 
 
 class running:

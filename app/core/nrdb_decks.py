@@ -5,12 +5,17 @@ NetrunnerDB's public API (its PublicApi20Controller): `/api/2.0/public/decklist/
 `/api/2.0/public/deck/{id}` for a deck its owner shares, each id a number or a UUID. Either answers
 `{"success": true, "data": [{"name": ..., "cards": {"01050": 3, ...}, ...}], ...}`, the cards by NetrunnerDB code
 with the identity among them; an unknown decklist answers `success: false` with no data, an unknown deck 404, a
-deck its owner does not share 403. Fetching is app/services/nrdb/decks.py's; here nothing touches the network.
+deck its owner does not share 403. Its private API (PrivateApi20Controller), with the signed-in player's bearer
+token: `/api/2.0/private/decks` answers every deck of theirs in that same envelope (each deck `id`, `uuid`, `name`,
+`cards`, `date_creation`, `date_update` as ISO 8601, `description`, `tags`, `mwl_code`), in no promised order, and
+`/api/2.0/private/deck/{id}` one of them (404 when it is not theirs); a missing, expired or revoked token is a 401.
+Fetching is app/services/nrdb/; here nothing touches the network.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from . import cards
@@ -23,6 +28,7 @@ _PATH = re.compile(rf"^/(?:[a-z]{{2}}(?:-[a-z]{{2}})?/|api/2\.0/public/)?(deckli
                    r"(?:/[^/]*)?/?$", re.IGNORECASE)
 MAX_COPIES = 99  # no card allows more; a larger number is no deck
 MAX_CARDS = 300  # different cards in one answer: a deck has about 30
+OWN_DECKS_PATH = "/api/2.0/private/decks"
 
 
 class NotADeck(ValueError):
@@ -96,7 +102,11 @@ def read_answer(doc) -> Fetched:
         raise NotFound("NetrunnerDB has no such deck.")
     if not isinstance(data, list) or not data or not isinstance(data[0], dict):
         raise NotADeck("NetrunnerDB's answer was not a deck.")
-    deck = data[0]
+    return _read_deck(data[0])
+
+
+def _read_deck(deck: dict) -> Fetched:
+    """One deck of an answer (NetrunnerDB's Deck or Decklist `normalize()`): its name and cards by code."""
     found = deck.get("cards")
     if not isinstance(found, dict) or not found or len(found) > MAX_CARDS:
         raise NotADeck("NetrunnerDB's answer holds no cards.")
@@ -109,6 +119,83 @@ def read_answer(doc) -> Fetched:
             rows.append((code, copies))
     name = deck.get("name") if isinstance(deck.get("name"), str) else ""
     return Fetched(" ".join(name.split())[:120], tuple(sorted(rows)))
+
+
+def own_deck_ref(deck_id: int) -> DeckRef:
+    """A deck of the signed-in player's own, by its NetrunnerDB id: its page names the stored list."""
+    return DeckRef("deck", str(deck_id))
+
+
+def own_deck_path(deck_id: int) -> str:
+    return f"/api/2.0/private/deck/{int(deck_id)}"
+
+
+@dataclass(frozen=True)
+class OwnDeck:
+    """One of the signed-in player's decks, as the picker lists it."""
+
+    id: int
+    name: str
+    side: str | None  # "corp" or "runner", its identity card's side; None when the card data knows no identity in it
+    identity: str  # the identity's title ("" if none known)
+    updated: datetime | None  # NetrunnerDB's date_update (UTC), the newest first
+    cards: int  # copies besides the identity
+
+
+@dataclass(frozen=True)
+class OwnDecks:
+    decks: tuple[OwnDeck, ...]  # newest change first
+    unreadable: int  # decks in the answer SASS could not read (no cards, bad codes): left out
+
+
+def read_own_decks(doc) -> OwnDecks:
+    """The decks of NetrunnerDB's `/api/2.0/private/decks` answer (parsed JSON), newest change first (then the
+    highest id); a deck that cannot be read is counted and left out, never guessed. NotADeck when the answer is
+    not shaped as NetrunnerDB answers."""
+    if not isinstance(doc, dict) or doc.get("success") is False or not isinstance(doc.get("data"), list):
+        raise NotADeck("NetrunnerDB's answer was not a list of decks.")
+    decks, unreadable = [], 0
+    for deck in doc["data"]:
+        deck_id = deck.get("id") if isinstance(deck, dict) else None
+        if isinstance(deck_id, bool) or not isinstance(deck_id, int) or not 0 < deck_id < 2**63:
+            unreadable += 1
+            continue
+        try:
+            fetched = _read_deck(deck)
+        except NotADeck:
+            unreadable += 1
+            continue
+        side, identity, size = _identity(fetched)
+        decks.append(OwnDeck(deck_id, fetched.name, side, identity, _when(deck.get("date_update")), size))
+    oldest = datetime.min.replace(tzinfo=timezone.utc)
+    decks.sort(key=lambda d: (d.updated or oldest, d.id), reverse=True)
+    return OwnDecks(tuple(decks), unreadable)
+
+
+def _identity(fetched: Fetched) -> tuple[str | None, str, int]:
+    """(side, identity title, copies besides the identity) by the card data; the first identity by code."""
+    codes = cards.by_code()
+    side, title, size = None, "", 0
+    for code, copies in fetched.cards:
+        cid = codes.get(code)
+        c = cards.card(cid) if cid else None
+        if c is not None and c["type"] in cards.IDENTITY_TYPES:
+            if side is None:
+                side, title = cards.IDENTITY_TYPES[c["type"]], c["title"]
+        else:
+            size += copies
+    return side, title, size
+
+
+def _when(value) -> datetime | None:
+    """NetrunnerDB's ISO 8601 date ('2025-05-02T10:00:00+00:00'), in UTC; None if it is not one."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def as_text(fetched: Fetched, source: str) -> str:

@@ -145,6 +145,12 @@ def sign_out() -> None:
     session.pop(TOKEN, None)
 
 
+def forget_token() -> None:
+    """NetrunnerDB refused the token (expired or revoked): the session stops offering it, and the next call on the
+    player's behalf asks them to sign in again first. Who is signed in stays."""
+    session.pop(TOKEN, None)
+
+
 def _fernet() -> Fernet:
     key = hashlib.sha256(b"sass nrdb token|" + current_app.config["SECRET_KEY"].encode()).digest()
     return Fernet(base64.urlsafe_b64encode(key))

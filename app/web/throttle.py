@@ -2,7 +2,8 @@
 
 Each app gets a limiter of its own, so its switch (RATELIMIT_ENABLED) and counters (RATELIMIT_STORAGE_URI)
 are its own even when tests run several apps in one process. Limit strings come from the app's config at
-each request (config.py), so a test can lower one. Only attempts count (POST), never the page itself."""
+each request (config.py), so a test can lower one. Only attempts count (POST), never the page itself, unless
+a limit names its methods (a page that asks NetrunnerDB each time it is shown)."""
 from __future__ import annotations
 
 from flask import Flask, current_app, request
@@ -54,6 +55,9 @@ LIMITS = {
         dict(limit_value=_setting("REPORT_CODE_LIMIT_PER_IP"), deduct_when=_refused),
         dict(limit_value=_setting("REPORT_CODE_LIMIT_PER_PLAYER"), key_func=_named_player, deduct_when=_refused),
     ],
+    # A player's own decks: the list (a page, but each one asks NetrunnerDB) and the pick, under the same limit.
+    "nrdb_picker.decks": [dict(limit_value=_setting("NRDB_DECK_LIMIT_PER_IP"), methods=["GET"])],
+    "nrdb_picker.pick": [dict(limit_value=_setting("NRDB_DECK_LIMIT_PER_IP"))],
     # Someone holding a session must not guess the current password (and take the account) at leisure.
     "auth.change_password": [
         dict(limit_value=_setting("LOGIN_LIMIT_PER_ACCOUNT"), key_func=_own_account, deduct_when=_refused),
@@ -67,7 +71,7 @@ def init_throttle(app: Flask) -> Limiter:
     for endpoint, limits in LIMITS.items():
         view = app.view_functions[endpoint]
         for limit in limits:
-            view = limiter.limit(methods=["POST"], **limit)(view)
+            view = limiter.limit(**{"methods": ["POST"], **limit})(view)
         app.view_functions[endpoint] = view
     app.extensions["throttle"] = limiter  # the limits hold it only weakly
     return limiter

@@ -82,6 +82,9 @@ ROUTES = {
     "nrdb.sign_in": PUBLIC, "nrdb.callback": PUBLIC, "nrdb.sign_out": PUBLIC,
     "nrdb.link": PLAYER, "nrdb.unlink": PLAYER, "nrdb.history": NRDB, "nrdb.privacy": NRDB, "nrdb.entry_history": PLAYER,
     "nrdb.unlink_entry": ORGANIZE,
+    # a player's own NetrunnerDB decks (app/web/views/nrdb_picker.py): their link, and signed in with the account the
+    # entry is linked to (tests/web/test_nrdb_picker.py walks the second half)
+    "nrdb_picker.decks": PLAYER, "nrdb_picker.pick": PLAYER,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.

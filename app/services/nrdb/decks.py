@@ -26,6 +26,10 @@ class FetchError(ValueError):
     """The deck could not be fetched or read, with the reason in words for the page; nothing was changed."""
 
 
+class SignInExpired(FetchError):
+    """NetrunnerDB refused the player's token (expired after its hour, or revoked): they sign in again."""
+
+
 @dataclass(frozen=True)
 class FetchedList:
     text: str  # the deck as a list SASS reads like a paste
@@ -40,12 +44,12 @@ def fetch(address: str) -> FetchedList:
     try:
         ref = nrdb_decks.reference(address, base)
         try:
-            found = nrdb_decks.read_answer(_get(base + ref.api_path))
+            found = nrdb_decks.read_answer(get_json(base + ref.api_path))
         except nrdb_decks.NotFound:
             if not ref.bare:
                 raise
             ref = nrdb_decks.DeckRef("deck", ref.id)
-            found = nrdb_decks.read_answer(_get(base + ref.api_path))
+            found = nrdb_decks.read_answer(get_json(base + ref.api_path))
     except nrdb_decks.NotFound:
         raise FetchError(f"NetrunnerDB has no {'published decklist' if ref.kind == 'decklist' else 'deck'} "
                          f"{ref.id}{' (nor a shared deck)' if ref.bare else ''}: check the address.") from None
@@ -55,20 +59,28 @@ def fetch(address: str) -> FetchedList:
     return FetchedList(nrdb_decks.as_text(found, page), found.name, page)
 
 
-def _get(url: str):
-    """NetrunnerDB's JSON answer for `url`, read within the time and size limits; FetchError otherwise (NotFound
-    for a 404, read as 'no such deck')."""
+def get_json(url: str, token: str | None = None, most: int | None = None):
+    """NetrunnerDB's JSON answer for `url` (under NRDB_URL), read within the time limit and `most` bytes
+    (NRDB_DECK_MAX_BYTES unless given); FetchError otherwise (NotFound for a 404, read as 'no such deck').
+    With `token` (the player's, for the private API) it goes in the Authorization header only, and a 401 or 403
+    is SignInExpired; the token is never logged nor put in a message."""
     limit = current_app.config["NRDB_DECK_TIMEOUT"]
-    most = current_app.config["NRDB_DECK_MAX_BYTES"]
+    most = most or current_app.config["NRDB_DECK_MAX_BYTES"]
+    headers = {"Accept": "application/json", "User-Agent": "SASS (tournament software)"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
     deadline = time.monotonic() + limit
     offline = (f"SASS could not reach NetrunnerDB ({current_app.config['NRDB_URL']}): this server may be offline. "
                "Paste the list itself instead (NetrunnerDB's plain-text, Markdown or bbCode export).")
     slow = f"NetrunnerDB did not answer within {limit:g} seconds. Try again later, or paste the list itself."
     try:
         with requests.get(url, timeout=(min(limit, 3.0), limit), stream=True, allow_redirects=False,
-                          headers={"Accept": "application/json", "User-Agent": "SASS (tournament software)"}) as r:
+                          headers=headers) as r:
             if r.status_code == 404:
                 raise nrdb_decks.NotFound("no such deck")
+            if r.status_code in (401, 403) and token is not None:
+                raise SignInExpired("NetrunnerDB no longer accepts your sign-in here (it lasts an hour): sign in "
+                                    "with NetrunnerDB again.")
             if r.status_code in (401, 403):
                 raise FetchError("That deck is private on NetrunnerDB. Its owner can share their decks (NetrunnerDB's "
                                  "account settings) or publish it as a decklist; or paste the list itself.")
@@ -102,11 +114,17 @@ def submit(t: Tournament, player: Player, side: str, address: str, actor: str) \
     (app/services/decklists.py `submit`: its checks, its lock, its judgement). What a player may not submit is
     refused before anything is fetched. FetchError or decklists.DecklistError: nothing changed."""
     if actor == "player":
-        if not t.decklists:
-            raise decklists.DecklistError("This event does not collect decklists.")
-        if not decklists.may_change(t, decklists.lists_of(t, player).get(side)):
-            raise decklists.DecklistError("Decklists are locked: round 1 has been paired. Ask the organizer if your "
-                                          "list must change.")
+        player_may_submit(t, player, side)
     fetched = fetch(address)
     deck, checked = decklists.submit(t, player, side, fetched.text, actor)
     return deck, checked, fetched
+
+
+def player_may_submit(t: Tournament, player: Player, side: str) -> None:
+    """Refuse (DecklistError) what the player could not submit anyway, before NetrunnerDB is asked anything; the
+    submit itself checks again under the event's lock (app/services/decklists.py)."""
+    if not t.decklists:
+        raise decklists.DecklistError("This event does not collect decklists.")
+    if not decklists.may_change(t, decklists.lists_of(t, player).get(side)):
+        raise decklists.DecklistError("Decklists are locked: round 1 has been paired. Ask the organizer if your "
+                                      "list must change.")
