@@ -5,6 +5,7 @@ which lists are public. What a list says and whether it is legal is app/core/dec
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 import sqlalchemy as sa
 
@@ -241,13 +242,14 @@ def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player
     return [(p, sorted(decks[p.id], key=lambda d: d.side)) for p in sorted(players, key=lambda p: p.name_key)]
 
 
-def event_over(t: Tournament) -> bool:
-    """The event is over: the top cut is decided, or there is none and the swiss is complete (the dashboard's
-    "finished" step, app/services/next_step.py)."""
+def event_over(t: Tournament, today: date | None = None) -> bool:
+    """The event is over: its top cut is decided; or no cut was made, the swiss is complete and the event's day
+    has passed. The end of the swiss alone is not the end: a TO may still cut (even a field too small for the
+    usual cut), and lists set public "after the event" must not show before that cut is played."""
     if t.cut_kind:
-        loaded = cut_service.load(t)
-        return loaded is not None and loaded.bracket.is_complete()
-    return next_step.for_tournament(t)[0].kind == next_step.FINISHED
+        return cut_service.decided(t)
+    today = today or utcnow().date()
+    return t.date < today and next_step.swiss_over(next_step.facts_for(t))
 
 
 def public_players(t: Tournament) -> list[int]:
