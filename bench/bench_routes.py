@@ -70,7 +70,9 @@ def measure(players: int, rounds: int, runs: int) -> list[dict]:
         match = db.session.scalars(db.select(Match).filter_by(round_id=last.id, is_bye=False)
                                    .order_by(Match.table)).first()
         ids = {"tid": t.id, "slug": t.slug, "number": rounds, "pid": player.id, "game": 1, "mid": match.id,
-               "token": player_links.token(player), "code": slip_codes.code(t, last.id, match.table),
+               "token": player_links.token(player),
+               "code": slip_codes.code(t, last.id, match.table,
+                                       [db.session.get(Player, s.player_id).name for s in match.seats]),
                "side": "corp"}
     staff = app.test_client()
     staff.post("/login", data={"email": EMAIL, "password": PASSWORD})

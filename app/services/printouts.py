@@ -70,6 +70,6 @@ def slips(t: Tournament, rnd: RoundView, codes: bool = True) -> list[Slip]:
     for m in rnd.matches:
         if m.is_bye or len(m.seats) != 2:
             continue
-        qr = Markup(qr_svg(slip_codes.url(t, rnd.id, m.table), inline=True)) if codes else None
+        qr = Markup(qr_svg(slip_codes.url(t, rnd.id, m.table, [s.name for s in m.seats]), inline=True)) if codes else None
         out.append(Slip(m.table, [SlipSeat(s.name, s.side if single else None) for s in m.seats], qr))
     return out
