@@ -94,7 +94,34 @@ def measure(players: int, rounds: int, runs: int) -> list[dict]:
                      "status": status, "kb": size / 1024, "first": first * 1000,
                      "warm": statistics.median(warm) * 1000, "other": statistics.median(other) * 1000})
         print(f"{rule.rule:60} {status} {rows[-1]['warm']:8.1f} ms", file=sys.stderr, flush=True)
+    rows += slips_pages(app, staff, ids, runs)
     tmp.cleanup()
+    return rows
+
+
+def slips_pages(app, staff, ids: dict, runs: int) -> list[dict]:
+    """The last round's slips (1,000 tables at 2,000 players) page by page, beyond the walk's page 1: each page's
+    first build (its codes drawn), the same page rebuilt after a result (a new version: codes read from the shared
+    folder, in a worker that never saw them), and cached."""
+    base = f"/tournaments/{ids['tid']}/rounds/{ids['number']}/slips"
+    rows = []
+    for page in (2, 10):
+        url = f"{base}?page={page}"
+        first, status, size = _cpu(staff, url, clear=False)
+        warm = [_cpu(staff, url, clear=False)[0] for _ in range(runs)]
+        rebuilt = []
+        for _ in range(runs):
+            with app.app_context():  # what a result does to every page of the event
+                db.session.execute(db.update(Tournament).where(Tournament.id == ids["tid"])
+                                   .values(version=Tournament.version + 1))
+                db.session.commit()
+            rebuilt.append(_cpu(staff, url, clear=True)[0])
+        rows.append({"rule": f"{base.split('/rounds')[0].replace(str(ids['tid']), '<int:tid>')}/rounds/<int:number>"
+                             f"/slips?page={page}", "endpoint": "printouts.slips (after a result: rebuilt)",
+                     "as": "staff", "status": status, "kb": size / 1024, "first": first * 1000,
+                     "warm": statistics.median(warm) * 1000, "other": statistics.median(rebuilt) * 1000})
+        print(f"{url:60} {status} first {first * 1000:8.1f} ms, rebuilt {rows[-1]['other']:8.1f} ms",
+              file=sys.stderr, flush=True)
     return rows
 
 

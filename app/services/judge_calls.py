@@ -163,10 +163,8 @@ def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> Cal
 def _seat(t: Tournament, player: Player) -> tuple[Optional[int], Optional[int]]:
     """(swiss round, table) where the player plays now; (None, table) for a top cut game not yet played;
     (None, None) when they sit nowhere (a bye, out of the cut, between rounds)."""
-    cut = cut_service.load(t)
-    if cut is not None:
-        game = next((g for g in cut.bracket.games if g.ready and not g.reported and player.id in g.players), None)
-        return (None, cut.table(game)) if game else (None, None)
+    if t.cut_kind is not None:
+        return None, cut_service.game_table(t, player.id)
     mine = participation.my_table(t, player)
     if mine is None or mine.is_bye:
         return None, None
