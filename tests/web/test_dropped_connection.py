@@ -111,3 +111,26 @@ def test_a_connection_killed_after_the_view_is_no_500(app, killer, event, databa
         db.session.rollback()  # the tests' own connection was killed too
     except sa.exc.DBAPIError:
         db.session.rollback()
+
+
+def test_a_connection_closed_after_the_view_is_no_500_on_any_database(app, event, database_uri):
+    """The same on every database: the request's own connection closed under it after the view (on SQLite the
+    driver then says "Cannot operate on a closed database", which SQLAlchemy reads as a disconnect)."""
+    from app import create_app
+    _, t = event
+    served = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri})
+    closed = []
+
+    @served.after_request
+    def close_after_the_view(response):
+        db.session.execute(sa.text("SELECT 1"))
+        db.session.connection().connection.dbapi_connection.close()
+        closed.append(1)
+        return response
+    client = served.test_client()
+    response = client.get(f"/t/{t.slug}/pairings")
+    assert closed and response.status_code == 200
+    served.after_request_funcs[None].remove(close_after_the_view)
+    assert client.get(f"/t/{t.slug}/pairings").status_code == 200
+    with served.app_context():
+        db.engine.dispose()
