@@ -7,9 +7,9 @@ is `<round id>.<table>.<mac>`, where the mac is 64 bits of HMAC-SHA256(SECRET_KE
 bits of the same HMAC over the table's players too (their folded names), so no row is stored and no copy of the
 database can forge one (128 bits to guess). Binding the players means a slip printed before a swap or a re-pair
 (SQLite reuses an undone round's id) never reports the table's new match: its first half still proves it genuine,
-so it is refused with what happened (SlipChanged), not taken for a typo. It works only while its round is the event's latest,
-published round and no cut exists: the next round, an undo (a new round gets a new id) or the cut kill it. It
-reports the table's result once, while the table has none; a result already in is the organizer's to change.
+so it is refused with what happened (SlipChanged), not taken for a typo. It works only while its round is the
+event's latest, published round and no cut exists: the next round, an undo or the cut kill it. It reports the
+table's result once, while the table has none; a result already in is the organizer's to change.
 The result log names the slip, not a player (match_results.Actor "slip").
 """
 from __future__ import annotations
