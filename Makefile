@@ -16,7 +16,7 @@ $(VENV)/.installed: requirements.txt
 
 run: $(VENV)/.installed
 	$(PY) -m flask db upgrade
-	$(PY) -m flask run --host 127.0.0.1 --port 5000
+	$(PY) -m flask run --host 127.0.0.1 --port $(PORT)
 
 venue: $(VENV)/.installed
 	$(PY) -m flask db upgrade

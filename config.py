@@ -149,6 +149,9 @@ class Config:
     # memory, logs it, and goes back to the store when it answers again (Flask-Limiter's fallback).
     RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
     RATELIMIT_SWALLOW_ERRORS = True
+    # A store that accepts and never answers (a hung Redis) must count as down, not hold a log-in until
+    # gunicorn kills the worker: connecting and each answer wait at most this long (app/web/throttle.py).
+    RATELIMIT_STORAGE_TIMEOUT_SECONDS = float(os.environ.get("RATELIMIT_STORAGE_TIMEOUT_SECONDS", "0.5"))
     LOGIN_LIMIT_PER_ACCOUNT = "10/minute"  # failed log-ins for one e-mail address
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"

@@ -48,13 +48,14 @@ class Visibility(str, Enum):
     """Who sees the lists besides the TO, the staff and each player their own."""
     CLOSED = "closed"  # nobody else
     CUT = "cut"  # the cut players' lists, once the cut is made
-    AFTER = "after"  # everyone's, once the event is over
+    AFTER = "after"  # everyone's, once the event is over (app/services/decklists.py event_over)
 
     @property
     def label(self) -> str:
         return {"closed": "Closed: the TO and staff only (each player sees their own)",
                 "cut": "Open lists for the cut: the cut players' lists are public once the cut is made",
-                "after": "Open lists after the event: everyone's list is public once it is over"}[self.value]
+                "after": "Open lists after the event: everyone's list is public once it is over (the top cut "
+                         "decided; with no cut, the day after the event)"}[self.value]
 
 
 class Kind(str, Enum):

@@ -7,13 +7,14 @@ the facts in a few small queries.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Optional
 
 import sqlalchemy as sa
 
 from ..core.brackets import recommended_cut
 from ..extensions import db
-from ..models import Player, Tournament
+from ..models import Player, Tournament, utcnow
 from ..core.standings import recommended_rounds
 from . import cut as cut_service
 from . import decklists
@@ -150,7 +151,11 @@ def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
     return decide(facts), facts
 
 
-def event_over(t: Tournament) -> bool:
-    """The event is over: the top cut is decided, or there is none and the swiss is complete (the "finished"
-    step). Which decklists are public after the event asks it (app/services/decklists.py public_lists)."""
-    return decide(facts_for(t)).kind == FINISHED
+def event_over(t: Tournament, today: Optional[date] = None) -> bool:
+    """The event is over: its top cut is decided; or no cut was made, the swiss is complete (the "finished" step)
+    and the event's day has passed. The end of the swiss alone is not the end: a TO may still cut (even a field too
+    small for the usual cut), and lists set public "after the event" must not show before that cut is played.
+    Which decklists are public after the event asks it (app/services/decklists.py public_lists)."""
+    if t.cut_kind:
+        return cut_service.decided(t)
+    return t.date < (today or utcnow().date()) and decide(facts_for(t)).kind == FINISHED

@@ -153,7 +153,7 @@ def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
             return {"id": number[pid], "role": role, "winner": None if g.winner is None else g.winner == pid}
 
         rounds.setdefault(g.round, []).append({
-            "table": cut.table(g), "player1": player(g.player1), "player2": player(g.player2),
+            "table": cut.file_table(g), "player1": player(g.player1), "player2": player(g.player2),
             "intentionalDraw": False, "twoForOne": False, "eliminationGame": True,
         })
     return [sorted(rounds[r], key=lambda p: p["table"]) for r in sorted(rounds)]

@@ -3,14 +3,17 @@
 A slip goes from hand to hand (the printer, the scorekeeper, both players, the table beside them), so it must
 not carry anyone's identity: a player's link would let whoever holds the paper act as that player (drop them,
 report their later rounds) long after the round, and a removed scorekeeper would keep a stack of them. The code
-is `<round's slip reference>.<table>.<HMAC-SHA256(event's slip key, reference, table)>` (128 bits of the MAC
-kept), so no row is stored per slip. The key (Tournament.slip_key) and the reference (Round.slip_ref, random) are
-the event's own and travel in its backups: a move to a spare laptop, or a restore, keeps every printed slip
-working (the site's SECRET_KEY differs there). So a copy of the database or a backup file can make its event's
-codes: they report only what the paper does. A code works only while its round is the event's latest, published
-round and no cut exists: the next round, an undo (a re-paired round gets a new reference) or the cut kill it. It
-reports the table's result once, while the table has none; a result already in is the organizer's to change.
-The result log names the slip, not a player (match_results.Actor "slip").
+is `<round's slip reference>.<table>.<mac>`, where the mac is 64 bits of HMAC-SHA256(event's slip key, reference,
+table) and 64 bits of the same HMAC over the table's players too (their folded names), so no row is stored per
+slip (128 bits to guess). The key (Tournament.slip_key) and the reference (Round.slip_ref, random) are the event's
+own and travel in its backups: a move to a spare laptop, or a restore, keeps every printed slip working (the
+site's SECRET_KEY differs there). So a copy of the database or a backup file can make its event's codes: they
+report only what the paper does. Binding the players means a slip printed before a swap never reports the table's
+new match: its first half still proves it genuine, so it is refused with what happened (SlipChanged), not taken
+for a typo. A code works only while its round is the event's latest, published round and no cut exists: the next
+round, an undo (a re-paired round gets a new reference) or the cut kill it. It reports the table's result once,
+while the table has none; a result already in is the organizer's to change. The result log names the slip, not a
+player (match_results.Actor "slip").
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from typing import Optional
 import sqlalchemy as sa
 from flask import current_app, url_for
 
+from ..core.names import name_key
 from ..core.results import Outcome, label
 from ..extensions import db
 from ..models import Match, Round, Tournament
@@ -30,11 +34,16 @@ from . import backup, match_results
 from .rounds import RoundError, TableView, load_table
 
 MAC_HEX = 32
+HALF = MAC_HEX // 2
 CODE = re.compile(rf"([1-9][0-9]{{0,9}})\.([1-9][0-9]{{0,5}})\.([0-9a-f]{{{MAC_HEX}}})", re.ASCII)
 
 
 class SlipClosed(RoundError):
     """The slip's round is over, or its table's result is in: nothing was changed."""
+
+
+class SlipChanged(RoundError):
+    """A genuine slip of a table whose players changed after it was printed (a swap)."""
 
 
 @dataclass(frozen=True)
@@ -43,24 +52,26 @@ class SlipTable:
     table: TableView
 
 
-def code(t: Tournament, slip_ref: int, table: int) -> str:
-    """The code of a table of the round whose Round.slip_ref is `slip_ref`."""
-    return f"{slip_ref}.{table}.{_mac(t, slip_ref, table)}"
+def code(t: Tournament, slip_ref: int, table: int, players) -> str:
+    """The code of a table of the round whose Round.slip_ref is `slip_ref`; `players`: the names on the slip (any
+    order)."""
+    return f"{slip_ref}.{table}.{_mac(t, slip_ref, table)[:HALF]}{_mac(t, slip_ref, table, players)[:HALF]}"
 
 
-def url(t: Tournament, slip_ref: int, table: int) -> str:
+def url(t: Tournament, slip_ref: int, table: int, players) -> str:
     """The absolute address a slip's QR code holds."""
-    return url_for("slips.show", slug=t.slug, code=code(t, slip_ref, table), _external=True)
+    return url_for("slips.show", slug=t.slug, code=code(t, slip_ref, table, players), _external=True)
 
 
 def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
-    """The table `raw` is a genuine code for (its round may be over: see open_reason); None otherwise."""
+    """The table `raw` is a genuine code for (its round may be over: see closed_reason); None otherwise.
+    SlipChanged: a genuine code, but the table holds other players now."""
     found = CODE.fullmatch(raw or "")
     if found is None:
         return None
-    ref, table = int(found.group(1)), int(found.group(2))
-    current = hmac.compare_digest(found.group(3), _mac(t, ref, table))
-    if not current and not hmac.compare_digest(found.group(3), _legacy(t, ref, table)):
+    ref, table, mac = int(found.group(1)), int(found.group(2)), found.group(3)
+    current = hmac.compare_digest(mac[:HALF], _mac(t, ref, table)[:HALF])
+    if not current and not hmac.compare_digest(mac, _legacy(t, ref, table)):
         return None  # a forged code costs no query
     row = db.session.execute(sa.select(Round.id).where(Round.tournament_id == t.id, Round.slip_ref == ref)
                              .order_by(Round.number.desc()).limit(1)).first()
@@ -69,7 +80,14 @@ def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
     match_id = db.session.scalar(sa.select(Match.id).where(
         Match.round_id == row.id, Match.table == table, Match.is_bye.is_(False)))
     loaded = load_table(t, match_id) if match_id is not None else None
-    return SlipTable(*loaded) if loaded else None
+    if not loaded:
+        return None
+    number, view = loaded
+    if current and not hmac.compare_digest(mac[HALF:], _mac(t, ref, table, [s.name for s in view.seats])[:HALF]):
+        raise SlipChanged(f"This slip was printed for table {table} of round {number} before the table changed: "
+                          "it names other players than the table has now, so it reports nothing. Hand it to the "
+                          "organizer, who can print the table's new slip.")
+    return SlipTable(number, view)
 
 
 def closed_reason(t: Tournament, slip: SlipTable) -> Optional[str]:
@@ -99,9 +117,11 @@ def report(t: Tournament, slip: SlipTable, outcome: Outcome) -> None:
     backup.follow(t)
 
 
-def _mac(t: Tournament, slip_ref: int, table: int) -> str:
-    msg = f"match-slip:{slip_ref}:{table}".encode()
-    return hmac.new(bytes.fromhex(t.slip_key), msg, hashlib.sha256).hexdigest()[:MAC_HEX]
+def _mac(t: Tournament, slip_ref: int, table: int, players=None) -> str:
+    msg = f"match-slip:{slip_ref}:{table}"
+    if players is not None:
+        msg += ":" + "\x1f".join(sorted(name_key(n) for n in players))
+    return hmac.new(bytes.fromhex(t.slip_key), msg.encode(), hashlib.sha256).hexdigest()[:MAC_HEX]
 
 
 def _legacy(t: Tournament, round_id: int, table: int) -> str:

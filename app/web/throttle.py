@@ -65,8 +65,21 @@ LIMITS = {
 }
 
 
+def storage_options(uri: str, timeout: float) -> dict:
+    """Socket timeouts for the limiter's store (Redis's client has none by default: a store that accepts and
+    never answers would hold every log-in until the worker is killed, and the in-memory fallback never start)."""
+    scheme = uri.split(":", 1)[0].split("+", 1)[0]
+    if scheme in ("redis", "rediss"):
+        return {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+    if scheme == "memcached":
+        return {"timeout": timeout, "connect_timeout": timeout}
+    return {}
+
+
 def init_throttle(app: Flask) -> Limiter:
     """Call after the blueprints are registered: wraps the listed views."""
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(
+        app.config["RATELIMIT_STORAGE_URI"], app.config["RATELIMIT_STORAGE_TIMEOUT_SECONDS"]))
     limiter = Limiter(get_remote_address, app=app)
     for endpoint, limits in LIMITS.items():
         view = app.view_functions[endpoint]

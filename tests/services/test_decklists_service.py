@@ -221,3 +221,34 @@ def test_review_of_a_big_event_shows_those_needing_attention(event, monkeypatch)
     assert big.attention_only and [r.player.name for r in big.rows] == ["Ben", "Cat", "Dan"]
     assert (big.players, big.missing, big.invalid, big.changed_identities) == (4, 2, 0, 2)
     assert len(service.review(t, show_all=True).rows) == 4
+
+
+def test_lists_public_after_the_event_wait_for_the_cut(event):
+    """The audit's leak: "public after the event" showed every list between the end of the swiss and the cut (a
+    small field's swiss end looked like the end). Today's event: nothing public after the swiss, nor while its
+    cut is played; everything once the cut is decided."""
+    _, t, players = event
+    ann, ben, cat, dan = players
+    t.date = date.today()
+    for p in players:
+        service.submit(t, p, "corp", CORP, "player")
+    service.save_settings(t, True, "standard", "", "after")
+    add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
+    add_round(t, 2, [(ann, cat, "corp"), (ben, dan, "runner")])
+    assert not next_step.event_over(t) and service.public_players(t, next_step.event_over(t)) == []  # the swiss is over, the cut to come
+    cut_service.create(t, 2, "single")
+    assert service.public_players(t, next_step.event_over(t)) == []
+    first, _second = cut_service.load(t).bracket.seeds
+    cut_service.set_corp(t, 1, first)
+    cut_service.report(t, 1, first)
+    assert set(service.public_players(t, next_step.event_over(t))) == {p.id for p in players}
+
+
+def test_lists_public_after_an_event_without_a_cut_the_day_after(event):
+    _, t, (ann, ben, cat, dan) = event
+    t.date = date(2026, 11, 27)
+    add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
+    assert not next_step.event_over(t, today=date(2026, 11, 28))  # the swiss is not complete
+    add_round(t, 2, [(ann, cat, "corp"), (ben, dan, "runner")])
+    assert not next_step.event_over(t, today=date(2026, 11, 27))  # its day: a cut may still come
+    assert next_step.event_over(t, today=date(2026, 11, 28))

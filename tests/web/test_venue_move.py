@@ -39,7 +39,8 @@ def _codes(app, t) -> dict[int, str]:
     """table -> the code its printed slip holds (as the slips page draws it)."""
     rnd = db.session.scalars(sa.select(Round).filter_by(tournament_id=t.id, number=1)).one()
     with app.test_request_context():
-        return {m.table: slip_codes.code(t, rnd.slip_ref, m.table) for m, _ in matches(t, 1) if not m.is_bye}
+        return {m.table: slip_codes.code(t, rnd.slip_ref, m.table, [s.player.name for s in seats])
+                for m, seats in matches(t, 1) if not m.is_bye}
 
 
 def _backup(to, t) -> bytes:
