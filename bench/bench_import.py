@@ -88,8 +88,7 @@ def synthetic_file(rng: random.Random, players: int, rounds: int, double: bool =
                 pairing["table"] = None
         file_rounds.append([{"table": p.pop("table"), **p} for p in pairings])
 
-    sos = {p: _mean(Fraction(points[o], played[o]) for o in opponents[p]) for p in ids}
-    esos = {p: _mean(sos[o] for o in opponents[p]) for p in ids}
+    sos, esos = schedule_strengths(ids, points, played, opponents)
     tiebreak = {p: rng.random() for p in ids}
     standing = sorted(ids, key=lambda p: (-points[p], -sos[p], -esos[p], tiebreak[p]))
     rows = []
@@ -113,6 +112,14 @@ def synthetic_file(rng: random.Random, players: int, rounds: int, double: bool =
             "preliminaryRounds": rounds, "tournamentOrganiser": {"nrdbId": 1, "nrdbUsername": "to"},
             "players": rows, "eliminationPlayers": elimination, "rounds": file_rounds, "uploadedFrom": "Cobra",
             "links": []}
+
+
+def schedule_strengths(ids, points: dict, played: dict, opponents: dict) -> tuple[dict, dict]:
+    """Each player's SoS and ESoS as Fractions, counted apart from SASS: the mean of the opponents' points per
+    round played, and the mean of the opponents' SoS."""
+    sos = {p: _mean(Fraction(points[o], played[o]) for o in opponents[p]) for p in ids}
+    esos = {p: _mean(sos[o] for o in opponents[p]) for p in ids}
+    return sos, esos
 
 
 def _mean(values) -> Fraction:

@@ -45,6 +45,7 @@ if str(ROOT) not in sys.path:
 
 from app.core.pairing import Format  # noqa: E402
 from app.core.results import outcome  # noqa: E402
+from bench.bench_import import schedule_strengths  # noqa: E402
 from bench.bench_web import PG_ADMIN_URL, drop_postgres, postgres_url  # noqa: E402
 
 PG_BENCH_DB = "sass_bench_uploads"
@@ -98,8 +99,22 @@ def make_backup(players: int = 2000, rounds: int = 6, seed: int = 1) -> dict:
 
 
 def make_nrtm(players: int = 2000, rounds: int = 6, seed: int = 1) -> dict:
-    """A Cobra-like single-sided NRTM file of the same event."""
+    """A Cobra-like single-sided NRTM file of the same event, its matchPoints, SoS, ESoS and ranks those of its
+    games (a file that contradicts itself goes to the review page instead)."""
     rng = random.Random(seed)
+    swiss = list(_swiss(players, rounds, seed))
+    ids = list(range(1, players + 1))
+    points, played, opponents = dict.fromkeys(ids, 0), dict.fromkeys(ids, 0), {p: [] for p in ids}
+    for _, games in swiss:
+        for a, b, _key, pa, pb in games:
+            points[a] += pa
+            points[b] += pb
+            played[a] += 1
+            played[b] += 1
+            opponents[a].append(b)
+            opponents[b].append(a)
+    sos, esos = schedule_strengths(ids, points, played, opponents)
+    rank = {p: r for r, p in enumerate(sorted(ids, key=lambda p: (-points[p], -sos[p], -esos[p], p)), 1)}
 
     def player(pid, role, points):
         return {"id": pid, "role": role, "corpScore": points if role == "corp" else None,
@@ -107,15 +122,16 @@ def make_nrtm(players: int = 2000, rounds: int = 6, seed: int = 1) -> dict:
 
     return {
         "name": f"Bench Open {players}", "date": "2026-05-30", "cutToTop": 0, "preliminaryRounds": rounds,
-        "players": [{"id": i, "name": name, "rank": i, "corpIdentity": rng.choice(CORPS),
-                     "runnerIdentity": rng.choice(RUNNERS), "matchPoints": 0, "strengthOfSchedule": 0,
-                     "extendedStrengthOfSchedule": 0, "sideBalance": 0}
+        "players": [{"id": i, "name": name, "rank": rank[i], "corpIdentity": rng.choice(CORPS),
+                     "runnerIdentity": rng.choice(RUNNERS), "matchPoints": points[i],
+                     "strengthOfSchedule": float(sos[i]), "extendedStrengthOfSchedule": float(esos[i]),
+                     "sideBalance": 0}
                     for i, name in enumerate(_names(players), 1)],
         "eliminationPlayers": [],
         "rounds": [[{"table": t, "player1": player(a, "corp", pa), "player2": player(b, "runner", pb),
                      "intentionalDraw": key == "id", "twoForOne": False, "eliminationGame": False}
                     for t, (a, b, key, pa, pb) in enumerate(games, 1)]
-                   for _, games in _swiss(players, rounds, seed)],
+                   for _, games in swiss],
         "uploadedFrom": "Cobra", "links": [],
     }
 

@@ -160,7 +160,7 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     page.get_by_label("Format").select_option("plain")
     expect(advanced).to_be_hidden()  # a single-sided setting only
     page.get_by_label("Format").select_option("single")
-    page.get_by_label("Name").fill("Guided Open")
+    page.get_by_label("Name", exact=True).fill("Guided Open")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.get_by_role("heading", name="Guided Open")).to_be_visible()
     dashboard = page.url
@@ -230,7 +230,7 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     # late entry: no round-1 bye to offer any more
     page.goto(dashboard + "/players")
     page.locator("details.add-player > summary").click()
-    expect(page.locator("details.add-player").get_by_label("Name")).to_be_visible()
+    expect(page.locator("details.add-player").get_by_label("Name", exact=True)).to_be_visible()
     expect(page.get_by_label("Bye in round 1")).to_have_count(0)
     page.get_by_role("link", name="Ada Lovelace").click()
     expect(page.get_by_label("Bye in round 1")).to_have_count(0)

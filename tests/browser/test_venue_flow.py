@@ -93,7 +93,7 @@ def test_a_phone_registers_at_the_printed_address_and_everything_points_there(ve
     expect(phone.locator("main")).to_contain_text(f"{printed}/t/")  # the landing page's example link
     phone.goto(f"{printed}/t/{slug}")
     form = phone.locator("#register")
-    form.get_by_label("Name").fill("Grace Hopper")
+    form.get_by_label("Name", exact=True).fill("Grace Hopper")
     form.get_by_role("button", name="Register").click()
     link = phone.locator("#player-link")
     expect(link).to_contain_text(f"{printed}/t/{slug}/p/")
