@@ -118,10 +118,12 @@ def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
     number = rounds.latest_published(t)
     if not number:
         return None
+    # the seat by (round id, player id): one probe of seats (round_id, player_id), whatever other events hold
+    # (joined through matches, PostgreSQL scanned every event's seats for this player)
+    round_id = sa.select(Round.id).where(Round.tournament_id == t.id, Round.number == number).scalar_subquery()
     match = db.session.execute(
         sa.select(Match.id, Match.table, Match.is_bye, Match.result).join(Seat, Seat.match_id == Match.id)
-        .join(Round, Round.id == Match.round_id)
-        .where(Round.tournament_id == t.id, Round.number == number, Seat.player_id == player.id)).first()
+        .where(Seat.round_id == round_id, Seat.player_id == player.id)).first()
     if match is None:
         return None
     seats = rounds.corp_first(t, db.session.execute(
