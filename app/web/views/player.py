@@ -86,7 +86,8 @@ def live(slug: str, token: str):
             and client_has(f"me-{pid}-{known[0]}"):
         return live_parts.unchanged(f"me-{pid}-{known[0]}")
     t, player = linked_player(slug, token)
-    etag = _live_etag(slug, player.id)
+    # the facts asked above are this player's (unless the link is a moved one): not asked again
+    etag = f"me-{pid}-{known[0]}" if known is not None and pid == player.id else _live_etag(slug, player.id)
     if client_has(etag):
         return live_parts.unchanged(etag)
     wanted = live_parts.asked()
