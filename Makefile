@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-restore bench-participation bench-stats bench-player-live bench-ranking bench-recall simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-recall bench-import simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(VENV)/.installed: requirements.txt
 
 run: $(VENV)/.installed
 	$(PY) -m flask db upgrade
-	$(PY) -m flask run --host 127.0.0.1 --port 5000
+	$(PY) -m flask run --host 127.0.0.1 --port $(PORT)
 
 venue: $(VENV)/.installed
 	$(PY) -m flask db upgrade
@@ -55,12 +55,19 @@ bench-public: $(VENV)/.installed
 bench-uploads: $(VENV)/.installed
 	$(PY) -m bench.bench_uploads
 
+# an ABR send of a finished 300-player event to a stand-in ABR on 127.0.0.1 (build, click, send, click to sent)
+bench-abr: $(VENV)/.installed
+	$(PY) -m bench.bench_abr
+
 # phones through deploy/nginx-sass.conf and straight to gunicorn (needs PostgreSQL, nginx and wrk from Debian)
 bench-proxy: $(VENV)/.installed
 	$(PY) -m bench.bench_proxy_load
 
 bench-restore: $(VENV)/.installed
 	$(PY) -m bench.bench_restore_sizes
+
+bench-backup-follow: $(VENV)/.installed
+	$(PY) -m bench.bench_backup_follow
 
 bench-participation: $(VENV)/.installed
 	$(PY) -m bench.bench_participation
@@ -73,6 +80,9 @@ bench-ranking: $(VENV)/.installed
 
 bench-recall: $(VENV)/.installed
 	$(PY) -m bench.bench_recall_rounds --write
+
+bench-import: $(VENV)/.installed
+	$(PY) -m bench.bench_import
 
 simulate: $(VENV)/.installed
 	$(PY) -m app.core.pairing.simulate

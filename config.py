@@ -63,6 +63,17 @@ def public_url(value: str) -> str:
     return value
 
 
+def abr_url(value: str) -> str:
+    """ABR_URL checked: http(s), a host, no credentials in it (they have settings of their own and would reach
+    logs), no trailing slash."""
+    value = value.strip().rstrip("/")
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc or parts.query:
+        raise RuntimeError(f"ABR_URL should look like https://alwaysberunning.net, without user or password "
+                           f"(ABR_USER, ABR_PASSWORD), not {value!r}")
+    return value
+
+
 def _env_flag(name: str, default):
     value = os.environ.get(name)
     return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
@@ -87,6 +98,10 @@ class Config:
     # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
     BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
     BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
+    # Results (and players' reports, drops, cut games) are backed up too, this many seconds after the last backup at
+    # most (app/services/backup.py `follow`): one write per event per interval however many results come in it.
+    # 0: only publishes write backups.
+    BACKUP_FOLLOW_SECONDS = float(os.environ.get("BACKUP_FOLLOW_SECONDS", "5"))
     # How often phones poll the event's status (/t/<slug>/status.json: round, pairings version, timer), in ms; each
     # wait is drawn within ±25 % so a hall of phones does not poll in step. With a 1 s shared cache in front of
     # the status answer a publish or a timer change reaches 95 % of phones within 2.7 s (bench/bench_player_live.py,
@@ -95,8 +110,10 @@ class Config:
     STATUS_POLL_MS = int(os.environ.get("STATUS_POLL_MS", "2000"))
     # How often a player's own page asks whether its parts changed (a revalidated ETag: a 304 while their table
     # is unchanged, about the cost of a status poll); a publish makes it ask at once. The opponent's report
-    # shows within about this long.
-    PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "10000"))
+    # shows within 1.25 times this (each wait is drawn within ±25 %): 2 s keeps it under 3 s. A player page then
+    # costs the app two revalidated polls every 2 s (docs/benchmarks.md); a very big event on a small server may
+    # want 5000 (the report then shows within about 6 s).
+    PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "2000"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"
@@ -108,6 +125,16 @@ class Config:
     # Session and remember-me cookies only over https: on by default when PUBLIC_URL is https, SECURE_COOKIES=1
     # or 0 to say so yourself (e.g. https at a proxy with no PUBLIC_URL).
     SECURE_COOKIES = _env_flag("SECURE_COOKIES", None)
+
+    # A deck fetched from NetrunnerDB (app/services/nrdb/decks.py): how long the fetch may take in all, in seconds
+    # (a request waits for it; an offline venue laptop fails at once), and the largest answer read (a deck's
+    # answer is a few kilobytes, its description included).
+    NRDB_DECK_TIMEOUT = float(os.environ.get("NRDB_DECK_TIMEOUT", "5"))
+    NRDB_DECK_MAX_BYTES = 512 * 1024
+    NRDB_DECK_LIMIT_PER_IP = "30/minute;300/hour"  # deck fetches from one address (a venue may share one)
+    # A signed-in player's own decks (app/services/nrdb/picker.py): NetrunnerDB answers all of them at once, each
+    # with its description, so the largest answer read is bigger (a thousand decks with their descriptions fit).
+    NRDB_OWN_DECKS_MAX_BYTES = 8 * 1024 * 1024
 
     # Throttling (Flask-Limiter; see docs/security.md). memory:// counts per process: with several gunicorn
     # workers each counts on its own, so a limit is effectively multiplied by the worker count. For exact
@@ -122,12 +149,40 @@ class Config:
     # memory, logs it, and goes back to the store when it answers again (Flask-Limiter's fallback).
     RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
     RATELIMIT_SWALLOW_ERRORS = True
+    # A store that accepts and never answers (a hung Redis) must count as down, not hold a log-in until
+    # gunicorn kills the worker: connecting and each answer wait at most this long (app/web/throttle.py).
+    RATELIMIT_STORAGE_TIMEOUT_SECONDS = float(os.environ.get("RATELIMIT_STORAGE_TIMEOUT_SECONDS", "0.5"))
     LOGIN_LIMIT_PER_ACCOUNT = "10/minute"  # failed log-ins for one e-mail address
     LOGIN_LIMIT_PER_IP = "30/minute"  # log-in attempts from one address
     SIGNUP_LIMIT_PER_IP = "10/hour"
     REGISTER_LIMIT_PER_IP = "60/minute;300/hour"  # self-registrations from one address (a venue may share one)
+    # Wrong report codes (app/services/online/report_codes.py, 2^30 codes): from one address, and at one player.
+    REPORT_CODE_LIMIT_PER_IP = "20/minute;100/hour"
+    REPORT_CODE_LIMIT_PER_PLAYER = "5/minute;20/hour"
     # A player's judge calls: one open at a time (the database's rule), and this long between two calls.
     JUDGE_CALL_COOLDOWN_SECONDS = int(os.environ.get("JUDGE_CALL_COOLDOWN_SECONDS", "60"))
+    # NetrunnerDB: its address (public deck fetches and the sign-in; the tests point it at local stand-ins), and
+    # this server's OAuth client there. Players sign in with NetrunnerDB (app/web/nrdb_oauth.py) only when both the
+    # client id and secret are set: without them (a venue laptop) nothing about NetrunnerDB accounts shows. The client's redirect URI registered at
+    # NetrunnerDB must be exactly PUBLIC_URL + /nrdb/callback.
+    NRDB_URL = os.environ.get("NRDB_URL", "https://netrunnerdb.com").rstrip("/")
+    NRDB_CLIENT_ID = os.environ.get("NRDB_CLIENT_ID", "").strip()
+    NRDB_CLIENT_SECRET = os.environ.get("NRDB_CLIENT_SECRET", "").strip()
+    # How long a call to NetrunnerDB (token, account info) may take, in seconds, before the player is told it
+    # could not be reached.
+    NRDB_TIMEOUT = float(os.environ.get("NRDB_TIMEOUT", "10"))
+    # AlwaysBeRunning, where results are sent (app/services/abr/, docs/api.md): its address, and an optional
+    # credential sent as HTTP basic auth when ABR_PASSWORD is set (as ABR gives one to Cobra). The password never
+    # reaches a page or a log.
+    ABR_URL = abr_url(os.environ.get("ABR_URL", "https://alwaysberunning.net"))
+    ABR_USER = os.environ.get("ABR_USER", "sass")
+    ABR_PASSWORD = os.environ.get("ABR_PASSWORD", "")
+    # One send's whole budget (connect, upload, answer), and the most of ABR's answer read (its JSON is tiny).
+    ABR_TIMEOUT_SECONDS = float(os.environ.get("ABR_TIMEOUT_SECONDS", "15"))
+    ABR_ANSWER_BYTES = 64 * 1024
+    # Each worker process sends queued uploads from a thread of its own, started by its first request; 0 turns it
+    # off (the tests start it themselves).
+    ABR_SENDER = _env_flag("ABR_SENDER", True)
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

@@ -45,6 +45,17 @@ def new_slug() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")[:8].lower()
 
 
+def new_slip_key() -> str:
+    """An event's own key for its match slips' table codes (app/services/slip_codes.py)."""
+    return secrets.token_hex(32)
+
+
+def new_slip_ref() -> int:
+    """What a round's slip codes name it by (Round.slip_ref): random, so it travels with the event and an undone,
+    re-paired round never takes an earlier one's."""
+    return secrets.randbelow(MAX_INT) + 1
+
+
 class User(UserMixin, db.Model):
     __tablename__ = "users"
     id = db.Column(db.Integer, primary_key=True)
@@ -111,6 +122,16 @@ class Tournament(db.Model):
     card_format = db.Column(db.String(10), nullable=False, default="standard", server_default="standard")
     restriction = db.Column(db.String(64))
     decklist_visibility = db.Column(db.String(8), nullable=False, default="closed", server_default="closed")
+    # What signs the match slips' table codes (app/services/slip_codes.py): the event's own, carried by its
+    # backups, so a move or a restore keeps every printed slip working.
+    slip_key = db.Column(db.String(64), nullable=False, default=new_slip_key)
+    # The event's id on AlwaysBeRunning, if the TO gave it: the file sent there carries it and ABR concludes the
+    # event itself (app/services/abr/).
+    abr_id = db.Column(db.Integer)
+    # The TO locked the lists before round 1 (pairing round 1 locks them anyway): app/services/decklists.py.
+    lists_locked = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # Played online on jinteki.net: players give their jinteki.net username (app/services/online/).
+    online = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -160,6 +181,37 @@ class Staff(db.Model):
     user = db.relationship("User")
 
 
+class PendingStaff(db.Model):
+    """A staff member of a moved event whose account does not exist here yet (app/services/staff.py): they get
+    their role when an account with this e-mail is made; until then the TO sees them as missing."""
+
+    __tablename__ = "pending_staff"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    email = db.Column(db.String(254), nullable=False, index=True)
+    role = db.Column(db.String(12), nullable=False)
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "email"),
+        CheckConstraint("role IN ('organizer', 'scorekeeper')", name="role"),
+    )
+
+
+class NrdbAccount(db.Model):
+    """A NetrunnerDB account that signed in here (app/services/nrdb/accounts.py): NetrunnerDB's user id and the
+    username it last reported. Players link their entries to it; its history is public only if it says so. No
+    token is stored: a sign-in's access token lives in the signed-in browser's session alone."""
+
+    __tablename__ = "nrdb_accounts"
+    id = db.Column(db.Integer, primary_key=True)
+    nrdb_id = db.Column(db.Integer, nullable=False, unique=True)
+    username = db.Column(db.String(100), nullable=False)
+    history_public = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (CheckConstraint("nrdb_id > 0", name="nrdb_id_positive"),)
+
+
 class Player(db.Model):
     __tablename__ = "players"
     id = db.Column(db.Integer, primary_key=True)
@@ -176,7 +228,13 @@ class Player(db.Model):
     # identity forgets it (the validator below).
     corp_faction = db.Column(db.String(24))
     runner_faction = db.Column(db.String(24))
+    # The swiss rank an imported NRTM file gave the player: the standings' last resort between players equal on
+    # points and every tiebreaker, so the file's order of exact ties stands (core/standings.py compute_standings).
+    file_rank = db.Column(db.Integer)
     self_registered = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # An online event's handles (app/services/online/): where opponents find each other.
+    jinteki_name = db.Column(db.String(40), nullable=False, default="", server_default="")
+    discord = db.Column(db.String(40), nullable=False, default="", server_default="")
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)
@@ -186,15 +244,20 @@ class Player(db.Model):
     # An event moved here from another machine (app/services/restore.py: move): SHA-256 of the link this player held
     # there, so QR codes printed there keep working; a hash, so the database alone still yields no link.
     moved_link = db.Column(db.String(64), index=True)
+    # The NetrunnerDB account this entry is linked to (app/services/nrdb/accounts.py); one entry per account and event.
+    nrdb_account_id = db.Column(db.Integer, db.ForeignKey("nrdb_accounts.id", ondelete="SET NULL"), index=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "name_key"),
+        UniqueConstraint("tournament_id", "nrdb_account_id", name="uq_players_nrdb_account"),
         UniqueConstraint("id", "tournament_id"),  # target of composite foreign keys
         CheckConstraint("fixed_table IS NULL OR fixed_table > 0", name="fixed_table_positive"),
+        CheckConstraint("file_rank IS NULL OR file_rank > 0", name="file_rank_positive"),
     )
 
     tournament = db.relationship("Tournament", back_populates="players")
+    nrdb_account = db.relationship("NrdbAccount")
 
     @validates("name")
     def _keep_name_key(self, _attr, name):
@@ -226,6 +289,9 @@ class Round(db.Model):
     # NULL: not paired by the engine here (an imported round, or one from before this column).
     certified = db.Column(db.Boolean)
     gap = db.Column(db.String(64))
+    # What the round's slip codes name it by (app/services/slip_codes.py), carried by backups; rounds from before
+    # this column keep their id here, which their printed codes name.
+    slip_ref = db.Column(db.Integer, nullable=False, default=new_slip_ref)
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "number"),
@@ -266,6 +332,42 @@ class PairingJob(db.Model):
     )
 
 
+class AbrUpload(db.Model):
+    """One version of an event's results for AlwaysBeRunning (app/services/abr/): the exact file, queued, sent by
+    a background thread of whichever worker claims it (a conditional UPDATE), retried while ABR is unreachable.
+    One row per file (its SHA-256): the same results are never sent twice."""
+
+    __tablename__ = "abr_uploads"
+    id = db.Column(db.Integer, primary_key=True)
+    tournament_id = db.Column(db.Integer, db.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False)
+    digest = db.Column(db.String(64), nullable=False)  # SHA-256 of `body`
+    body = db.Column(db.Text, nullable=False)  # the NRTM file as sent
+    version = db.Column(db.Integer, nullable=False)  # the tournament's version when it was queued
+    abr_id = db.Column(db.Integer)  # the abrTournamentId the file carries
+    # queued (waiting for its next try), sending (claimed until `claimed_until`), sent, failed (ABR refused it),
+    # superseded (a newer version was queued before this one went out)
+    state = db.Column(db.String(10), nullable=False, default="queued")
+    attempts = db.Column(db.Integer, nullable=False, default=0)
+    next_try_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    claimed_until = db.Column(db.DateTime(timezone=True))
+    last_error = db.Column(db.Text, nullable=False, default="")  # in words, for the TO
+    code = db.Column(db.String(16), nullable=False, default="")  # ABR's conclusion code
+    abr_url = db.Column(db.String(300), nullable=False, default="")  # the event's page, when ABR concluded it
+    note = db.Column(db.Text, nullable=False, default="")  # ABR's remark beside a code (e.g. event id not found)
+    replaces_id = db.Column(db.Integer, db.ForeignKey("abr_uploads.id", ondelete="SET NULL"))
+    queued_by_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="SET NULL"))
+    queued_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    sent_at = db.Column(db.DateTime(timezone=True))
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "digest", name="uq_abr_uploads_file"),
+        CheckConstraint("state IN ('queued', 'sending', 'sent', 'failed', 'superseded')", name="abr_upload_state"),
+        sa.Index("ix_abr_uploads_due", "state", "next_try_at"),
+    )
+
+    replaces = db.relationship("AbrUpload", remote_side=[id])
+
+
 class Match(db.Model):
     """One table of a round: two seats, or one seat for a bye. `result` is None until reported."""
 
@@ -279,6 +381,8 @@ class Match(db.Model):
     result = db.Column(db.String(16))
     intentional_draw = db.Column(db.Boolean, nullable=False, default=False)
     drawn_games = db.Column(db.Integer, nullable=False, default=0)
+    # NRTM's twoForOne, as an imported file gave it (written back on export; nothing in SASS reads it)
+    two_for_one = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
 
     __table_args__ = (
         ForeignKeyConstraint(["round_id", "tournament_id"], ["rounds.id", "rounds.tournament_id"],
@@ -307,6 +411,9 @@ class Seat(db.Model):
     side = db.Column(db.String(6))  # "corp" / "runner" in single-sided, else NULL
     points = db.Column(db.Integer)  # NULL until the result is in
     games_won = db.Column(db.Integer, nullable=False, default=0)  # plain swiss games in the match
+    # Points the player lost at this table (an imported file's negative score: a penalty), taken from their
+    # standings' points on top of `points`, which stay the result's; 0 almost always.
+    penalty = db.Column(db.Integer, nullable=False, default=0, server_default="0")
 
     __table_args__ = (
         ForeignKeyConstraint(["match_id", "round_id"], ["matches.id", "matches.round_id"], ondelete="CASCADE"),
@@ -322,6 +429,7 @@ class Seat(db.Model):
         CheckConstraint("side IS NULL OR side IN ('corp', 'runner')", name="side"),
         CheckConstraint("points IS NULL OR points >= 0", name="points"),
         CheckConstraint("games_won >= 0", name="games_won"),
+        CheckConstraint("penalty >= 0", name="penalty"),
     )
 
     match = db.relationship("Match", back_populates="seats")

@@ -16,8 +16,11 @@ Histories (plain swiss, best-of-three matches):
   at most), 100 x 90, 199 x 150; and 199 players after a circle-method round robin of every length from 60 to 190
   rounds. Most pods there cannot pair inside themselves (`--deep` runs these alone).
 
-Times are CPU seconds (`time.process_time`): the machine is shared. Median of 5 calls (3 above 4,001 players or
-30 rounds); a call of LONG (0.25 s) or more is timed once.
+Times are CPU seconds (`time.process_time`): the machine is shared, so SASS's and swisspair's calls alternate (one
+of each, again and again) and each side's median is taken: load that comes and goes then weighs on both alike.
+5 samples each (3 above 4,001 players or 30 rounds; `--samples N` to choose); a call of LONG (0.25 s) or more is
+timed once. `--seeds 0-9` plays the deep histories with other seeds (other strengths and results) and says per
+seed whether every round stayed within 2x of swisspair.
 
 Per round: our median time (`pair_round` from the games: history fold, MTR standings, pairing, tables) and
 swisspair's (`create_matches` on players built beforehand from our standings: it gets the ranks, points, byes and
@@ -183,17 +186,32 @@ def swisspair_players(field):
             for i, p in enumerate(field.ranked)]
 
 
-def measure(entrants, games, rnd: int, power: bool) -> tuple[dict, object]:
+def interleaved(ours_call, theirs_call, times: int) -> tuple[list, object, list, object]:
+    """CPU seconds of `times` calls of each, alternating (one of ours, one of theirs), and their last results;
+    once each if both take LONG or more."""
+    ours, theirs = [], []
+    for _ in range(times):
+        a, mine = timed(ours_call, 1)
+        b, their = timed(theirs_call, 1)
+        ours += a
+        theirs += b
+        if a[0] >= LONG and b[0] >= LONG:
+            break
+    return ours, mine, theirs, their
+
+
+def measure(entrants, games, rnd: int, power: bool, samples: int | None = None) -> tuple[dict, object]:
     """The round's row, and SASS's plan for it."""
     import swisspair
 
     n = len([e for e in entrants if not e.dropped])
     pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power)  # warm caches
-    ours, plan = timed(lambda: pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd,
-                                          power_pairing=power), repeats(n, rnd))
     field = prepare(entrants, games, rnd, random.Random(f"{rnd}:{rnd}"))
     players = swisspair_players(field)
-    theirs, matches = timed(lambda: swisspair.create_matches(players, power_pairing=power), repeats(n, rnd))
+    swisspair.create_matches(players, power_pairing=power)
+    ours, plan, theirs, matches = interleaved(
+        lambda: pair_round(Format.PLAIN, entrants, games, round_number=rnd, seed=rnd, power_pairing=power),
+        lambda: swisspair.create_matches(players, power_pairing=power), samples or repeats(n, rnd))
     by_name = {str(p): p for p in field.ranked}
     their_pairs = [(by_name[m.p1.id], None if m.p2 is None else by_name[m.p2.id]) for m in matches]
     met = {(field.ranked[i], field.ranked[j]) for i, m in enumerate(field.met) for j in m}
@@ -215,22 +233,22 @@ def thinned(name: str) -> tuple:
     return tuple(r for k, r in enumerate(rounds) if k % THIN == 0 or r == rounds[-1])
 
 
-def worker(name: str, quick: bool = False) -> None:
+def worker(name: str, quick: bool = False, seed: int = 0, samples: int | None = None) -> None:
     n, rounds, kind = HISTORIES[name]
     rounds = thinned(name) if quick else rounds
     pair_round(Format.PLAIN, [Entrant(i) for i in range(40)], [], seed=0)  # imports out of the way
     if kind == "one-draw":
         entrants, games = one_draw(n)
         for rnd in rounds:
-            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False)[0])), flush=True)
+            print(json.dumps(dict(history=name, **measure(entrants, games, rnd, False, samples)[0])), flush=True)
         return
-    event = Event(n, kind)
+    event = Event(n, kind, seed)
     while event.round < max(rounds):
         try:
             plan = None
             if event.round + 1 in rounds:
-                row, plan = measure(event.field(event.round + 1), event.games, event.round + 1, event.power)
-                print(json.dumps(dict(history=name, **row)), flush=True)
+                row, plan = measure(event.field(event.round + 1), event.games, event.round + 1, event.power, samples)
+                print(json.dumps(dict(history=name + (f" seed {seed}" if seed else ""), **row)), flush=True)
             event.play(plan)
         except PairingError:  # a small field can run out of legal opponents: the event ends there
             print(json.dumps(dict(history=name, round=event.round + 1, ended=True)), flush=True)
@@ -259,6 +277,8 @@ def summary(cases: list) -> str:
             f"{statistics.median(ratio.values()):.2f} | {ratio[worst]:.2f} ({worst}) | "
             f"{sum(v > 2 for v in ratio.values())} | {max(r['rss_mb'] for r in done):.0f} | "
             f"{'/'.join(map(str, versus))} | {sum(r['certified'] for r in done)}/{len(done)} |")
+        if any(v > 2 for v in ratio.values()):
+            lines.append(f"<!-- {name}: NOT within 2x of swisspair on every round -->")
     return "\n".join(lines)
 
 
@@ -270,10 +290,13 @@ def main(argv=None) -> int:
     parser.add_argument("--histories", nargs="*", choices=list(HISTORIES), help="which histories (default: all)")
     parser.add_argument("--rows", nargs="*", type=Path,
                         help="print the tables from files of a worker's JSON lines (`--worker NAME > FILE`) instead")
+    parser.add_argument("--seeds", help="seeds of the deep histories' events, e.g. 0-9 (default: 0)")
+    parser.add_argument("--samples", type=int, help="alternating calls timed per round, each side (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.worker, args.quick)
+        worker(args.worker, args.quick, args.seed, args.samples)
         return 0
     if args.rows:
         cases = [(path.stem, [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")])
@@ -286,14 +309,19 @@ def main(argv=None) -> int:
         print("swisspair is missing: pip install -r bench/requirements.txt")
         return 1
     names = args.histories or (QUICK if args.quick else DEEP if args.deep else list(HISTORIES))
+    first, _, last = (args.seeds or "0").partition("-")
+    seeds = list(range(int(first), int(last or first) + 1))
     print(f"Plain swiss vs swisspair 0.2.1, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the "
           f"start; median of repeated pairings, both measured in this run.\n")
     print("| history | players | round | SASS s | swisspair s | SASS / swisspair | down-pairs vs swisspair "
           "| max RSS MB | certified optimal | SASS notes |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     failures, ratios, cases = 0, [], []
-    for name in names:
-        rows = worker_rows("bench.bench_plain", name, *(["--quick"] if args.quick else []))
+    runs = [(name, seed) for name in names for seed in (seeds if name in DEEP else [0])]
+    within = []  # (history, seed, worst ratio, its round) of every seeded run
+    for name, seed in runs:
+        rows = worker_rows("bench.bench_plain", name, *(["--quick"] if args.quick else []), "--seed", seed,
+                           *(["--samples", args.samples] if args.samples else []))
         failures += not rows
         for r in rows:
             if r.get("ended"):
@@ -306,11 +334,19 @@ def main(argv=None) -> int:
                   f"{ratios[-1]:.2f} | {versus} | {r['rss_mb']:.0f} | {'yes' if r['certified'] else 'NO'} | "
                   f"{r['notes']} |", flush=True)
             failures += r["versus"] == "WORSE" or not r["certified"]
-        cases.append((name, rows))
+        cases.append((rows[0]["history"] if rows else name, rows))
+        done = [r for r in rows if not r.get("ended")]
+        if done:
+            worst = max(done, key=lambda r: r["ours"] / r["theirs"])
+            within.append((name, seed, worst["ours"] / worst["theirs"], worst["round"]))
     if ratios:
         print(f"\nSASS / swisspair: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}; "
               f"load average {os.getloadavg()[0]:.1f} at the end.")
         print("\n" + summary(cases))
+    if len(seeds) > 1 or args.seeds:
+        print("\nWithin 2x of swisspair on every round, per seed:\n")
+        for name, seed, worst, rnd in within:
+            print(f"- {name}, seed {seed}: {'yes' if worst <= 2 else 'NO'} (worst {worst:.2f}x, round {rnd})")
     return 1 if failures else 0
 
 

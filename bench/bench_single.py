@@ -134,15 +134,29 @@ def random_worker(fmt: Format, n: int, rnd: int, drop: float, seed: int) -> None
     c0 = time.process_time()
     plan = pair_round(fmt, ents, games, round_number=rnd, seed=seed)
     print(json.dumps(dict(cpu=time.process_time() - c0, certified=plan.certified, gap=str(plan.gap),
-                          active=sum(not e.dropped for e in ents), rss_mb=rss_mb(), notes=plan.notes)), flush=True)
+                          active=sum(not e.dropped for e in ents), rss_mb=rss_mb(), units=spent_units(plan),
+                          notes=plan.notes)), flush=True)
+
+
+def spent_units(plan) -> list:
+    """[units spent, budget, units of the first pairing] from the round's notes (work.py: a round may spend its
+    budget plus its first pairing), or None for a round that needs no solver."""
+    first = 0
+    for note in plan.notes:
+        if "first paired" in note:
+            first = int(note.rsplit("(", 1)[1].split()[0].replace(",", ""))
+        if note.startswith("work: "):
+            used, _, budget = note[len("work: "):].split()[:3]
+            return [int(used.replace(",", "")), int(budget.replace(",", "")), first]
+    return None
 
 
 def random_table(formats) -> int:
     print(f"Random-pairing histories, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start; "
           f"the last round of {len(RANDOM_SEEDS)} histories each, CPU seconds of pair_round alone.\n")
     print("| format | players | round | drops | active (odd?) | median CPU s | max CPU s | max RSS MB | certified "
-          "| gaps (cost units) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| gaps (cost units) | units spent / budget |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     failures = 0
     for name in formats:
         for n, rnd in RANDOM_CASES:
@@ -157,9 +171,10 @@ def random_table(formats) -> int:
                 ok = sum(x["certified"] for x in rows)
                 active = ", ".join(f"{x['active']:,}{' odd' if x['active'] % 2 else ''}" for x in rows)
                 gaps = ", ".join(x["gap"] for x in rows)
-                failures += max(cpu) > 5 or rss > 500
+                units = ", ".join(f"{x['units'][0]:,}" for x in rows) + f" / {rows[0]['units'][1]:,}"
+                failures += max(cpu) > 5 or rss > 500 or any(x["units"][0] > x["units"][1] + x["units"][2] for x in rows)
                 print(f"| {name} | {n:,} | {rnd} | {drop:.0%} a round | {active} | {statistics.median(cpu):.2f} | "
-                      f"{max(cpu):.2f} | {rss:.0f} | {ok}/{len(cpu)} | {gaps} |", flush=True)
+                      f"{max(cpu):.2f} | {rss:.0f} | {ok}/{len(cpu)} | {gaps} | {units} |", flush=True)
     return failures
 
 
@@ -188,6 +203,7 @@ def worker(fmt: Format, scenario: str, n: int, rounds: int) -> None:
     out = dict(format=fmt.value, scenario=scenario, players=n, rounds=[r[0] for r in rows],
                seconds=[r[1] for r in rows], cpu=[r[3] for r in rows],
                certified=[r[2].certified_optimal for r in rows], base_rss_mb=base_rss, rss_mb=rss_mb(),
+               units=[spent_units(r[2]) for r in rows],
                uncertified=[dict(round=r, cost=str(p.total_cost), notes=p.notes)
                             for r, _, p, _ in rows if not p.certified_optimal])
     print(json.dumps(out), flush=True)
@@ -216,8 +232,8 @@ def main(argv=None) -> int:
     print(f"Sided-swiss benchmark, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start; "
           f"{ROUNDS} rounds ({BIG_ROUNDS} from {BIG:,} players), every round timed once.\n")
     print("| format | scenario | players | rounds | median s | max s | median CPU s | max CPU s | max RSS MB "
-          "| certified |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| certified | units spent per round / budget |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     failures = 0
     started = time.perf_counter()
     for name in args.formats:
@@ -234,9 +250,12 @@ def main(argv=None) -> int:
                 ok = sum(r["certified"])
                 failures += ok < len(r["certified"])
                 rounds = f"{r['rounds'][0]}" if len(r["rounds"]) == 1 else f"{r['rounds'][0]}-{r['rounds'][-1]}"
+                units = [u for u in r["units"] if u]
+                spent = ", ".join(f"{u[0]:,}" for u in units) + (f" / {units[0][1]:,}" if units else "")
+                failures += any(u[0] > u[1] + u[2] for u in units)
                 print(f"| {r['format']} | {scenario} | {n:,} | {rounds} | {statistics.median(r['seconds']):.3f} | "
                       f"{max(r['seconds']):.3f} | {statistics.median(r['cpu']):.3f} | {max(r['cpu']):.3f} | "
-                      f"{r['rss_mb']:.0f} | {ok}/{len(r['certified'])} |", flush=True)
+                      f"{r['rss_mb']:.0f} | {ok}/{len(r['certified'])} | {spent} |", flush=True)
                 for u in r["uncertified"]:
                     print(f"<!-- round {u['round']} not certified: {u['notes']} -->", flush=True)
     print(f"\n{time.perf_counter() - started:.0f} s in all; load average {os.getloadavg()[0]:.1f} at the end.")

@@ -5,9 +5,9 @@
 PATH is a checkout of NetrunnerDB/netrunner-cards-json, or a bare clone of it (read at HEAD with `git show`). The
 output holds, for every card, what SASS and decklists need (title, side, type, faction, influence cost, deck
 limit, agenda points, an identity's minimum deck size and influence limit, the sets that print it and its
-NetrunnerDB codes), every faction under both spellings of its code (the v2 data's `haas_bioroid`, the v1 API's
-`haas-bioroid`), the Standard, Startup and Eternal formats with their card pools and restriction lists, and the
-date of the source commit. Rules text, flavour and artwork are left out. The same source always gives the same
+NetrunnerDB codes; for ice and programs their subtypes, which group a list as NetrunnerDB shows it), every faction under both spellings of its code (the v2 data's `haas_bioroid`, the v1 API's
+`haas-bioroid`), the Standard, Startup and Eternal formats with their card pools and restriction lists and their
+dated snapshots (which pool and list were in force from when), and the date of the source commit. Rules text, flavour and artwork are left out. The same source always gives the same
 file (keys sorted, one card a line).
 
 Cards released after the source's data (app/core/data/cards_supplement.json: the Vantage Point set) are merged in
@@ -30,6 +30,12 @@ FORMATS = ("standard", "startup", "eternal")
 FIELDS = {"title": "title", "side_id": "side", "card_type_id": "type", "faction_id": "faction",
           "influence_cost": "influence", "deck_limit": "limit", "agenda_points": "agenda_points",
           "minimum_deck_size": "min_deck", "influence_limit": "influence_limit", "is_unique": "unique"}
+SUBTYPED = ("ice", "program")  # the types whose subtypes are kept (barrier, code gate, sentry; icebreaker)
+
+
+def subtype_id(name: str) -> str:
+    """A subtype as NetrunnerDB's v2 data names it: "Code Gate" is `code_gate`."""
+    return name.strip().lower().replace(" ", "_").replace("-", "_")
 
 
 class Source:
@@ -72,6 +78,8 @@ def merge_supplement(supplement: dict, sets: dict, cards: dict, formats: dict, p
         if known.intersection(c["codes"]) or cid in cards:
             continue
         cards[cid] = {new: c[new] for new in FIELDS.values() if c.get(new) is not None}
+        if c["type"] in SUBTYPED and c.get("subtypes"):
+            cards[cid]["subtypes"] = [subtype_id(name) for name in c["subtypes"]]
         cards[cid]["sets"], cards[cid]["codes"] = sorted(c["sets"]), sorted(c["codes"])
         added_sets.update(c["sets"])
     for sid in sorted(added_sets):
@@ -104,6 +112,8 @@ def build(source: Source, supplement: dict | None = None) -> dict:
     for name in source.files("v2/cards"):
         c = source.read(name)
         row = {new: c[old] for old, new in FIELDS.items() if c.get(old) is not None}
+        if c["card_type_id"] in SUBTYPED and c.get("subtypes"):
+            row["subtypes"] = list(c["subtypes"])
         row["sets"] = sorted(printed.get(c["id"], ()))
         row["codes"] = sorted(codes.get(c["id"], ()))
         cards[c["id"]] = row
@@ -117,7 +127,10 @@ def build(source: Source, supplement: dict | None = None) -> dict:
                         "restriction": active.get("restriction_id"), "since": active["date_start"],
                         "pools": list(dict.fromkeys(s["card_pool_id"] for s in snapshots)),
                         "restrictions": list(dict.fromkeys(s["restriction_id"] for s in snapshots
-                                                           if s.get("restriction_id")))}
+                                                           if s.get("restriction_id"))),
+                        # as NetrunnerDB dates them (its typos included: app/core/cards.py reads them)
+                        "snapshots": [{"date_start": s["date_start"], "pool": s["card_pool_id"],
+                                       "restriction": s.get("restriction_id")} for s in snapshots]}
         for pool in source.read(f"v2/card_pools/{fid}.json"):
             pools[pool["id"]] = {"name": pool["name"], "format": fid, "sets": sorted(pool["card_set_ids"])}
         for name in source.files(f"v2/restrictions/{fid}"):

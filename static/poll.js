@@ -76,9 +76,18 @@
     return samples.reduce(function (a, b) { return b.rtt < a.rtt ? b : a; }).offset;
   };
 
+  /* A form being filled in (the event home's registration) is never thrown away by a reload: the page says a new
+     round is up (#live-stale) and the player reloads when done. */
+  var typed = false;
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.form && e.target.id !== "find") { typed = true; }
+  });
+
   /* The new pairings at an address of their version: a proxy that still keeps the page of a second ago (a shared
      answer, docs/security.md) has nothing at that address yet, so the phone gets the new page at once. */
   var fresh = function (newVersion) {
+    var stale = document.getElementById("live-stale");
+    if (typed && stale) { stale.hidden = false; return; }
     var next = new URL(window.location.href);
     next.searchParams.set("v", newVersion);
     window.location.replace(next.toString());

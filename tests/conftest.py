@@ -19,6 +19,7 @@ from hypothesis import settings
 from flask_migrate import upgrade
 
 os.environ.setdefault("SECRET_KEY", "tests-shared-secret-key")  # every app in the tests, as on a real cluster
+os.environ["ABR_URL"] = "http://127.0.0.1:9"  # no test reaches the real AlwaysBeRunning (tests/abr_standin.py does)
 from app import create_app  # noqa: E402
 from app.extensions import db
 from app.models import Tournament, User
@@ -78,7 +79,11 @@ for _folder in (_PAGE_CACHE_DIR, _BACKUP_DIR):  # each test process removes its 
 
 def _test_app(database_uri, **config):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
-                      "BACKUP_DIR": _BACKUP_DIR, **config})
+                      "BACKUP_DIR": _BACKUP_DIR,
+                      # no backup timers outliving a test (tests/web/test_venue_move.py turns them on)
+                      "BACKUP_FOLLOW_SECONDS": 0,
+                      "NRDB_URL": "http://127.0.0.1:9",  # no test reaches the real NetrunnerDB: loopback refuses
+                      **config})
 
     @app.before_request
     def _forget_cached_user():

@@ -323,6 +323,16 @@ class Bracket(Elimination):
         return bracket
 
 
+def cut_tables(games: Iterable[CutGame]) -> dict[int, int]:
+    """Each cut game's table: the games of one cut round (played at the same time) take tables 1, 2, ... in game
+    order, so a top 8's final is at table 1, not table 14 (its game number)."""
+    tables, used = {}, {}
+    for game in sorted(games, key=lambda g: (g.round, g.id)):
+        used[game.round] = used.get(game.round, 0) + 1
+        tables[game.id] = used[game.round]
+    return tables
+
+
 def cut_sides(
     game: CutGame,
     corp_counts: Mapping[PlayerId, int],

@@ -1,6 +1,6 @@
-"""A pasted decklist read into cards: the shapes players paste (NetrunnerDB's plain-text export with its section
-headers, identity line, influence dots, set names and summary lines; "3x Card Name", "3 Card Name", "Card Name x3";
-jinteki.net's export; markdown links), card names matched ignoring case, accents and punctuation, and a "did you
+"""A pasted decklist read into cards: the shapes players paste (NetrunnerDB's plain-text, Markdown and bbCode exports
+with their section headers, identity line, influence dots, set names and summary lines; "3x Card Name", "3 Card
+Name", "Card Name x3"; jinteki.net's export; markdown links), card names matched ignoring case, accents and punctuation, and a "did you
 mean" for a typo. What the cards make of a deck is app/core/decklists.py; the rules are docs/domain.md section 12.
 """
 from __future__ import annotations
@@ -34,7 +34,8 @@ class Unknown:
     line: int
     name: str  # as written
     suggestions: tuple[str, ...]  # card titles close to it ("did you mean")
-    identity: bool = False  # written as the identity ("Identity: ...")
+    identity: bool = False  # written as the identity ("Identity: ...", or a line close to an identity's title)
+    count: int = 0  # the copies the line gives (they still count toward the deck's size)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,14 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "×": "
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DOTS = re.compile(r"[\s●•○◦·∙⦁★☆*]+$")
 _SET = re.compile(r"\s*\([^()]*\)\s*$")
-_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)]*)\)")
+# bbCode as NetrunnerDB exports it: [url=...]Card[/url], [b]Header[/b], [i](Set)[/i], [color=#...]●●[/color]
+_BB_LINK = re.compile(r"\[url=([^\]]*)\](.*?)\[/url\]", re.IGNORECASE)
+_BB_TAG = re.compile(r"\[/?(?:b|i|u|s|url|color|size)(?:=[^\]]*)?\]", re.IGNORECASE)
+# Markdown as NetrunnerDB exports it: "## Deck name", "###Agenda (3)", "_(Set)_", "**bold**"
+_MD_HEADING = re.compile(r"^\s*#+\s*")
+_MD_EMPHASIS = re.compile(r"(?<![0-9A-Za-z])(\*{1,2}|_{1,2})(?=\S)(.+?)(?<=\S)\1(?![0-9A-Za-z])")
+_CARD_CODE = re.compile(r"/card/(\d{5})\b")
 _BULLET = re.compile(r"^\s*(?:[-*+•]\s+)")
 _COUNT_FIRST = re.compile(r"^(\d{1,6})\s*(?:x\s+|x(?=[^0-9a-z])|\s+)(.+)$", re.IGNORECASE)
 _COUNT_LAST = re.compile(r"^(.+?)\s+x\s*(\d{1,6})$", re.IGNORECASE)
@@ -60,6 +68,7 @@ _HEADER = re.compile(r"^([a-z][a-z &/-]{0,30}\s*\(\d+\)|corp|runner|cards|deck|d
                      r"|operations?|ice|upgrades?|events?|hardware|resources?|programs?|icebreakers?)\s*:?$",
                      re.IGNORECASE)
 _SUMMARY = re.compile(r"^(\d+\s+(influence|agenda points?|cards?)\b|cards up to\b|deck (built|published|created)\b"
+                      r"|decklist (built|published)\b|from netrunnerdb\b"
                       r"|total\b|influence\b|agenda points?\b|(corp|runner) deck\b)", re.IGNORECASE)
 
 
@@ -149,7 +158,7 @@ def parse(text: str) -> Parsed:
     check_size(text)
     identities, entries, unknown, uncounted, ignored = [], [], [], [], []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = _LINK.sub(r"\1", _BULLET.sub("", raw.translate(_QUOTES))).strip()
+        line, coded = _plain(raw)
         if not line:
             continue
         named = _IDENTITY.match(line)
@@ -161,6 +170,8 @@ def parse(text: str) -> Parsed:
                 unknown.append(Unknown(number, named.group(1).strip(), suggestions(named.group(1), True), True))
             continue
         cid = find(line) or _short_identities().get(key(line))
+        if cid is None and coded is not None and _counted(line)[0] is None:
+            cid = coded  # a linked name without a count: NetrunnerDB's identity line
         if cid is not None:  # a name alone: the identity, or a card without a count
             (identities if _is_identity(cid) else uncounted).append((number, cid))
             continue
@@ -169,16 +180,41 @@ def parse(text: str) -> Parsed:
         count, name = _counted(line)
         if count is None:
             if not _HEADER.match(line):
-                ignored.append((number, raw.strip()[:200]))
+                ignored.append((number, line[:200]))
             continue
-        cid = find(name)
+        cid = find(name) or coded
         if cid is None:
-            unknown.append(Unknown(number, name[:200], suggestions(name)))
+            unknown.append(Unknown(number, name[:200], suggestions(name), count=count))
         elif _is_identity(cid):
             identities.append((number, cid))
         else:
             entries.append(Entry(cid, count, number))
+    if not identities and not any(u.identity for u in unknown):
+        unknown, ignored = _misspelt_identity(unknown, ignored)
     return Parsed(tuple(identities), tuple(entries), tuple(unknown), tuple(uncounted), tuple(ignored))
+
+
+def _plain(raw: str) -> tuple[str, str | None]:
+    """A line without its list bullet, Markdown (headings, links, emphasis) and bbCode (links, tags), and the card a
+    NetrunnerDB card address on it names (by code), if any: NetrunnerDB's three exports read as one."""
+    line = raw.translate(_QUOTES)
+    code = _CARD_CODE.search(line)
+    line = _BB_TAG.sub("", _BB_LINK.sub(r"\2", line))
+    line = _LINK.sub(r"\1", _BULLET.sub("", _MD_HEADING.sub("", line)))
+    line = _MD_EMPHASIS.sub(r"\2", line).strip()
+    return line, cards.by_code().get(code.group(1)) if code else None
+
+
+def _misspelt_identity(unknown: list, ignored: list) -> tuple[list, list]:
+    """A list naming no identity: the first ignored line close to an identity's title is that identity misspelt
+    (NetrunnerDB's export writes it bare, with no count), reported once with its "did you mean"."""
+    for i, (number, text) in enumerate(ignored):
+        line = _plain(text)[0]
+        close = suggestions(line, identities_only=True)
+        if close:
+            return (sorted([*unknown, Unknown(number, line[:200], close, True)], key=lambda u: u.line),
+                    ignored[:i] + ignored[i + 1:])
+    return unknown, ignored
 
 
 def _is_identity(cid: str) -> bool:

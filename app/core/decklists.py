@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
+from functools import lru_cache
 
 from . import cards
 from .decklist_text import Parsed, TooLong, parse
@@ -27,6 +28,7 @@ __all__ = [
     "check",
     "default_restriction",
     "formats",
+    "group_of",
     "restriction_choices",
     "rules",
     "validate",
@@ -46,13 +48,14 @@ class Visibility(str, Enum):
     """Who sees the lists besides the TO, the staff and each player their own."""
     CLOSED = "closed"  # nobody else
     CUT = "cut"  # the cut players' lists, once the cut is made
-    AFTER = "after"  # everyone's, once the event is over
+    AFTER = "after"  # everyone's, once the event is over (app/services/decklists.py event_over)
 
     @property
     def label(self) -> str:
         return {"closed": "Closed: the TO and staff only (each player sees their own)",
                 "cut": "Open lists for the cut: the cut players' lists are public once the cut is made",
-                "after": "Open lists after the event: everyone's list is public once it is over"}[self.value]
+                "after": "Open lists after the event: everyone's list is public once it is over (the top cut "
+                         "decided; with no cut, the day after the event)"}[self.value]
 
 
 class Kind(str, Enum):
@@ -82,12 +85,13 @@ class Problem:
 
 @dataclass(frozen=True)
 class Rules:
-    """The card format in force: its pool's sets and one restriction list, resolved for quick lookups."""
+    """The card format in force: its pool's sets and one restriction list (or none), resolved for quick lookups."""
     format_id: str
     format_name: str
+    pool_id: str
     pool_name: str
     pool_sets: frozenset
-    restriction_id: str
+    restriction_id: str | None
     restriction_name: str
     banned: frozenset
     restricted: frozenset
@@ -95,6 +99,9 @@ class Rules:
     point_limit: int | None
     universal: dict  # card id -> extra influence per copy
     penalty: dict  # card id -> influence limit lost per copy
+
+
+NO_LIST = "no restriction list"
 
 
 def formats() -> list[tuple[str, str]]:
@@ -112,14 +119,11 @@ def restriction_choices(format_id: str) -> list[tuple[str, str]]:
             for rid in sorted(ids, key=lambda r: (data["restrictions"][r]["date_start"], r), reverse=True)]
 
 
-def default_restriction(format_id: str, on: date | None = None) -> str:
-    """The list in force on the event's date: the newest of the format that had started by then (the newest of all
-    for a date before every list). NetrunnerDB's own "active" mark lags behind new lists (it marked Standard Ban
-    List 25.08 active after 25.10 was out), so SASS goes by the dates."""
-    data = cards.data()
-    dated = sorted((data["restrictions"][r]["date_start"], r) for r in data["formats"][format_id]["restrictions"])
-    started = [r for start, r in dated if on is None or start <= on.isoformat()]
-    return (started or [r for _, r in dated])[-1]
+def default_restriction(format_id: str, on: date | None = None) -> str | None:
+    """The list in force on the event's date (app/core/cards.py `in_force`: the newest of the format's lists started
+    by then; None before the first, as Startup before 2024). NetrunnerDB's own "active" mark lags behind new lists
+    (it marked Standard Ban List 25.08 active after 25.10 was out), so SASS goes by the dates."""
+    return cards.in_force(format_id, on).restriction
 
 
 def _by_value(table: dict | None) -> dict:
@@ -127,13 +131,16 @@ def _by_value(table: dict | None) -> dict:
 
 
 def rules(format_id: str, restriction_id: str | None = None, on: date | None = None) -> Rules:
-    """The rules of a format under one of its restriction lists (by default the one in force on `on`). KeyError for
-    a format or list the card data does not have."""
+    """The rules of a format on a day: the card pool in force then, under one of the format's restriction lists (by
+    default the one in force then). KeyError for a format or list the card data does not have."""
     f = cards.data()["formats"][format_id]
-    rid = restriction_id or default_restriction(format_id, on)
-    r = cards.restriction(format_id, rid)
-    return Rules(format_id=format_id, format_name=f["name"], pool_name=cards.data()["pools"][f["pool"]]["name"],
-                 pool_sets=cards.format_pool_sets(format_id), restriction_id=rid, restriction_name=r["name"],
+    snap = cards.in_force(format_id, on)
+    rid = restriction_id or snap.restriction
+    r = cards.restriction(format_id, rid) if rid else {}
+    return Rules(format_id=format_id, format_name=f["name"], pool_id=snap.pool,
+                 pool_name=cards.data()["pools"][snap.pool]["name"],
+                 pool_sets=cards.format_pool_sets(format_id, snap.pool), restriction_id=rid,
+                 restriction_name=r.get("name", NO_LIST),
                  banned=frozenset(r.get("banned", ())), restricted=frozenset(r.get("restricted", ())),
                  points=_by_value(r.get("points")), point_limit=r.get("point_limit"),
                  universal=_by_value(r.get("universal_faction_cost")), penalty=_by_value(r.get("global_penalty")))
@@ -198,7 +205,9 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
 
     identity = None
     named = list(dict.fromkeys(cid for _, cid in parsed.identities))
-    if not named:
+    if not named and any(u.identity for u in parsed.unknown):
+        pass  # the identity's line is misspelt: said once, above, with its "did you mean"
+    elif not named:
         add(Kind.NO_IDENTITY, "No identity: add a line naming it, for example “Identity: "
                               f"{'Jinteki: Personal Evolution' if side is Side.CORP else 'Noise: Hacker Extraordinaire'}”.")
     elif len(named) > 1:
@@ -253,6 +262,9 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
                              f"{rule.point_limit}.")
 
     size = sum(n for _, n in own)
+    # Copies on lines naming no card: each such line is one problem (its "did you mean"), so the totals count
+    # them as whatever they turn out to be and complain only of what no reading of them could mend.
+    unread = sum(u.count for u in parsed.unknown)
     agenda_points = sum(cards.card(cid).get("agenda_points", 0) * n for cid, n in own)
     influence, limit, min_size = 0, None, None
     if identity is not None:
@@ -283,18 +295,29 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
                 top = ", ".join(f"{t} {v}" for v, t in sorted(spenders, key=lambda x: (-x[0], x[1]))[:5])
                 add(Kind.INFLUENCE, f"Influence: {influence} spent, {id_card['title']} allows {limit} ({top}"
                                     f"{', …' if len(spenders) > 5 else ''}).")
-        if min_size is not None and size < min_size:
-            add(Kind.DECK_SIZE, f"{size} cards; {id_card['title']} needs at least {min_size} (the identity is "
-                                "not counted).")
+        if min_size is not None and size + unread < min_size:
+            add(Kind.DECK_SIZE, f"{size} cards{_unread(unread)}; {id_card['title']} needs at least {min_size} (the "
+                                "identity is not counted).")
     if side is Side.CORP and (identity is not None or own):
-        low, high = agenda_points_needed(size)
-        if not low <= agenda_points <= high:
-            add(Kind.AGENDA_POINTS, f"{agenda_points} agenda points; a deck of {size} cards needs {low} or {high}.")
+        low, high = agenda_points_needed(size + unread)
+        if agenda_points > high or agenda_points + unread * _most_agenda_points() < low:
+            add(Kind.AGENDA_POINTS, f"{agenda_points} agenda points; a deck of {size + unread} cards"
+                                    f"{f' ({unread} of them on lines naming no card)' if unread else ''} needs {low} "
+                                    f"or {high}.")
 
     problems = tuple(p for _, _, p in sorted(found, key=lambda x: x[:2]))
     return Checked(side=side, identity=identity, cards=merged, problems=problems, size=size,
                    min_size=min_size, influence=influence, influence_limit=limit, agenda_points=agenda_points,
                    ignored=parsed.ignored)
+
+
+def _unread(unread: int) -> str:
+    return f", besides {unread} on lines naming no card" if unread else ""
+
+
+@lru_cache(maxsize=1)
+def _most_agenda_points() -> int:
+    return max((c.get("agenda_points", 0) for c in cards.data()["cards"].values()), default=0)
 
 
 def _faction(fid: str) -> str:
@@ -310,17 +333,35 @@ def _and(names) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-# The order a deck check reads a list in: each side's card types as NetrunnerDB groups them.
-TYPE_ORDER = ("agenda", "asset", "upgrade", "operation", "ice", "event", "hardware", "resource", "program")
-TYPE_LABELS = {"agenda": "Agendas", "asset": "Assets", "upgrade": "Upgrades", "operation": "Operations",
-               "ice": "Ice", "event": "Events", "hardware": "Hardware", "resource": "Resources",
-               "program": "Programs"}
+# The order a deck check reads a list in: NetrunnerDB's deck page sorted by type (nrdb.js `update_deck`), so a
+# judge reads SASS's sheet and the player's NetrunnerDB page alike. Its groups stand in two columns, each sorted by
+# the group's id: agenda, asset, event, hardware, operation, resource, upgrade; then barrier, code gate,
+# icebreaker, multi, other ice, program, sentry. Ice is grouped by its subtypes (barrier, code gate, sentry; two or
+# more: multi; none: other), programs by whether they are icebreakers; within a group, by title.
+GROUP_ORDER = ("agenda", "asset", "event", "hardware", "operation", "resource", "upgrade",
+               "barrier", "code_gate", "icebreaker", "multi", "other_ice", "program", "sentry")
+GROUP_LABELS = {"agenda": "Agenda", "asset": "Asset", "event": "Event", "hardware": "Hardware",
+                "operation": "Operation", "resource": "Resource", "upgrade": "Upgrade", "barrier": "Barrier",
+                "code_gate": "Code Gate", "icebreaker": "Icebreaker", "multi": "Multi", "other_ice": "Other ice",
+                "program": "Program", "sentry": "Sentry"}
+ICE_KINDS = ("barrier", "code_gate", "sentry")
+
+
+def group_of(card: dict) -> str:
+    """A card's group on NetrunnerDB's deck page: its type, ice by its kind, icebreakers apart."""
+    subtypes = card.get("subtypes", ())
+    if card["type"] == "ice":
+        kinds = [k for k in ICE_KINDS if k in subtypes]
+        return kinds[0] if len(kinds) == 1 else ("multi" if kinds else "other_ice")
+    if card["type"] == "program" and "icebreaker" in subtypes:
+        return "icebreaker"
+    return card["type"]
 
 
 def _sort_key(cid: str):
     c = cards.card(cid)
-    t = c["type"]
-    return (TYPE_ORDER.index(t) if t in TYPE_ORDER else len(TYPE_ORDER), c["title"].casefold(), cid)
+    g = group_of(c)
+    return (GROUP_ORDER.index(g) if g in GROUP_ORDER else len(GROUP_ORDER), c["title"].casefold(), cid)
 
 
 @dataclass(frozen=True)
@@ -331,14 +372,14 @@ class Group:
 
 
 def by_type(card_counts) -> list[Group]:
-    """A list's cards grouped by type in deck-check order, titles alphabetical, with each group's count; cards the
-    data no longer has are left out."""
+    """A list's cards grouped as NetrunnerDB's deck page groups them, in its order, titles alphabetical, with each
+    group's count; cards the data no longer has are left out."""
     groups: dict[str, list] = {}
     for cid, n in sorted(((c, n) for c, n in card_counts if cards.card(c)), key=lambda x: _sort_key(x[0])):
         c = cards.card(cid)
-        groups.setdefault(c["type"], []).append((n, c["title"], _faction(c["faction"])))
-    return [Group(TYPE_LABELS.get(t, t.replace("_", " ").capitalize()), sum(r[0] for r in rows), tuple(rows))
-            for t, rows in groups.items()]
+        groups.setdefault(group_of(c), []).append((n, c["title"], _faction(c["faction"])))
+    return [Group(GROUP_LABELS.get(g, g.replace("_", " ").capitalize()), sum(r[0] for r in rows), tuple(rows))
+            for g, rows in groups.items()]
 
 
 def title(card_id: str | None) -> str:

@@ -173,6 +173,8 @@ def _shape(fmt: Format, key: str, intentional_draw: bool, one_side: Optional[str
         points = results.outcome(fmt, key).points
         return (_PLAIN, 0 if points[0] > points[1] else 1 if points[1] > points[0] else None, intentional_draw)
     if fmt is Format.DOUBLE_SIDED:
+        if not results.games_known(key):
+            return ()  # a file's total that does not say who won as which side: no game to count (docs/domain.md 13)
         (one_corp, one_runner), (two_corp, two_runner) = results.side_scores(key)
         return ((0, _winner(one_corp, two_runner), intentional_draw),
                 (1, _winner(two_corp, one_runner), intentional_draw))

@@ -6,6 +6,7 @@ faction; it is drawn in UNKNOWN_COLOUR.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from . import cards
@@ -37,3 +38,22 @@ def name(faction: Optional[str]) -> str:
 def colour(faction: Optional[str]) -> str:
     """The faction's colour as #rrggbb; UNKNOWN_COLOUR for None or a code the card data lacks."""
     return COLOURS.get(cards.faction_id(faction) or "", UNKNOWN_COLOUR)
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def read(text, side: Optional[str] = None) -> Optional[str]:
+    """A faction as a file names it: a code in either spelling (`weyland-consortium`, `weyland_consortium`), or
+    its name or the name's first words, as the NRTM app writes them ("Weyland", "Haas-Bioroid", "Sunny Lebeau",
+    "Neutral"), any case. A name two factions of `side` share the start of (or of either side when none is
+    given: "Neutral") names none. None for anything else."""
+    fid = cards.faction_id(text)
+    if fid or not isinstance(text, str):
+        return fid
+    words = _WORDS.findall(text.lower())
+    if not words:
+        return None
+    found = [f for f, v in cards.data()["factions"].items()
+             if (side is None or v["side"] == side) and _WORDS.findall(v["name"].lower())[:len(words)] == words]
+    return found[0] if len(found) == 1 else None

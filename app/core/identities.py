@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from . import cards
+from . import cards, factions
 from .names import name_key
 
 SIDES = ("corp", "runner")
@@ -74,10 +74,11 @@ def faction(name: Optional[str], side: Optional[str] = None) -> Optional[str]:
 
 
 def file_faction(name: Optional[str], side: str, code) -> Optional[str]:
-    """What a player keeps of the faction code a file gives an identity (either spelling, cards.faction_id):
-    nothing when SASS knows the identity (the card data says its faction), nor for a code that names no faction
-    of that side; else the faction, so an identity newer than the card data keeps the file's faction."""
-    fid = cards.faction_id(code)
+    """What a player keeps of the faction a file gives an identity (a code in either spelling, or its display
+    name as the NRTM app writes it: factions.read): nothing when SASS knows the identity (the card data says its
+    faction), nor for a code that names no faction of that side; else the faction, so an identity newer than
+    the card data keeps the file's faction."""
+    fid = factions.read(code, side)
     if not name or fid is None or cards.data()["factions"][fid]["side"] != side or faction(name) is not None:
         return None
     return fid

@@ -48,6 +48,8 @@ def _reading(fmt: Format, key: str, seat: int) -> tuple[Ending, str, str, int]:
     mine, theirs = outcome.points if seat == FIRST else outcome.points[::-1]
     ending = Ending.WON if mine > theirs else Ending.LOST if mine < theirs else Ending.DREW
     if fmt is Format.DOUBLE_SIDED:
+        if not results.games_known(key):  # an imported total without its games: the score is all there is
+            return ending, f"{mine}-{theirs}", "", mine - theirs
         (a1, b1), (a2, b2) = results.side_scores(outcome.key)  # (as Corp, as Runner) of seat 1, then seat 2
         (my_corp, my_runner), (their_corp, their_runner) = \
             ((a1, b1), (a2, b2)) if seat == FIRST else ((a2, b2), (a1, b1))

@@ -109,10 +109,23 @@ def double_from_side_scores(first_corp: int, first_runner: int, second_corp: int
 
 
 @lru_cache(maxsize=64)  # an export asks once per seat; there are only nine pairs of games
-def side_scores(key: str) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((seat 1 as Corp, seat 1 as Runner), (seat 2 as Corp, seat 2 as Runner)) of a double-sided result."""
+def side_scores(key: str) -> tuple[tuple, tuple]:
+    """((seat 1 as Corp, seat 1 as Runner), (seat 2 as Corp, seat 2 as Runner)) of a double-sided result; all
+    None when the result is a total that does not say which side won each game (games_known)."""
+    if not games_known(key):
+        return (None, None), (None, None)
     (a1, b1), (a2, b2) = _split_games(outcome(Format.DOUBLE_SIDED, key).key)
     return (a1, a2), (b2, b1)
+
+
+def games_known(key: str) -> bool:
+    """Whether a double-sided result says how each game went: a key of both games does ("3-0/0-3"), and so
+    does a total only one pair of games gives (6-0, 2-2). A total an imported file gave without side scores
+    that two pairs of games give (3-3: the Corps won, or the Runners; 4-1, 1-4: the win first, or the tie) is
+    kept as that total, and nothing guesses its games (docs/domain.md 1)."""
+    if GAME_SEP in key:
+        return True
+    return len(_games_by_total().get(_parse_numbers(key), ())) == 1
 
 
 def plain(won: int, lost: int, drawn: int = 0) -> Outcome:
@@ -226,9 +239,9 @@ def _kept_from_file(fmt: Format, key: str | None, got: list, expected: list) -> 
 def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games: int = 0) -> None:
     """Raise ResultError unless a stored match's numbers follow from its result: what `outcome` gives for a
     reported match, the bye's points for a bye, no points while unreported. A hand-edited file (a backup) then
-    cannot give a seat points that no result gives. One exception, in the Netrunner formats: a game's points
-    kept as an imported NRTM file gave them (docs/domain.md 9), as long as they name the result's winner (or its
-    tie) and stay within kept_points_limit.
+    cannot give a seat points that no result gives. One exception, in the Netrunner formats: points kept as an
+    imported NRTM file gave them (docs/domain.md 9), a game's as long as they name the result's winner (or its
+    tie), a bye's whatever they are, within kept_points_limit.
 
     `seats` are (position, side, points, games_won) rows; single-sided Corp comes first by side, as in `outcome`.
     """
@@ -242,6 +255,9 @@ def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games:
         if key not in (None, BYE):
             raise ResultError(f"a bye's result is {BYE!r}, not {key[:20]!r}")
         expected = [(None, 0)] if key is None else [(s.bye, s.bye_game_wins)]
+        if key == BYE and fmt.netrunner and len(seats) == 1 and seats[0][3] == s.bye_game_wins \
+                and seats[0][2] is not None and 0 <= seats[0][2] <= kept_points_limit(fmt):
+            return  # a bye's points kept as an imported file gave them (docs/domain.md 9)
     elif key is None:
         expected = [(None, 0)] * len(seats)
     elif key == BYE:

@@ -7,7 +7,7 @@ Points always come from the games themselves; per-format constants come from ``p
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 from .pairing.formats import Format
 from .pairing.history import History, gc_paused
@@ -64,9 +64,13 @@ def compute_standings(
     games: Iterable[Game],
     *,
     tiebreakers: Optional[str] = None,
+    tie_order: Optional[Mapping[PlayerId, int]] = None,
 ) -> list[Standing]:
     """Every entrant (dropped ones flagged, still ranked) sorted by points, then the tiebreakers, then id.
 
+    `tie_order` (an imported file's swiss ranks, Player.file_rank) orders players equal on points and every
+    tiebreaker before the id does, so an imported event keeps the file's order of its exact ties (docs/domain.md
+    7); players it does not rank follow those it does.
     Ranks are strict, 1..n. Byes are never opponents; dropped players still are.
     Raises ValueError for an unknown tiebreaker system or a game naming a player who is not an entrant.
     """
@@ -83,6 +87,9 @@ def compute_standings(
             raise ValueError("games name players who are not entrants: " + ", ".join(map(str, strangers)))
         recs = [records[p] for p in ids]
         order, tbs = standings_order(fmt, ids, recs, tiebreakers)
+        if tie_order:
+            last = len(ids) + max(tie_order.values(), default=0)
+            order.sort(key=lambda i: (-recs[i].points, tuple(-x for x in tbs[i]), tie_order.get(ids[i], last)))
         rows = []
         for rank, i in enumerate(order, 1):
             e, r = entrants[i], recs[i]

@@ -1,5 +1,5 @@
 """A complete backup of one event as JSON (restored by app/services/restore.py), and the backups kept on every
-publish.
+publish and, a few seconds later, after results (`follow`).
 
 The file names players by their number within the event (1..n), never by database id, and names no account
 (the result log keeps only the kind of account that changed a result, the staff by e-mail), so a restore cannot
@@ -7,11 +7,15 @@ reach into anyone's existing data.
 """
 from __future__ import annotations
 
+import atexit
 import gzip
 import json
 import logging
 import os
 import re
+import threading
+import time
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -19,8 +23,8 @@ import sqlalchemy as sa
 from flask import current_app
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Decklist, ResultChange, ResultClaim, Round, Staff, Tournament, User,
-                      as_utc, utcnow)
+from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
+                      Tournament, User, as_utc, utcnow)
 from . import player_links
 from . import round_tables
 
@@ -35,8 +39,14 @@ KIND = "sass-backup"
 # e-mail, so that a move (restore keeping the address) keeps the links and the staff; absent before: a move refused.
 # 5: the event's decklist settings (`tournament.decklists`) and the players' lists (`decklists`: each list's text as
 # submitted, judged again on restore under the event's rules); absent before: no lists, none collected.
-VERSION = 5
-READS = (1, 2, 3, 4, 5)
+# 6: the event's `slip_key` and each round's `slip_ref` (what its match slips' codes are made from), `certified`
+# and `gap` (the engine's proof) and `timer` (its clock: state, ends_at, remaining_ms), and the staff still to sign
+# up after a move (`staff`, as members); absent before: new slip codes, no proof shown, no clock.
+# Any version may carry the event's AlwaysBeRunning id (`tournament.abr_id`); absent: none given.
+# Also in 6, as an imported NRTM file gives them: a player's `file_rank`, a match's `two_for_one`, a seat's
+# `penalty`, and a double-sided total kept without its games ("3-3", results.games_known); absent: none.
+VERSION = 6
+READS = (1, 2, 3, 4, 5, 6)
 STAFF_ROLES = ("organizer", "scorekeeper")
 HASH = re.compile(r"[0-9a-f]{64}")
 SLUG = re.compile(r"[0-9a-z]{1,16}")
@@ -67,34 +77,47 @@ def backup(tournament: Tournament) -> dict:
                                                    "old": c.old_result, "new": c.new_result,
                                                    "at": _time(c.created_at)})
     t = tournament
-    staff = db.session.scalars(sa.select(Staff).filter_by(tournament_id=t.id).join(Staff.user).order_by(User.email))
+    staff = [(s.user.email, s.role) for s in db.session.scalars(
+        sa.select(Staff).filter_by(tournament_id=t.id).join(Staff.user).order_by(User.email))]
+    staff += [(p.email, p.role) for p in db.session.scalars(
+        sa.select(PendingStaff).filter_by(tournament_id=t.id).order_by(PendingStaff.email))]
     return {
         "kind": KIND,
         "version": VERSION,
         "tournament": {
             "name": t.name, "date": t.date.isoformat(), "format": t.format, "score_factor": t.score_factor,
             "planned_rounds": t.planned_rounds, "tiebreakers": t.tiebreakers, "power_pairing": t.power_pairing,
-            "seed": t.seed, "slug": t.slug, "single_report": t.single_report,
+            "seed": t.seed, "slug": t.slug, "single_report": t.single_report, "slip_key": t.slip_key,
+            "abr_id": t.abr_id,
             "organiser": {"name": t.organiser_name, "nrdb_username": t.organiser_nrdb_username,
                           "nrdb_id": t.organiser_nrdb_id},
             "decklists": {"collected": t.decklists, "card_format": t.card_format, "restriction": t.restriction,
-                          "visibility": t.decklist_visibility},
+                          "visibility": t.decklist_visibility, "locked": t.lists_locked},
+            "online": t.online,
         },
         "owner": t.owner.email,
-        "staff": [{"email": s.user.email, "role": s.role} for s in staff],
+        "staff": [{"email": email, "role": role} for email, role in staff],
         "players": [
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
              "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-             "runner_faction": p.runner_faction, "link": player_links.carried(p)}
+             "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link": player_links.carried(p), "jinteki_name": p.jinteki_name,
+             "discord": p.discord,
+             # the linked NetrunnerDB account (any version may carry it; absent: not linked)
+             **({"nrdb": {"id": p.nrdb_account.nrdb_id, "username": p.nrdb_account.username}}
+                if p.nrdb_account is not None else {})}
             for p in players
         ],
         "rounds": [
-            {"number": r.number, "published": r.published, "matches": [
+            {"number": r.number, "published": r.published, "slip_ref": r.slip_ref, "certified": r.certified,
+             "gap": r.gap, "timer": None if r.timer_state is None else {
+                 "state": r.timer_state, "remaining_ms": r.timer_remaining_ms,
+                 "ends_at": None if r.timer_ends_at is None else _time(r.timer_ends_at)},
+             "matches": [
                 {"table": m.table, "is_bye": m.is_bye, "result": m.result, "intentional_draw": m.intentional_draw,
-                 "drawn_games": m.drawn_games, "seats": [
+                 "drawn_games": m.drawn_games, "two_for_one": m.two_for_one, "seats": [
                      {"player": number[s.player_id], "position": s.position, "side": s.side, "points": s.points,
-                      "games_won": s.games_won}
+                      "games_won": s.games_won, "penalty": s.penalty}
                      for s in m.seats],
                  "claims": claims.get(m.id, []), "changes": changes.get(m.id, [])}
                 for m in tables[r.id]]}
@@ -131,13 +154,14 @@ def folder() -> Path:
 
 
 def keep(tournament: Tournament, label: str) -> Path | None:
-    """Write the event's backup to folder()/<slug>/ and keep only the newest BACKUPS_KEPT there: a laptop that dies
-    mid-event loses at most the round in progress. A failure (disk full, no rights) is logged and never fails the
-    action that asked; None then."""
+    """Write the event's backup to folder()/<slug>/ and keep only the newest BACKUPS_KEPT there: with `follow`, a
+    laptop that dies mid-event loses at most the last few seconds' results. The name ends in the event's version
+    (Tournament.version), so a backup already holding the newest state is not written again. A failure (disk full,
+    no rights) is logged and never fails the action that asked; None then."""
     where = folder() / tournament.slug
     try:
         where.mkdir(parents=True, exist_ok=True)
-        path = where / f"{utcnow():%Y%m%dT%H%M%S%f}-{tournament.slug}-{label}.json.gz"
+        path = where / f"{utcnow():%Y%m%dT%H%M%S%f}-{tournament.slug}-{label}-v{tournament.version}.json.gz"
         tmp = path.with_name(f".{path.name}.tmp")
         tmp.write_bytes(packed(backup(tournament)))
         os.replace(tmp, path)  # never a half-written file under the real name
@@ -148,6 +172,99 @@ def keep(tournament: Tournament, label: str) -> Path | None:
     except OSError:
         log.exception("automatic backup of event %s (%s) not written to %s", tournament.id, label, where)
         return None
+
+
+@dataclass
+class _Due:
+    """A backup this process will write for an event after results (`follow`)."""
+
+    app: object
+    timer: threading.Timer
+    again: bool = False  # a result came while it was being written: one more write after the interval
+
+
+_due: dict[tuple[int, int], _Due] = {}  # (id of the app, event id) -> the write to come
+_due_lock = threading.Lock()
+
+
+def follow(tournament: Tournament) -> None:
+    """A result was committed: the event's backup follows within BACKUP_FOLLOW_SECONDS, at most one write per that
+    long per event in each process (the results of a busy round coalesce into one write), by a timer thread, so the
+    request that reported does not wait for it. The wait counts from the newest backup on disk, so workers share the
+    bound; a write finding the newest backup already at the event's version writes nothing. A process ending
+    (a gunicorn worker restarted, the laptop's server stopped) writes what it still owes first (`_owed`)."""
+    seconds = float(current_app.config.get("BACKUP_FOLLOW_SECONDS") or 0)
+    if seconds <= 0:
+        return
+    app = current_app._get_current_object()
+    key = (id(app), tournament.id)
+    with _due_lock:
+        due = _due.get(key)
+        if due is not None:
+            due.again = True
+            return
+        _, written = _newest(folder() / tournament.slug)
+        wait = max(0.0, written + seconds - time.time())
+        timer = threading.Timer(wait, _write_due, (key,))
+        timer.daemon = True
+        _due[key] = _Due(app, timer)
+    timer.start()
+
+
+def _newest(where: Path) -> tuple[int | None, float]:
+    """The version and time (epoch seconds) of the newest backup in `where`; (None, 0) for none."""
+    try:
+        entries = [e for e in os.scandir(where) if e.name.endswith(".json.gz")]
+    except OSError:
+        return None, 0.0
+    if not entries:
+        return None, 0.0
+    newest = max(entries, key=lambda e: e.name)  # the name starts with the time it was written
+    found = re.search(r"-v([0-9]+)\.json\.gz$", newest.name)
+    try:
+        written = newest.stat().st_mtime
+    except OSError:
+        written = 0.0
+    return (int(found.group(1)) if found else None), written
+
+
+def _write_due(key: tuple[int, int]) -> None:
+    """The timer's write: the event's backup unless the newest one holds its version already; again after the
+    interval if results came meanwhile."""
+    with _due_lock:
+        due = _due.get(key)
+        if due is None:
+            return
+        due.again = False
+    with due.app.app_context():
+        try:
+            t = db.session.get(Tournament, key[1])
+            if t is not None and _newest(folder() / t.slug)[0] != t.version:
+                keep(t, "results")
+        except Exception:  # a backup never takes the server down; the next result tries again
+            log.exception("automatic backup of event %s after results failed", key[1])
+        finally:
+            db.session.remove()
+        seconds = float(due.app.config.get("BACKUP_FOLLOW_SECONDS") or 0)
+    with _due_lock:
+        if due.again and seconds > 0:
+            due.again = False
+            due.timer = threading.Timer(seconds, _write_due, (key,))
+            due.timer.daemon = True
+            due.timer.start()
+        else:
+            _due.pop(key, None)
+
+
+@atexit.register
+def _owed() -> None:
+    """The writes still to come when the process ends, made now: the last result is not lost to a restart."""
+    with _due_lock:
+        owed = list(_due)
+        for key in owed:
+            _due[key].timer.cancel()
+    for key in owed:
+        _write_due(key)
 
 
 def _cut_row(r: CutResult, number: dict) -> dict:

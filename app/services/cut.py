@@ -14,11 +14,12 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..core.bracket_games import SIZES
-from ..core.brackets import Bracket, BracketError, CutGame, cut_sides, recommended_cut, seed_cut
+from ..core.brackets import Bracket, BracketError, CutGame, cut_sides, cut_tables, recommended_cut, seed_cut
 from ..core.played_bracket import PlayedBracket, PlayedGame
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..core.pairing import Format
+from . import backup
 from .locks import lock_tournament
 from .state import standings
 
@@ -48,6 +49,13 @@ class Cut:
     tables: dict = field(default_factory=dict)  # game id -> the table an imported file gave it
 
     def table(self, game: CutGame) -> int:
+        """An imported file's table for the game, else its table in its cut round (app/core/brackets.py)."""
+        if game.id in self.tables:
+            return self.tables[game.id]
+        return cut_tables(self.bracket.games).get(game.id, game.id)
+
+    def file_table(self, game: CutGame) -> int:
+        """The game's table as NRTM files write it: an imported file's, else the game's number (Cobra's way)."""
         return self.tables.get(game.id, game.id)
 
     def name(self, player_id) -> str:
@@ -122,6 +130,21 @@ def file_ranking(entries: Iterable[CutEntry]) -> list:
     """The players in an imported file's own final order of the cut (CutEntry.rank), [] when the games rank it."""
     ranked = [e for e in entries if e.rank is not None]
     return [e.player_id for e in sorted(ranked, key=lambda e: e.rank)]
+
+
+def game_table(tournament: Tournament, player_id: int) -> Optional[int]:
+    """The table of `player_id`'s cut game that is ready and not played yet, or None (no cut, out of it, waiting
+    for a game): from the stored bracket alone, without the swiss standings a whole Cut loads (a judge call asks
+    it on every player page)."""
+    stored = _stored(tournament)
+    if stored is None:
+        return None
+    bracket, rows = stored
+    game = next((g for g in bracket.games if g.ready and not g.reported and player_id in g.players), None)
+    if game is None:
+        return None
+    files = {r.game: r.table for r in rows if r.table is not None}
+    return files.get(game.id) or cut_tables(bracket.games).get(game.id, game.id)
 
 
 def bracket(tournament: Tournament):
@@ -320,6 +343,7 @@ def report(tournament: Tournament, game_id: int, winner_id: int) -> CutGame:
     if cut.bracket.file_ranking:  # a result changed here: the games rank the cut from now on
         db.session.execute(sa.update(CutEntry).where(CutEntry.tournament_id == tournament.id).values(rank=None))
     _commit()
+    backup.follow(tournament)
     return result
 
 

@@ -1,10 +1,12 @@
 """Players' decklists in the database: the event's settings (collected? card format, restriction list, who sees the
-lists), submitting and replacing a list, the lock when round 1 is paired and the TO's unlock, the TO's review, and
-which lists are public. What a list says and whether it is legal is app/core/decklists.py.
+lists), submitting and replacing a list, the lock (the TO's, or round 1's pairing) and the TO's unlock of one list,
+the TO's review (and its counts, which next_step.py shows before round 1), and which lists are public. What a list
+says and whether it is legal is app/core/decklists.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 import sqlalchemy as sa
 
@@ -13,12 +15,11 @@ from ..core import decklists as rules_core
 from ..core.decklists import Checked, Side, TooLong, Visibility
 from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
-from . import cut as cut_service
-from . import next_step
 from .locks import lock_tournament
 from .players import rounds_started
 
 ACTORS = ("player", "organizer", "staff")
+LOCK_REASON = {True: ": round 1 has been paired", False: " by the organizer"}  # by rounds_started
 
 
 class DecklistError(ValueError):
@@ -30,15 +31,16 @@ class Settings:
     collected: bool
     format_id: str
     format_name: str
-    restriction_id: str
+    pool_name: str  # the format's card pool in force on the event's date
+    restriction_id: str | None  # None: the format had no list on the event's date
     restriction_name: str
     restriction_chosen: bool  # False: the list in force on the event's date, picked by SASS
     visibility: Visibility
 
 
 def rules(t: Tournament) -> rules_core.Rules:
-    """The event's card format under its restriction list (the one in force on its date unless the TO chose one;
-    a chosen list the card data no longer has falls back to that too)."""
+    """The event's card format on its date: the card pool in force then, under its restriction list (the one in
+    force then unless the TO chose one; a chosen list the card data no longer has falls back to that too)."""
     return rules_for(t.card_format, t.restriction, t.date)
 
 
@@ -53,9 +55,9 @@ def rules_for(format_id: str, restriction_id: str | None, day) -> rules_core.Rul
 
 def settings(t: Tournament) -> Settings:
     r = rules(t)
-    return Settings(collected=t.decklists, format_id=r.format_id, format_name=r.format_name,
+    return Settings(collected=t.decklists, format_id=r.format_id, format_name=r.format_name, pool_name=r.pool_name,
                     restriction_id=r.restriction_id, restriction_name=r.restriction_name,
-                    restriction_chosen=t.restriction == r.restriction_id,
+                    restriction_chosen=t.restriction is not None and t.restriction == r.restriction_id,
                     visibility=Visibility(t.decklist_visibility))
 
 
@@ -76,19 +78,47 @@ def save_settings(t: Tournament, collected: bool, format_id: str, restriction_id
     changed = (t.card_format, t.restriction) != (format_id, restriction_id)
     t.decklists, t.card_format, t.restriction, t.decklist_visibility = bool(collected), format_id, restriction_id, \
         visibility
-    judged = 0
-    if changed:
-        r = rules(t)
-        for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
-            _store(deck, rules_core.check(deck.text, deck.side, r))
-            judged += 1
+    judged = judge_again(t) if changed else 0
     db.session.commit()
     return judged
 
 
+def judge_again(t: Tournament) -> int:
+    """Judge every stored list of the event again under its rules as they stand (a new format, list or date changes
+    the pool and list in force); the number judged. The caller commits, in the transaction that changed them."""
+    r = rules(t)
+    judged = 0
+    for deck in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)):
+        _store(deck, rules_core.check(deck.text, deck.side, r))
+        judged += 1
+    return judged
+
+
 def locked(t: Tournament) -> bool:
-    """Lists lock when round 1 is paired."""
-    return rounds_started(t)
+    """Lists lock when the TO locks them, and when round 1 is paired whatever the TO did."""
+    return t.lists_locked or rounds_started(t)
+
+
+def lock(t: Tournament) -> bool:
+    """The TO's "lock the lists now" (before round 1, say for deck checks while the room fills): players may no
+    longer submit or change a list; the TO's unlock of one list still works. False when they were locked already."""
+    t = lock_tournament(t)
+    if locked(t):
+        db.session.rollback()
+        return False
+    t.lists_locked = True
+    db.session.commit()
+    return True
+
+
+def reopen(t: Tournament) -> None:
+    """Undo the TO's lock before round 1; DecklistError once round 1 is paired (that lock stays)."""
+    t = lock_tournament(t)
+    if rounds_started(t):
+        db.session.rollback()
+        raise DecklistError("Round 1 is paired: the lists stay locked. Unlock one player's list instead.")
+    t.lists_locked = False
+    db.session.commit()
 
 
 def lists_of(t: Tournament, player: Player) -> dict[str, Decklist]:
@@ -130,8 +160,8 @@ def submit(t: Tournament, player: Player, side: str, text: str, actor: str) -> t
             raise DecklistError("This event does not collect decklists.")
         if not may_change(t, deck):
             db.session.rollback()
-            raise DecklistError("Decklists are locked: round 1 has been paired. Ask the organizer if your list "
-                                "must change.")
+            raise DecklistError(f"Decklists are locked{LOCK_REASON[rounds_started(t)]}. Ask the organizer if your "
+                                "list must change.")
     if deck is None:
         deck = Decklist(tournament_id=t.id, player_id=player.id, side=side)
         db.session.add(deck)
@@ -179,6 +209,36 @@ def unlock(t: Tournament, player: Player, side: str) -> bool:
     return True
 
 
+def _missing(sides) -> list[str]:
+    """The sides a player has no list for."""
+    return [s.value for s in Side if s.value not in sides]
+
+
+@dataclass(frozen=True)
+class Gaps:
+    missing: int  # active players with a side unsubmitted
+    invalid: int  # lists with problems
+
+
+def _gaps(players, lists) -> Gaps:
+    """From (player id, dropped) and (player id, side, valid) rows: the counts the review and the next step show."""
+    sides: dict[int, set] = {}
+    invalid = 0
+    for pid, side, valid in lists:
+        sides.setdefault(pid, set()).add(side)
+        invalid += not valid
+    return Gaps(missing=sum(1 for pid, dropped in players if not dropped and _missing(sides.get(pid, ()))),
+                invalid=invalid)
+
+
+def gaps(t: Tournament) -> Gaps:
+    """Missing and invalid lists in two narrow queries (no list text): what the next step before round 1 shows
+    (app/services/next_step.py) on every dashboard view."""
+    return _gaps(db.session.execute(sa.select(Player.id, Player.dropped).filter_by(tournament_id=t.id)),
+                 db.session.execute(sa.select(Decklist.player_id, Decklist.side, Decklist.valid)
+                                    .filter_by(tournament_id=t.id)))
+
+
 @dataclass(frozen=True)
 class ReviewRow:
     player: Player
@@ -186,7 +246,7 @@ class ReviewRow:
 
     @property
     def missing(self) -> list[str]:
-        return [s.value for s in Side if s.value not in self.lists]
+        return _missing(self.lists)
 
     @property
     def needs_attention(self) -> bool:
@@ -220,9 +280,9 @@ def review(t: Tournament, show_all: bool | None = None) -> Review:
     rows = sorted((ReviewRow(p, decks.get(p.id, {})) for p in players), key=lambda r: (r.player.name_key,))
     lists = [d for r in rows for d in r.lists.values()]
     attention_only = not show_all if show_all is not None else len(rows) > REVIEW_ALL_UP_TO
+    counts = _gaps(((p.id, p.dropped) for p in players), ((d.player_id, d.side, d.valid) for d in lists))
     return Review(rows=[r for r in rows if r.needs_attention] if attention_only else rows,
-                  missing=sum(1 for r in rows if r.missing and not r.player.dropped),
-                  invalid=sum(1 for d in lists if not d.valid),
+                  missing=counts.missing, invalid=counts.invalid,
                   changed_identities=sum(1 for d in lists if d.identity_was is not None), players=len(rows),
                   attention_only=attention_only)
 
@@ -241,18 +301,10 @@ def all_lists(t: Tournament, player_ids: set | None = None) -> list[tuple[Player
     return [(p, sorted(decks[p.id], key=lambda d: d.side)) for p in sorted(players, key=lambda p: p.name_key)]
 
 
-def event_over(t: Tournament) -> bool:
-    """The event is over: the top cut is decided, or there is none and the swiss is complete (the dashboard's
-    "finished" step, app/services/next_step.py)."""
-    if t.cut_kind:
-        loaded = cut_service.load(t)
-        return loaded is not None and loaded.bracket.is_complete()
-    return next_step.for_tournament(t)[0].kind == next_step.FINISHED
-
-
-def public_players(t: Tournament) -> list[int]:
+def public_players(t: Tournament, event_over: bool) -> list[int]:
     """The players whose lists anyone may see under the event's visibility setting: the cut's in seed order, or
-    everyone's."""
+    everyone's once `event_over` (app/services/next_step.py event_over: the next step depends on these lists before
+    round 1, so it is given, not asked)."""
     visibility = Visibility(t.decklist_visibility)
     if visibility is Visibility.CLOSED:
         return []
@@ -261,16 +313,16 @@ def public_players(t: Tournament) -> list[int]:
             return []
         return list(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=t.id)
                                        .order_by(CutEntry.seed)))
-    if not event_over(t):
+    if not event_over:
         return []
     return list(db.session.scalars(sa.select(Player.id).filter_by(tournament_id=t.id)))
 
 
-def public_lists(t: Tournament) -> list[tuple[Player, list[Decklist]]]:
+def public_lists(t: Tournament, event_over: bool) -> list[tuple[Player, list[Decklist]]]:
     """The public lists with their players: a cut's in seed order, everyone's by name; none while closed."""
     if not t.decklists:
         return []
-    shown = public_players(t)
+    shown = public_players(t, event_over)
     if not shown:
         return []
     by_player = dict(all_lists(t, set(shown)))

@@ -17,10 +17,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
-from ..models import (CutEntry, CutResult, Decklist, Match, Player, ResultChange, ResultClaim, Round, Seat, Staff,
-                     Tournament, User, utcnow)
+from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player, ResultChange, ResultClaim, Round,
+                     Seat, Staff, Tournament, User, new_slip_ref, utcnow)
 from ..core.names import name_key
 from .jsonfile import FileError
+from .nrdb import accounts as nrdb_accounts
 from .upload_slots import Busy
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,10 @@ class PlayerRow:
     corp_faction: Optional[str] = None  # a file's faction of an identity SASS does not know (Player.corp_faction)
     runner_faction: Optional[str] = None
     moved_link: Optional[str] = None  # a moved event: the hash of the player's link there (Player.moved_link)
+    file_rank: Optional[int] = None  # the swiss rank an imported NRTM file gave (Player.file_rank)
+    nrdb: Optional[tuple] = None  # (NetrunnerDB id, username) of the account the entry is linked to
+    jinteki_name: str = ""  # an online event's handles (app/services/online/)
+    discord: str = ""
 
 
 @dataclass
@@ -48,6 +53,7 @@ class SeatRow:
     side: Optional[str]
     points: Optional[int]
     games_won: int = 0
+    penalty: int = 0  # points lost at the table (Seat.penalty)
 
 
 @dataclass
@@ -79,6 +85,7 @@ class MatchRow:
     intentional_draw: bool
     seats: list  # of SeatRow
     drawn_games: int = 0
+    two_for_one: bool = False
     claims: list = field(default_factory=list)  # of ClaimRow, in the order they were made
     changes: list = field(default_factory=list)  # of ChangeRow, oldest first
 
@@ -88,6 +95,10 @@ class RoundRow:
     number: int
     published: bool
     matches: list  # of MatchRow
+    slip_ref: Optional[int] = None  # what its slips' codes name it by (a backup's; None: a new one)
+    certified: Optional[bool] = None  # the engine's proof where it was paired (Round.certified, Round.gap)
+    gap: Optional[str] = None
+    timer: tuple = (None, None, None)  # its clock: (state, ends_at, remaining_ms) as Round keeps them
 
 
 @dataclass
@@ -137,6 +148,7 @@ class EventPlan:
     staff: list = field(default_factory=list)  # (e-mail, role) where it came from (a backup's)
     keep_address: bool = False  # a move: the slug is kept, and `staff_ids` are the staff's accounts here
     staff_ids: list = field(default_factory=list)  # (user id, role)
+    pending_staff: list = field(default_factory=list)  # a move: (e-mail, role) with no account here yet
     decklists: list = field(default_factory=list)  # of DecklistRow
 
 
@@ -185,30 +197,35 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     db.session.add(t)
     db.session.flush()
     tid, now = t.id, utcnow()
+    nrdb_account = nrdb_accounts.ensure(p.nrdb for p in plan.players if p.nrdb)
 
     _insert_all(Player, [
         {"tournament_id": tid, "name": p.name, "name_key": name_key(p.name), "corp_identity": p.corp_identity,
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-         "runner_faction": p.runner_faction, "link_key": secrets.token_hex(16),
-         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now}
+         "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
+         "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name, "discord": p.discord, "created_at": now,
+         "nrdb_account_id": nrdb_account[p.nrdb[0]] if p.nrdb else None}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
     player_id = {p.key: by_key[name_key(p.name)] for p in plan.players}
 
-    _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now}
+    _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now,
+                         "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap,
+                         "timer_state": r.timer[0], "timer_ends_at": r.timer[1], "timer_remaining_ms": r.timer[2]}
                         for r in plan.rounds])
     round_id = _ids(Round.number, tid)
     _insert_all(Match, [
         {"tournament_id": tid, "round_id": round_id[r.number], "table": m.table, "is_bye": m.is_bye,
-         "result": m.result, "intentional_draw": m.intentional_draw, "drawn_games": m.drawn_games}
+         "result": m.result, "intentional_draw": m.intentional_draw, "drawn_games": m.drawn_games,
+         "two_for_one": m.two_for_one}
         for r in plan.rounds for m in r.matches])
     match_id = {(rid, table): mid for mid, rid, table in db.session.execute(
         sa.select(Match.id, Match.round_id, Match.table).where(Match.tournament_id == tid))}
     _insert_all(Seat, [
         {"tournament_id": tid, "round_id": round_id[r.number], "match_id": match_id[round_id[r.number], m.table],
          "player_id": player_id[s.player], "position": s.position, "side": s.side, "points": s.points,
-         "games_won": s.games_won}
+         "games_won": s.games_won, "penalty": s.penalty}
         for r in plan.rounds for m in r.matches for s in m.seats])
     _insert_all(ResultClaim, [
         {"tournament_id": tid, "match_id": match_id[round_id[r.number], m.table], "player_id": player_id[c.player],
@@ -221,6 +238,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
 
     _insert_all(Staff, [{"tournament_id": tid, "user_id": uid, "role": role, "created_at": now}
                         for uid, role in plan.staff_ids])
+    _insert_all(PendingStaff, [{"tournament_id": tid, "email": email, "role": role}
+                               for email, role in plan.pending_staff])
     rank = {p: i for i, p in enumerate(plan.cut_ranking, 1)}
     _insert_all(CutEntry, [{"tournament_id": tid, "player_id": player_id[p], "seed": i, "rank": rank.get(p)}
                            for i, p in enumerate(plan.seeds, 1)])

@@ -18,6 +18,7 @@ from ..core.pairing import Format
 from ..core.results import BYE, label, side_scores
 from . import cut as cut_service
 from .decklists import all_lists
+from .nrdb import accounts as nrdb_accounts
 from .standings import standings
 from .state import first_seat, second_seat
 
@@ -74,7 +75,8 @@ def standings_csv(t: Tournament) -> str:
               "wins", "losses", "ties", "record (W-L-T)"]
     if table.single_sided:
         header += ["corp games", "runner games", "side balance"]
-    header.append("dropped")
+    header += ["dropped", "nrdb username"]
+    linked = nrdb_accounts.usernames(t.id)  # the NetrunnerDB account each linked entry names
     rows = []
     for s in table.rows:
         corp, runner = table.identities.get(s.player, ("", ""))
@@ -82,7 +84,7 @@ def standings_csv(t: Tournament) -> str:
                s.wins, s.losses, s.ties, f"{s.wins}-{s.losses}-{s.ties}"]
         if table.single_sided:
             row += [s.corp, s.runner, s.side_label]
-        row.append("yes" if s.dropped else "")
+        row += ["yes" if s.dropped else "", linked.get(s.player, "")]
         rows.append(row)
     return _write(header, rows)
 

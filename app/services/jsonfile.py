@@ -7,6 +7,12 @@ import zlib
 from datetime import date, datetime, timezone
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# A \uD800-\uDFFF escape: half of a UTF-16 pair. JSON lets a file write one alone, which is no character: Python
+# keeps it in the string and it breaks the first time the text is encoded (the database, the page). Only a file
+# with such an escape is searched for a lone one; a whole pair (an emoji written as two escapes) is fine.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+PAIR_OR_LONE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+                          r"|(\\u[dD][89a-fA-F][0-9a-fA-F]{2})")
 
 
 class FileError(ValueError):
@@ -46,7 +52,7 @@ def parse(data: bytes) -> object:
     if not text.strip():
         raise FileError("the file is not valid JSON: it is empty") from None
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         where = "ends too soon" if e.pos >= len(text.rstrip()) else f"breaks at line {e.lineno}, column {e.colno}"
         raise FileError(f"the file is not valid JSON: it {where}, so it is damaged or incomplete "
@@ -55,6 +61,20 @@ def parse(data: bytes) -> object:
         raise FileError("the file is not valid JSON SASS can read: its lists are nested too deeply") from None
     except ValueError as e:  # NaN, Infinity (_no_constant)
         raise FileError(f"the file is not valid JSON: {e}") from None
+    if SURROGATE_ESCAPE.search(text):
+        _no_lone_surrogate(text, value)
+    return value
+
+
+def _no_lone_surrogate(text: str, value: object) -> None:
+    """FileError naming the line of the first lone surrogate escape, if the parsed file holds one."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        lone = next((m for m in PAIR_OR_LONE.finditer(text) if m.group(1)), None)
+        at = f" at line {text.count(chr(10), 0, lone.start()) + 1} ({lone.group(1)})" if lone else ""
+        raise FileError(f"the file holds a broken character{at}: half of a UTF-16 pair, written alone. The file "
+                        "was damaged or edited by hand, so take the file as it was saved") from None
 
 
 def _no_constant(name):

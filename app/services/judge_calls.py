@@ -50,6 +50,7 @@ class CallView:
     claimed_at: Optional[datetime]
     resolved_by: Optional[str]
     closed_at: Optional[datetime]
+    judge_name: Optional[str] = None  # the claimer as a player sees them: their display name only, never an e-mail
 
     @property
     def live(self) -> bool:
@@ -71,7 +72,8 @@ def _name(user: Optional[User]) -> Optional[str]:
 def _view(call: JudgeCall) -> CallView:
     return CallView(call.id, call.player.name, call.round_number, call.table, call.reason, CallState(call.state),
                     as_utc(call.created_at), _name(call.claimed_by), call.claimed_by_id, as_utc(call.claimed_at),
-                    _name(call.resolved_by), as_utc(call.closed_at))
+                    _name(call.resolved_by), as_utc(call.closed_at),
+                    call.claimed_by.display_name or None if call.claimed_by else None)
 
 
 # ---------------------------------------------------------------- reading
@@ -117,16 +119,25 @@ def latest_call(t: Tournament, player: Player) -> Optional[CallView]:
 # ---------------------------------------------------------------- the steps
 
 OVER = "The event is over: no judge is watching for calls now. Find the organizer in person."
+NO_TABLE = ("A judge call brings a judge to your table, and you sit at none now (before your first game, after "
+            "you dropped, or between games). Find a judge or the organizer in person.")
 
 
-def closed(t: Tournament) -> Optional[str]:
-    """Why players can call no judge now, or None: once the top cut is decided the staff stop watching calls."""
-    return OVER if cut_service.decided(t) else None
+def closed(t: Tournament, player: Optional[Player] = None) -> Optional[str]:
+    """Why players (or `player`) can call no judge now, or None: once the top cut is decided the staff stop
+    watching calls; a player who sits at no table (before round 1, dropped, a bye, out of the cut, a fresh
+    self-registration) has no table to bring a judge to, and a call from them is a stranger's on the staff's
+    panel: they find a judge in person."""
+    if cut_service.decided(t):
+        return OVER
+    if player is not None and (player.dropped or _seat(t, player)[1] is None):
+        return NO_TABLE
+    return None
 
 
 def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> CallView:
     """The player calls a judge to the table they sit at now (round and table filled in)."""
-    why = closed(t)
+    why = closed(t, player)
     if why:
         raise CallRefused(why)
     reason = " ".join(reason.split())[:REASON_LENGTH]
@@ -152,10 +163,8 @@ def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> Cal
 def _seat(t: Tournament, player: Player) -> tuple[Optional[int], Optional[int]]:
     """(swiss round, table) where the player plays now; (None, table) for a top cut game not yet played;
     (None, None) when they sit nowhere (a bye, out of the cut, between rounds)."""
-    cut = cut_service.load(t)
-    if cut is not None:
-        game = next((g for g in cut.bracket.games if g.ready and not g.reported and player.id in g.players), None)
-        return (None, cut.table(game)) if game else (None, None)
+    if t.cut_kind is not None:
+        return None, cut_service.game_table(t, player.id)
     mine = participation.my_table(t, player)
     if mine is None or mine.is_bye:
         return None, None

@@ -12,6 +12,7 @@ from ..core.results import BYE, Outcome
 from ..extensions import db
 from ..core.standings import rank_changes
 from ..models import CutEntry, Match, ResultChange, Round, Seat, Tournament, touch, utcnow
+from . import backup
 from .locks import lock_tournament
 from .rounds import NotFound, PastRound, RoundError, corp_first
 
@@ -119,6 +120,7 @@ def report_result(t: Tournament, match_id: int, outcome: Outcome, actor: Actor, 
     write_result(t, locked, outcome, actor)
     db.session.commit()
     db.session.expire_all()
+    backup.follow(t)
     return locked.round_number, table
 
 

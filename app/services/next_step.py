@@ -7,19 +7,22 @@ the facts in a few small queries.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Optional
 
 import sqlalchemy as sa
 
 from ..core.brackets import recommended_cut
 from ..extensions import db
-from ..models import Player, Tournament
+from ..models import Player, Tournament, utcnow
 from ..core.standings import recommended_rounds
 from . import cut as cut_service
+from . import decklists
 from .rounds import round_summaries
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
     "add_players", "pair", "publish", "results", "cut", "cut_results", "finished")
+REVIEW_LISTS, LOCK_LISTS = "review_lists", "lock_lists"  # before round 1, in an event collecting decklists
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,11 @@ class Facts:
     planned_rounds: Optional[int]
     cut: Optional[str]  # None, "running" or "complete"
     cut_recommended: int  # app.core.brackets.recommended_cut of the field (as the cut page counts it); 0: no cut
+    # Before round 1 in an event collecting decklists (app/services/decklists.py review and lock), else 0 / False:
+    collects_lists: bool = False
+    lists_missing: int = 0  # active players with a side unsubmitted
+    lists_invalid: int = 0  # lists with problems
+    lists_locked: bool = False  # the TO locked them already
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ def decide(facts: Facts) -> Step:
         if facts.active < 2:
             return Step(ADD_PLAYERS, "Add players",
                         "Add them one by one or import a CSV list; round 1 needs at least two.")
-        return Step(PAIR, "Pair round 1", f"{facts.active} active players are in.", round=1)
+        return _before_round_one(facts)
     if not facts.latest_published:
         return Step(PUBLISH, f"Check and publish round {facts.latest}",
                     "Its pairings are made; players see them once published.", round=facts.latest)
@@ -83,6 +91,27 @@ def decide(facts: Facts) -> Step:
                 capability="score", others=more)
 
 
+def _before_round_one(facts: Facts) -> Step:
+    """Round 1 is next. Where the event collects lists, missing or invalid ones are shown first: the TO waits
+    (reviews them) or pairs anyway (which locks them); locking them now is a choice of its own."""
+    pair = Step(PAIR, "Pair round 1", f"{facts.active} active players are in.", round=1)
+    if not facts.collects_lists:
+        return pair
+    lock = () if facts.lists_locked else (
+        Step(LOCK_LISTS, "Lock the lists now", "Players can no longer submit or change a list; pairing round 1 "
+                                               "locks them anyway."),)
+    if not (facts.lists_missing or facts.lists_invalid):
+        return Step(PAIR, pair.label, f"{pair.why} Every active player's lists are in and legal.", round=1,
+                    others=lock)
+    gaps = [f"{n} player{'s' * (n != 1)} still missing a list" for n in (facts.lists_missing,) if n] + \
+           [f"{n} invalid list{'s' * (n != 1)}" for n in (facts.lists_invalid,) if n]
+    wait = ("The lists are locked: enter or unlock them from the review" if facts.lists_locked
+            else "Wait for them")
+    return Step(REVIEW_LISTS, "Review the decklists",
+                f"{' and '.join(gaps)}. {wait}, or pair round 1 anyway: pairing locks the lists as they are.",
+                others=(Step(PAIR, "Pair round 1 anyway", pair.why, round=1),) + lock)
+
+
 SWISS_OVER = (CUT, CUT_RESULTS, FINISHED)
 
 
@@ -92,8 +121,10 @@ def swiss_over(facts: Facts) -> bool:
     return decide(facts).kind in SWISS_OVER
 
 
-def facts_for(t: Tournament, summaries=None) -> Facts:
-    """The facts in a few small queries; `summaries` (rounds.round_summaries) when the caller has them."""
+def facts_for(t: Tournament, summaries=None, lists: bool = False) -> Facts:
+    """The facts in a few small queries; `summaries` (rounds.round_summaries) when the caller has them. `lists`:
+    with the decklists' gaps before round 1 (the pages that show the step; the statistics' "swiss over" needs
+    none)."""
     not_dropped = Player.dropped.is_(False)
     field, active, requested = db.session.execute(
         sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((not_dropped, 1), else_=0)), 0),
@@ -105,11 +136,26 @@ def facts_for(t: Tournament, summaries=None) -> Facts:
     cut = None
     if t.cut_kind:
         cut = "complete" if cut_service.decided(t) else "running"
+    list_facts = {}
+    if lists and t.decklists and not summaries:  # they matter only before round 1
+        gaps = decklists.gaps(t)
+        list_facts = dict(collects_lists=True, lists_missing=gaps.missing, lists_invalid=gaps.invalid,
+                          lists_locked=decklists.locked(t))
     return Facts(active=int(active), requested_byes=int(requested), latest=last.number if last else 0,
                  latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
-                 planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field))
+                 planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field), **list_facts)
 
 
 def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
-    facts = facts_for(t, summaries)
+    facts = facts_for(t, summaries, lists=True)
     return decide(facts), facts
+
+
+def event_over(t: Tournament, today: Optional[date] = None) -> bool:
+    """The event is over: its top cut is decided; or no cut was made, the swiss is complete (the "finished" step)
+    and the event's day has passed. The end of the swiss alone is not the end: a TO may still cut (even a field too
+    small for the usual cut), and lists set public "after the event" must not show before that cut is played.
+    Which decklists are public after the event asks it (app/services/decklists.py public_lists)."""
+    if t.cut_kind:
+        return cut_service.decided(t)
+    return t.date < (today or utcnow().date()) and decide(facts_for(t)).kind == FINISHED

@@ -43,6 +43,10 @@ def read_cut(plan: EventPlan, fmt: Format, doc: dict, rounds: list, ids: set) ->
              for k, p in enumerate(pairings, 1)]
     tables = set()
     for number, table, *_, where in games:
+        if table is None:
+            plan.warnings.append(f"{where[:1].upper()}{where[1:]} has no table number (null); SASS calls it by "
+                                 "its game's number.")
+            continue
         if (number, table) in tables:
             raise FileError(f"{where}: two elimination games at table {table} in the same round")
         tables.add((number, table))
@@ -97,8 +101,8 @@ def _file_ranking(plan: EventPlan, bracket, seeds: list, ranks: dict) -> None:
 
 def _cut_game(number: int, n: int, k: int, p: dict, ids: set, seeded: set) -> tuple:
     """(cut round, table, player1, player2, winner, corp, where) of one elimination game."""
-    where = f"round {n} elimination game {j.brief(p['table'])}"
-    table = j.integer(p["table"], f"{where} table", 1, 100000)
+    where = f"round {n} elimination game {j.brief(p['table']) if p['table'] is not None else k}"
+    table = j.integer(p["table"], f"{where} table", 1, 100000, null=True)
     players = []
     for key in ("player1", "player2"):
         raw = j.obj(p.get(key), f"{where} {key}")
@@ -149,7 +153,7 @@ def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]
         if match is None:
             raise BracketError(f"{where} is not a game of the bracket")
         bracket.report(match.id, winner, corp)
-        if table != match.id:
+        if table is not None and table != match.id:
             tables[match.id] = table
     ready = bracket.ready_games()
     final = next((g for g in bracket.games if g.section == "final"), None)
@@ -158,7 +162,7 @@ def _replay(kind: str, seeds: list, games: list) -> tuple[Bracket, list[CutRow]]
         match = next((g for g in ready if set(g.players) == {a, b} and g.round == number), None)
         if match is not None:
             ready.remove(match)  # listed once
-            if corp is not None or table != match.id:  # the side choice made, the table given
+            if corp is not None or table not in (None, match.id):  # the side choice made, the table given
                 rows.append(CutRow(match.id, None, corp, table if table != match.id else None))
             continue
         if kind == "double" and bracket.is_complete() and set(final.players) == {a, b}:

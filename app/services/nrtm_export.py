@@ -28,14 +28,15 @@ def _number(value) -> float:
     return float(value)
 
 
-def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
+def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Optional[int] = None) -> dict:
     """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
-    give, then the cut rounds."""
+    give, then the cut rounds. `abr_id`: the event on AlwaysBeRunning, which then concludes it on receipt
+    (`abrTournamentId`, app/services/abr/)."""
     players = sorted(tournament.players, key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
     by_id = {p.id: p for p in players}
     single = tournament.fmt is Format.SINGLE_SIDED
-    standings = state.standings(tournament, published_only=True)
+    standings = state.standings(tournament, published_only=True, cut_first=False)  # ranks: the swiss placings
     cut = cut_service.load(tournament)
     rounds = _swiss_rounds(tournament)
     tables = round_tables.by_round(r.id for r in rounds)
@@ -65,7 +66,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
             elimination.append({"id": number[r["player"]], "name": r["name"], "rank": r["rank"], "seed": r["seed"]})
         cut_rounds = _cut_rounds(cut, number)
 
-    return {
+    document = {
         "name": tournament.name,
         "date": tournament.date.isoformat(),
         "cutToTop": len(cut.bracket.seeds) if cut else 0,
@@ -78,6 +79,9 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
         "uploadedFrom": app_name,
         "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
     }
+    if abr_id:
+        document["abrTournamentId"] = abr_id
+    return document
 
 
 def organiser(tournament: Tournament) -> dict:
@@ -107,13 +111,18 @@ def _swiss_pairing(match: round_tables.Table, number: dict, fmt: Format) -> dict
         players = players + [empty] if seats[0].position == 1 else [empty] + players
     return {
         "table": match.table, "player1": players[0], "player2": players[1],
-        "intentionalDraw": match.intentional_draw, "twoForOne": False, "eliminationGame": False,
+        "intentionalDraw": match.intentional_draw, "twoForOne": match.two_for_one, "eliminationGame": False,
     }
 
 
 def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
                   match_result: Optional[str] = None) -> dict:
+    """A seat's scores; a penalty (Seat.penalty) comes off them, as the file it was imported from had it: a
+    negative score, on a double-sided player's side score of 0 where there is one."""
     points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
+    penalty = seat.penalty if seat is not None else 0
+    if points is not None:
+        points -= penalty
     player = {"id": number[seat.player_id] if seat is not None else None}
     if fmt is Format.SINGLE_SIDED:
         role = None if bye else (seat.side or ("corp" if seat.position == 1 else "runner"))
@@ -125,6 +134,8 @@ def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
         corp = runner = None
         if seat is not None and not bye and match_result is not None and fmt is Format.DOUBLE_SIDED:
             corp, runner = result_rules.side_scores(match_result)[seat.position - 1]
+            if penalty and corp is not None:
+                corp, runner = (corp - penalty, runner) if corp == 0 or runner != 0 else (corp, runner - penalty)
         player.update(corpScore=corp, runnerScore=runner, combinedScore=points)
     return player
 
@@ -142,7 +153,7 @@ def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
             return {"id": number[pid], "role": role, "winner": None if g.winner is None else g.winner == pid}
 
         rounds.setdefault(g.round, []).append({
-            "table": cut.table(g), "player1": player(g.player1), "player2": player(g.player2),
+            "table": cut.file_table(g), "player1": player(g.player1), "player2": player(g.player2),
             "intentionalDraw": False, "twoForOne": False, "eliminationGame": True,
         })
     return [sorted(rounds[r], key=lambda p: p["table"]) for r in sorted(rounds)]

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from ..core import results
 from ..extensions import db
 from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
-from . import match_results, rounds
+from . import backup, match_results, rounds
 from .locks import lock_tournament
 from .match_results import Actor
 from .rounds import RoundError
@@ -225,6 +225,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
     except RoundError:
         db.session.rollback()
         raise
+    backup.follow(t)  # a claim counts too: after a move the player is not asked again
     return state
 
 
@@ -239,6 +240,8 @@ def drop(t: Tournament, player: Player) -> bool:
         touch(db.session, [t.id])
     db.session.commit()
     db.session.expire_all()
+    if done.rowcount:
+        backup.follow(t)
     return bool(done.rowcount)
 
 

@@ -1,5 +1,5 @@
-"""Read a player list from CSV: name, corp identity, runner identity, pronouns (the last three optional); a header
-row is optional.
+"""Read a player list from CSV: name, corp identity, runner identity, pronouns, jinteki.net username, Discord (all
+but the name optional; the last two kept for an online event); a header row is optional.
 
 All or nothing: parse_players returns either rows to insert or the errors of every bad row, never both.
 """
@@ -17,7 +17,9 @@ from ..core.names import name_key
 
 NAME_MAX = Player.__table__.c.name.type.length
 PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
+HANDLE_MAX = Player.__table__.c.jinteki_name.type.length
 COLUMNS = ("name", "corp identity", "runner identity", "pronouns")
+ONLINE_COLUMNS = COLUMNS + ("jinteki.net username", "discord handle")  # an online event's (app/services/online/)
 MAX_ROWS = 20_000
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 HEADER_NAMES = {"name", "player", "player name", "players", "nom", "spieler"}
@@ -30,6 +32,8 @@ class Row:
     corp_identity: str = ""
     runner_identity: str = ""
     pronouns: str = ""
+    jinteki_name: str = ""
+    discord: str = ""
 
 
 @dataclass
@@ -50,7 +54,7 @@ def decode(data: bytes) -> str:
         raise UnreadableFile("The file is not UTF-8 text. Save it as “CSV UTF-8” and try again.") from None
 
 
-def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
+def parse_players(text: str, existing: Iterable[str] = (), online: bool = False) -> ImportResult:
     """Rows to add, or every row's problem: empty or too long fields, names repeated in the file or already
     entered (compared by app.core.names.name_key: case, accents and spacing ignored)."""
     if "\x00" in text:
@@ -70,7 +74,8 @@ def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
             continue  # blank lines are harmless
         if index == 1 and cells[0].casefold() in HEADER_NAMES:
             continue
-        problems = _problems(cells)
+        columns = ONLINE_COLUMNS if online else COLUMNS
+        problems = _problems(cells, columns)
         name = cells[0] if cells else ""
         key = name_key(name)
         if name and not problems:
@@ -82,8 +87,8 @@ def parse_players(text: str, existing: Iterable[str] = ()) -> ImportResult:
         if problems:
             result.errors.append(f"Row {index}: " + "; ".join(problems) + ".")
         else:
-            cells += [""] * (len(COLUMNS) - len(cells))
-            result.rows.append(Row(index, *cells[:len(COLUMNS)]))
+            cells += [""] * (len(columns) - len(cells))
+            result.rows.append(Row(index, *cells[:len(columns)]))
     if len(result.rows) + len(result.errors) > MAX_ROWS:
         result.errors.insert(0, f"At most {MAX_ROWS:,} players can be imported at once.")
     if not result.rows and not result.errors:
@@ -103,19 +108,19 @@ def _split_by_a_comma(cells: list[str]) -> str | None:
     return None
 
 
-def _problems(cells: list[str]) -> list[str]:
+def _problems(cells: list[str], columns: tuple[str, ...] = COLUMNS) -> list[str]:
     split = _split_by_a_comma(cells) if len(cells) > 3 else None
     if split is not None:  # the fields after it are shifted: their own checks would only mislead
         return [f"the row has {len(cells)} fields because “{split}” holds a comma: put it in double quotes, "
                 f"\"{split}\" (a spreadsheet saving as CSV does this by itself)"]
     problems = []
-    if len(cells) > len(COLUMNS):
-        problems.append(f"the row has {len(cells)} fields; expected at most {len(COLUMNS)} ({', '.join(COLUMNS)}): "
+    if len(cells) > len(columns):
+        problems.append(f"the row has {len(cells)} fields; expected at most {len(columns)} ({', '.join(columns)}): "
                         "a name or identity holding a comma must be in double quotes")
     if not cells[0]:
         problems.append("the name is empty")
-    for label, cell in zip(COLUMNS, cells):
-        longest = PRONOUNS_MAX if label == "pronouns" else NAME_MAX
+    for label, cell in zip(columns, cells):
+        longest = PRONOUNS_MAX if label == "pronouns" else HANDLE_MAX if label in ONLINE_COLUMNS[4:] else NAME_MAX
         if len(cell) > longest:
             problems.append(f"the {label} {'are' if label == 'pronouns' else 'is'} longer than {longest} characters"
                             + (" (if an identity holds a comma, put it in double quotes: it split the row)"

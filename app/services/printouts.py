@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 import io
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import segno
 from markupsafe import Markup
@@ -16,10 +16,12 @@ from . import slip_codes
 from .rounds import RoundView
 
 QUIET_ZONE = 2  # modules of white around a code: scanners need some, paper margins add the rest
+# Tables per slips page. A QR code costs about 10 ms of CPU to draw (segno picks the best of its 8 masks), so a
+# page's first build draws at most this many (about a second); a 1,000-table round is 10 pages, not one 6 s build.
+SLIPS_PER_PAGE = 100
 
 
-@functools.lru_cache(maxsize=4096)  # a GP round's codes, so a slips page rebuilt after a result redraws none
-def qr_svg(text: str, *, inline: bool = False) -> str:
+def draw_qr(text: str, *, inline: bool = False) -> str:
     """A QR code as an SVG that scales with its box (no fixed size). `inline`: for embedding in a page (an
     <svg> element is drawn under any Content-Security-Policy, where a data: image might not be)."""
     code = segno.make(text, error="m")
@@ -27,6 +29,9 @@ def qr_svg(text: str, *, inline: bool = False) -> str:
     code.save(out, kind="svg", xmldecl=False, svgns=not inline, scale=1, border=QUIET_ZONE, omitsize=True,
               title=None if inline else text)
     return out.getvalue().decode()
+
+
+qr_svg = functools.lru_cache(maxsize=64)(draw_qr)  # the event's own code (dashboard, projector, posters)
 
 
 @dataclass(frozen=True)
@@ -61,15 +66,30 @@ class Slip:
     qr: Optional[Markup]  # the table's report code (app/services/slip_codes.py); None for a reader who may not
 
 
-def slips(t: Tournament, rnd: RoundView, codes: bool = True) -> list[Slip]:
-    """One slip per table with two players (a bye needs no slip), in table order. Its QR code reports that
-    table in that round only; it never carries a player's link. `codes`: False for the site admin, who sees
-    and reports nothing."""
+def draw_codes(texts: list[str]) -> list[str]:
+    """Each text's QR code as an inline SVG (the slow part of a slips page: the caller keeps them)."""
+    return [draw_qr(text, inline=True) for text in texts]
+
+
+def slip_tables(rnd: RoundView) -> list:
+    """The round's tables with two players (a bye needs no slip), in table order."""
+    return [m for m in rnd.matches if not m.is_bye and len(m.seats) == 2]
+
+
+def slip_pages(rnd: RoundView) -> int:
+    """How many slips pages the round has (at least one, perhaps saying there is no table)."""
+    return max(1, -(-len(slip_tables(rnd)) // SLIPS_PER_PAGE))
+
+
+def slips(t: Tournament, rnd: RoundView, codes: bool = True, page: int = 1,
+          draw: Callable[[list[str]], list[str]] = draw_codes) -> list[Slip]:
+    """Page `page` of the round's slips (SLIPS_PER_PAGE tables each). A slip's QR code reports that table in
+    that round only, while it holds the players printed on it; it never carries a player's link. `codes`: False
+    for the site admin, who sees and reports nothing. `draw`: the codes for their addresses (the caller may keep
+    them: they never change with results)."""
     single = t.fmt is Format.SINGLE_SIDED
-    out = []
-    for m in rnd.matches:
-        if m.is_bye or len(m.seats) != 2:
-            continue
-        qr = Markup(qr_svg(slip_codes.url(t, rnd.id, m.table), inline=True)) if codes else None
-        out.append(Slip(m.table, [SlipSeat(s.name, s.side if single else None) for s in m.seats], qr))
-    return out
+    tables = slip_tables(rnd)[(page - 1) * SLIPS_PER_PAGE:page * SLIPS_PER_PAGE]
+    qrs = draw([slip_codes.url(t, rnd.slip_ref, m.table, [s.name for s in m.seats]) for m in tables]) if codes \
+        else [None] * len(tables)
+    return [Slip(m.table, [SlipSeat(s.name, s.side if single else None) for s in m.seats],
+                 Markup(qr) if qr is not None else None) for m, qr in zip(tables, qrs)]

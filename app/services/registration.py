@@ -15,6 +15,7 @@ from ..extensions import db
 from ..models import Player, Tournament
 from . import players as roster
 from .locks import lock_tournament
+from .online import handles
 
 
 class RegistrationError(ValueError):
@@ -23,6 +24,18 @@ class RegistrationError(ValueError):
 
 class NameTaken(RegistrationError):
     pass
+
+
+class HandleRefused(RegistrationError):
+    """An online event's jinteki.net username missing or another player's (app/services/online/handles.py)."""
+
+
+def _check_handle(t: Tournament, jinteki_name: str, except_id: int | None = None) -> None:
+    try:
+        handles.check(t, jinteki_name, required=True, except_id=except_id)
+    except handles.HandleRefused as e:
+        db.session.rollback()
+        raise HandleRefused(str(e)) from None
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,7 @@ def _commit(t: Tournament, name: str, player: Player) -> None:
 
 
 def register(t: Tournament, name: str, corp_identity: str = "", runner_identity: str = "",
-             pronouns: str = "") -> Player:
+             pronouns: str = "", jinteki_name: str = "", discord: str = "") -> Player:
     """A new player of `t`, committed; RegistrationError (nothing written) when closed, full or the name is taken."""
     t = lock_tournament(t)
     state = status(t)
@@ -74,8 +87,10 @@ def register(t: Tournament, name: str, corp_identity: str = "", runner_identity:
     if clash:
         db.session.rollback()
         raise NameTaken(roster.taken_message(clash.name))
+    _check_handle(t, jinteki_name)
+    online = dict(jinteki_name=jinteki_name or "", discord=discord or "") if t.online else {}
     player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity or "",
-                    runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True)
+                    runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True, **online)
     db.session.add(player)
     _commit(t, name, player)
     return player
@@ -86,7 +101,7 @@ def may_edit(t: Tournament) -> bool:
 
 
 def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runner_identity: str = "",
-         pronouns: str = "") -> None:
+         pronouns: str = "", jinteki_name: str = "", discord: str = "") -> None:
     """A player's own change to their entry, before round 1 only."""
     t = lock_tournament(t)
     if not may_edit(t):
@@ -97,8 +112,11 @@ def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runn
     if clash:
         db.session.rollback()
         raise NameTaken(roster.taken_message(clash.name))
+    _check_handle(t, jinteki_name, except_id=player.id)
     player.name = name
     player.corp_identity = corp_identity or ""
     player.runner_identity = runner_identity or ""
     player.pronouns = pronouns or ""
+    if t.online:
+        player.jinteki_name, player.discord = jinteki_name or "", discord or ""
     _commit(t, name, player)

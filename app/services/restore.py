@@ -17,13 +17,15 @@ from ..core.brackets import Bracket, BracketError
 from ..core.identities import file_faction
 from ..core.played_bracket import PlayedBracket
 from ..extensions import db
-from ..models import (Tournament, User)
+from ..models import MAX_INT, Tournament, User
 from ..core.pairing import Format
 from ..core.standings import TIEBREAKERS
 from . import decklists as decklists_service
 from . import event_writer
 from . import jsonfile as j
 from . import participation
+from . import rounds as rounds_service
+from . import staff as staff_service
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
 from .jsonfile import FileError
@@ -68,7 +70,27 @@ def move(data: bytes, owner: User) -> Tournament:
     plan.keep_address = True
     plan.staff_ids = [(accounts[email], role) for email, role in plan.staff
                       if email in accounts and accounts[email] != owner.id]
+    plan.pending_staff = [(email, role) for email, role in plan.staff if email not in accounts]
     return event_writer.write(plan, owner, "backup")
+
+
+def holds(t: Tournament) -> str:
+    """What a restored event holds, said to the TO as it arrives, to check against the last state they saw: its
+    newest round and how many of that round's results are in, or its cut; and the staff still to sign up here."""
+    summaries = rounds_service.round_summaries(t)
+    if t.cut_kind is not None:
+        said = f"It holds {len(summaries)} swiss rounds and the top cut."
+    elif summaries:
+        last = summaries[-1]
+        said = (f"It holds round {last.number}{'' if last.published else ' (not published)'}: "
+                f"{last.matches - last.unreported} of its {last.matches} results in.")
+    else:
+        said = "It holds no round yet."
+    missing = staff_service.pending(t)
+    if missing:
+        said += " Staff who get their role when they sign up here: " + ", ".join(
+            f"{p.email} ({p.role})" for p in missing) + "."
+    return said
 
 
 def read(doc) -> EventPlan:
@@ -94,7 +116,12 @@ def read(doc) -> EventPlan:
                                    "single_report"),
         **_organiser(t.get("organiser")),
         **_decklist_settings(t.get("decklists")),
+        "online": j.boolean(t.get("online", False), "online"),  # absent before online events
     }
+    if t.get("abr_id") is not None:  # where the results go (app/services/abr/)
+        settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, 2**31 - 1)
+    if doc["version"] >= 6:  # the slips already printed keep working (app/services/slip_codes.py)
+        settings["slip_key"] = _hash(t.get("slip_key"), "tournament slip_key")
 
     players, names = [], NameClash()
     for i, raw in enumerate(j.array(doc.get("players"), "players"), 1):
@@ -114,20 +141,36 @@ def read(doc) -> EventPlan:
             # absent from backups made before a file's factions were kept
             corp_faction=_kept_faction(raw, "corp", name), runner_faction=_kept_faction(raw, "runner", name),
             moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
+            file_rank=j.integer(raw.get("file_rank"), f"player {name!r} file_rank", 1, 100000, null=True),
+            nrdb=_nrdb(raw.get("nrdb"), name),
+            # absent from backups made before online events
+            jinteki_name=j.text(raw.get("jinteki_name", ""), f"player {name!r} jinteki_name", 40),
+            discord=j.text(raw.get("discord", ""), f"player {name!r} discord", 40),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
         raise FileError("two players have the same id")
+    linked = [p.nrdb[0] for p in players if p.nrdb]
+    if len(set(linked)) != len(linked):
+        raise FileError("two players are linked to the same NetrunnerDB account")
 
-    rounds, numbers = [], set()
+    rounds, numbers, refs = [], set(), set()
     for i, raw in enumerate(j.array(doc.get("rounds"), "rounds"), 1):
         raw = j.obj(raw, f"round {i}")
         number = j.integer(raw.get("number"), f"round {i} number", 1, 10000)
         if number in numbers:
             raise FileError(f"round {number} appears twice")
         numbers.add(number)
-        rounds.append(RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
-                               _check_matches(raw.get("matches"), number, ids, fmt, doc["version"])))
+        row = RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
+                       _check_matches(raw.get("matches"), number, ids, fmt, doc["version"]))
+        if doc["version"] >= 6:
+            row.slip_ref = j.integer(raw.get("slip_ref"), f"round {number} slip_ref", 1, MAX_INT)
+            if row.slip_ref in refs:
+                raise FileError(f"round {number} has another round's slip_ref")
+            refs.add(row.slip_ref)
+            row.certified, row.gap = _proof(raw, number)
+            row.timer = _clock(raw.get("timer"), number)
+        rounds.append(row)
 
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
     if doc["version"] >= 4:
@@ -149,6 +192,38 @@ def _hash(value, where: str) -> str:
     if not HASH.fullmatch(text):
         raise FileError(f"{where} should be 64 hexadecimal digits")
     return text
+
+
+def _proof(raw: dict, number: int) -> tuple:
+    """A round's (certified, gap) as Round keeps them: both null (not paired by an engine), proven optimal (no
+    gap), or not proven, with its gap a fraction of at least 0 or unknown."""
+    certified = raw.get("certified")
+    if certified is not None:
+        certified = j.boolean(certified, f"round {number} certified")
+    gap = j.text(raw.get("gap"), f"round {number} gap", 64, null=True)
+    if gap is not None:
+        try:
+            ok = Fraction(gap) >= 0 and certified is False
+        except (ValueError, ZeroDivisionError):
+            ok = False
+        if not ok:
+            raise FileError(f"round {number} gap should be a number of at least 0, for a round not proven optimal")
+    return certified, gap
+
+
+def _clock(raw, number: int) -> tuple:
+    """A round's clock as Round keeps it (the timer CHECK of app/models.py): none, running to a time, paused with
+    the time left, or called."""
+    if raw is None:
+        return None, None, None
+    raw = j.obj(raw, f"round {number} timer")
+    state = j.choice(raw.get("state"), f"round {number} timer state", ("running", "paused", "called"))
+    ends_at = None if raw.get("ends_at") is None else j.iso_time(raw.get("ends_at"), f"round {number} timer ends_at")
+    remaining = j.integer(raw.get("remaining_ms"), f"round {number} timer remaining_ms", 0, 36_000_000, null=True)
+    if (ends_at is not None) != (state == "running") or (remaining is not None) != (state == "paused"):
+        raise FileError(f"round {number} timer: a running clock has an end time, a paused one its time left, "
+                        "and nothing else")
+    return state, ends_at, remaining
 
 
 def _check_staff(doc: dict) -> list[tuple[str, str]]:
@@ -184,6 +259,8 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
         if result not in results:  # each distinct result is checked once, not once per table
             try:
                 results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
+                if version >= 2 and fmt is Format.DOUBLE_SIDED and not result_rules.games_known(result):
+                    results[result] = result  # an imported file's total that does not say its games stays so
             except result_rules.ResultError as e:
                 raise FileError(f"{where}: {e}") from None
         return results[result]
@@ -215,6 +292,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
                 side=j.choice(s.get("side"), f"{where} seat side", ("corp", "runner"), null=True),
                 points=j.integer(s.get("points"), f"{where} seat points", 0, 1000, null=True),
                 games_won=j.integer(s.get("games_won"), f"{where} seat games_won", 0, 100),
+                penalty=j.integer(s.get("penalty", 0), f"{where} seat penalty", 0, 1000),
             ))
         if len(seats) != (1 if is_bye else 2):
             raise FileError(f"{where} should have {'one seat (a bye)' if is_bye else 'two seats'}")
@@ -228,6 +306,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
         matches.append(MatchRow(
             table=table, is_bye=is_bye, result=result,
             intentional_draw=j.boolean(m.get("intentional_draw"), f"{where} intentional_draw"),
+            two_for_one=j.boolean(m.get("two_for_one", False), f"{where} two_for_one"),
             drawn_games=drawn_games, seats=seats, claims=claims, changes=changes,
         ))
     return matches
@@ -254,7 +333,8 @@ def _decklist_settings(raw) -> dict:
             # a list this SASS's card data lacks falls back to the one in force (services/decklists.rules)
             "restriction": j.text(raw.get("restriction"), "decklists restriction", 64, null=True) or None,
             "decklist_visibility": j.choice(raw.get("visibility"), "decklists visibility",
-                                            tuple(v.value for v in deck_rules.Visibility))}
+                                            tuple(v.value for v in deck_rules.Visibility)),
+            "lists_locked": j.boolean(raw.get("locked", False), "decklists locked")}  # absent before the TO's lock
 
 
 def _check_decklists(raw, ids: set, settings: dict) -> list:
@@ -394,3 +474,12 @@ def _check_cut(raw, ids: set):
     except BracketError as e:
         raise FileError(f"the cut does not add up: {e}") from None
     return {"kind": kind, "seeds": seeds, "results": results, "ranking": ranking}
+
+
+def _nrdb(raw, name: str):
+    """A player's linked NetrunnerDB account, (id, username); absent or null: not linked."""
+    if raw is None:
+        return None
+    raw = j.obj(raw, f"player {name!r} nrdb")
+    return (j.integer(raw.get("id"), f"player {name!r} nrdb id", 1, 2**31 - 1),
+            j.text(raw.get("username"), f"player {name!r} nrdb username", 100, empty=False))

@@ -19,7 +19,8 @@ from ..models import Match, Seat
 
 @dataclass(slots=True)
 class Table:
-    """A match as Match has it, with its seats (rows: player_id, position, side, points, games_won) by position."""
+    """A match as Match has it, with its seats (rows: player_id, position, side, points, games_won, penalty) by
+    position."""
 
     id: int
     table: int
@@ -27,6 +28,7 @@ class Table:
     result: Optional[str]
     intentional_draw: bool
     drawn_games: int
+    two_for_one: bool = False
     seats: list = field(default_factory=list)
 
 
@@ -39,12 +41,13 @@ def by_round(round_ids: Iterable[int]) -> dict[int, list[Table]]:
     by_id = {}
     for rid, *values in db.session.execute(
             sa.select(Match.round_id, Match.id, Match.table, Match.is_bye, Match.result, Match.intentional_draw,
-                      Match.drawn_games).where(Match.round_id.in_(ids)).order_by(Match.round_id, Match.table)):
+                      Match.drawn_games, Match.two_for_one).where(Match.round_id.in_(ids)).order_by(Match.round_id, Match.table)):
         table = by_id[values[0]] = Table(*values)
         tables[rid].append(table)
     seats = defaultdict(list)
     for seat in db.session.execute(
-            sa.select(Seat.match_id, Seat.player_id, Seat.position, Seat.side, Seat.points, Seat.games_won)
+            sa.select(Seat.match_id, Seat.player_id, Seat.position, Seat.side, Seat.points, Seat.games_won,
+                      Seat.penalty)
             .where(Seat.round_id.in_(ids)).order_by(Seat.position, Seat.id)):
         seats[seat.match_id].append(seat)
     for mid, table in by_id.items():

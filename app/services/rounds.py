@@ -77,6 +77,7 @@ class RoundView:
     matches: list  # of TableView, by table
     certified: Optional[bool] = None  # the engine proved its pairing optimal (None: not paired by the engine here)
     gap: Optional[str] = None  # else: its proven distance from the optimum ("7/2"), if known
+    slip_ref: int = 0  # what its slips' codes name it by (app/services/slip_codes.py)
 
     @property
     def proof(self) -> str:
@@ -89,13 +90,13 @@ class RoundView:
             return "not proven optimal"
         gap = Fraction(self.gap)
         shown = f"{gap.numerator}" if gap.denominator == 1 else f"{float(gap):.2f}".rstrip("0")
-        return f"within {shown} of optimal (the best pairing found within the engine's time bound)"
+        return f"within {shown} of optimal (the best pairing found within the engine's work budget)"
 
 
 def load_round(t: Tournament, number: int, *, published_only: bool = False) -> Optional[RoundView]:
     """A round's tables, seats and player names as plain rows: two queries and no ORM objects, so a
     1,000-table round renders fast. None if the round is missing (or unpublished when asked)."""
-    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap).where(
+    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap, Round.slip_ref).where(
         Round.tournament_id == t.id, Round.number == number)
     if published_only:
         query = query.where(Round.published)
@@ -114,7 +115,7 @@ def load_round(t: Tournament, number: int, *, published_only: bool = False) -> O
         tables[-1].seats.append(SeatView(*seat))
     for view in tables:
         view.seats = ordered_seats(t, view)
-    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap)
+    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap, head.slip_ref)
 
 
 def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:
@@ -134,13 +135,14 @@ def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:
 
 def points_before(t: Tournament, number: int) -> dict[int, int]:
     """Each player's points from the rounds before `number` (what they bring into it), by player id: one
-    aggregate query, the same sum the standings make (points always come from the seats' games), and no
-    standings recomputation, which a result in the live round would otherwise force on every page view.
+    aggregate query, the same sum the standings make (points always come from the seats' games, less their
+    penalties), and no standings recomputation, which a result in the live round would otherwise force on every
+    page view.
     Players without a seat before the round are left out (they have 0)."""
     if number <= 1:
         return {}
     return dict(db.session.execute(
-        sa.select(Seat.player_id, sa.func.sum(Seat.points))
+        sa.select(Seat.player_id, sa.func.sum(Seat.points - Seat.penalty))
         .join(Round, Round.id == Seat.round_id)
         .where(Round.tournament_id == t.id, Round.number < number, Seat.points.is_not(None))
         .group_by(Seat.player_id)).all())

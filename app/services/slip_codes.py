@@ -3,11 +3,17 @@
 A slip goes from hand to hand (the printer, the scorekeeper, both players, the table beside them), so it must
 not carry anyone's identity: a player's link would let whoever holds the paper act as that player (drop them,
 report their later rounds) long after the round, and a removed scorekeeper would keep a stack of them. The code
-is `<round id>.<table>.<HMAC-SHA256(SECRET_KEY, event, round id, table)>` (128 bits of the MAC kept), so no row
-is stored and no copy of the database can forge one. It works only while its round is the event's latest,
-published round and no cut exists: the next round, an undo (a new round gets a new id) or the cut kill it. It
-reports the table's result once, while the table has none; a result already in is the organizer's to change.
-The result log names the slip, not a player (match_results.Actor "slip").
+is `<round's slip reference>.<table>.<mac>`, where the mac is 64 bits of HMAC-SHA256(event's slip key, reference,
+table) and 64 bits of the same HMAC over the table's players too (their folded names), so no row is stored per
+slip (128 bits to guess). The key (Tournament.slip_key) and the reference (Round.slip_ref, random) are the event's
+own and travel in its backups: a move to a spare laptop, or a restore, keeps every printed slip working (the
+site's SECRET_KEY differs there). So a copy of the database or a backup file can make its event's codes: they
+report only what the paper does. Binding the players means a slip printed before a swap never reports the table's
+new match: its first half still proves it genuine, so it is refused with what happened (SlipChanged), not taken
+for a typo. A code works only while its round is the event's latest, published round and no cut exists: the next
+round, an undo (a re-paired round gets a new reference) or the cut kill it. It reports the table's result once,
+while the table has none; a result already in is the organizer's to change. The result log names the slip, not a
+player (match_results.Actor "slip").
 """
 from __future__ import annotations
 
@@ -20,18 +26,24 @@ from typing import Optional
 import sqlalchemy as sa
 from flask import current_app, url_for
 
+from ..core.names import name_key
 from ..core.results import Outcome, label
 from ..extensions import db
 from ..models import Match, Round, Tournament
-from . import match_results
+from . import backup, match_results
 from .rounds import RoundError, TableView, load_table
 
 MAC_HEX = 32
+HALF = MAC_HEX // 2
 CODE = re.compile(rf"([1-9][0-9]{{0,9}})\.([1-9][0-9]{{0,5}})\.([0-9a-f]{{{MAC_HEX}}})", re.ASCII)
 
 
 class SlipClosed(RoundError):
     """The slip's round is over, or its table's result is in: nothing was changed."""
+
+
+class SlipChanged(RoundError):
+    """A genuine slip of a table whose players changed after it was printed (a swap)."""
 
 
 @dataclass(frozen=True)
@@ -40,27 +52,42 @@ class SlipTable:
     table: TableView
 
 
-def code(t: Tournament, round_id: int, table: int) -> str:
-    return f"{round_id}.{table}.{_mac(t, round_id, table)}"
+def code(t: Tournament, slip_ref: int, table: int, players) -> str:
+    """The code of a table of the round whose Round.slip_ref is `slip_ref`; `players`: the names on the slip (any
+    order)."""
+    return f"{slip_ref}.{table}.{_mac(t, slip_ref, table)[:HALF]}{_mac(t, slip_ref, table, players)[:HALF]}"
 
 
-def url(t: Tournament, round_id: int, table: int) -> str:
+def url(t: Tournament, slip_ref: int, table: int, players) -> str:
     """The absolute address a slip's QR code holds."""
-    return url_for("slips.show", slug=t.slug, code=code(t, round_id, table), _external=True)
+    return url_for("slips.show", slug=t.slug, code=code(t, slip_ref, table, players), _external=True)
 
 
 def table_for(t: Tournament, raw: Optional[str]) -> Optional[SlipTable]:
-    """The table `raw` is a genuine code for (its round may be over: see open_reason); None otherwise."""
+    """The table `raw` is a genuine code for (its round may be over: see closed_reason); None otherwise.
+    SlipChanged: a genuine code, but the table holds other players now."""
     found = CODE.fullmatch(raw or "")
     if found is None:
         return None
-    round_id, table = int(found.group(1)), int(found.group(2))
-    if not hmac.compare_digest(found.group(3), _mac(t, round_id, table)):
+    ref, table, mac = int(found.group(1)), int(found.group(2)), found.group(3)
+    current = hmac.compare_digest(mac[:HALF], _mac(t, ref, table)[:HALF])
+    if not current and not hmac.compare_digest(mac, _legacy(t, ref, table)):
+        return None  # a forged code costs no query
+    row = db.session.execute(sa.select(Round.id).where(Round.tournament_id == t.id, Round.slip_ref == ref)
+                             .order_by(Round.number.desc()).limit(1)).first()
+    if row is None or not current and row.id != ref:  # a former code names a round from before slip keys
         return None
-    match_id = db.session.scalar(sa.select(Match.id).join(Round, Round.id == Match.round_id).where(
-        Round.id == round_id, Round.tournament_id == t.id, Match.table == table, Match.is_bye.is_(False)))
+    match_id = db.session.scalar(sa.select(Match.id).where(
+        Match.round_id == row.id, Match.table == table, Match.is_bye.is_(False)))
     loaded = load_table(t, match_id) if match_id is not None else None
-    return SlipTable(*loaded) if loaded else None
+    if not loaded:
+        return None
+    number, view = loaded
+    if current and not hmac.compare_digest(mac[HALF:], _mac(t, ref, table, [s.name for s in view.seats])[:HALF]):
+        raise SlipChanged(f"This slip was printed for table {table} of round {number} before the table changed: "
+                          "it names other players than the table has now, so it reports nothing. Hand it to the "
+                          "organizer, who can print the table's new slip.")
+    return SlipTable(number, view)
 
 
 def closed_reason(t: Tournament, slip: SlipTable) -> Optional[str]:
@@ -87,9 +114,20 @@ def report(t: Tournament, slip: SlipTable, outcome: Outcome) -> None:
     match_results.write_result(t, locked, outcome, match_results.Actor("slip"))
     db.session.commit()
     db.session.expire_all()
+    backup.follow(t)
 
 
-def _mac(t: Tournament, round_id: int, table: int) -> str:
+def _mac(t: Tournament, slip_ref: int, table: int, players=None) -> str:
+    msg = f"match-slip:{slip_ref}:{table}"
+    if players is not None:
+        msg += ":" + "\x1f".join(sorted(name_key(n) for n in players))
+    return hmac.new(bytes.fromhex(t.slip_key), msg.encode(), hashlib.sha256).hexdigest()[:MAC_HEX]
+
+
+def _legacy(t: Tournament, round_id: int, table: int) -> str:
+    """The code's MAC as SASS made it before events had their own slip key (a round from then keeps its id as its
+    slip reference): slips printed then keep working on this server, not after a move (the key was the site's).
+    Dead once no event from before migration f24f0a3e1506 is played."""
     key = current_app.config["SECRET_KEY"].encode()
     msg = f"match-slip:{t.id}:{t.seed}:{round_id}:{table}".encode()
     return hmac.new(key, msg, hashlib.sha256).hexdigest()[:MAC_HEX]

@@ -35,12 +35,15 @@ def completed_games(tournament: Tournament, before_round: int | None = None,
     """Every reported match (and bye) of the swiss rounds, optionally only rounds before `before_round`, or only
     published rounds (what the public sees: a result in a round still being checked is nobody else's business).
 
-    One row per match (the two seats joined), read through Core: 15,000 games load in a few dozen ms.
+    One row per match (the two seats joined), read through Core: 15,000 games load in a few dozen ms. A seat's
+    penalty (Seat.penalty, an imported file's negative score) comes off its points here, so the standings and
+    the pairing count it.
     """
     one, two = aliased(Seat), aliased(Seat)
     query = (
         sa.select(Round.number, Match.is_bye, Match.intentional_draw, Match.drawn_games,
-                  one.player_id, one.side, one.points, one.games_won, two.player_id, two.points, two.games_won)
+                  one.player_id, one.side, one.points - one.penalty, one.games_won,
+                  two.player_id, two.points - two.penalty, two.games_won)
         .join(Match, Match.round_id == Round.id)
         .join(one, sa.and_(one.match_id == Match.id, first_seat(one)))
         .outerjoin(two, sa.and_(two.match_id == Match.id, second_seat(two)))
@@ -75,15 +78,16 @@ _CACHE_SIZE = 64
 _cache_lock = threading.Lock()
 
 
-def standings(tournament: Tournament, published_only: bool = False) -> list:
+def standings(tournament: Tournament, published_only: bool = False, cut_first: bool = True) -> list:
     """Swiss standings from the engine, cached per tournament version: phones polling a 2,000-player event
     cost a lookup, and any change to the event (which bumps the version) recomputes them. Public pages, the API
     and the NRTM file ask for `published_only`. Once a cut exists, its players come first in seed order
-    (core/standings.seeds_first): every page and export says what the bracket says."""
+    (core/standings.seeds_first), so the pages say what the bracket says; the NRTM file asks `cut_first=False`:
+    its ranks are the swiss placings (the cut's order is its eliminationPlayers)."""
     from ..core.standings import seeds_first
 
     seeds = tuple(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=tournament.id)
-                                     .order_by(CutEntry.seed))) if tournament.cut_kind else ()
+                                     .order_by(CutEntry.seed))) if tournament.cut_kind and cut_first else ()
     key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers, seeds)
     with _cache_lock:
         if key in _STANDINGS_CACHE:
@@ -105,4 +109,13 @@ def swiss_standings(tournament: Tournament, published_only: bool = False) -> lis
 
     with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
         games = counted_games(completed_games(tournament, published_only=published_only), open_rounds(tournament))
-        return compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers)
+        return compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers,
+                                 tie_order=file_ranks(tournament))
+
+
+def file_ranks(tournament: Tournament) -> dict:
+    """The swiss ranks an imported NRTM file gave its players (Player.file_rank), by player id: the order of
+    the file's exact ties; {} for an event not imported."""
+    return dict(db.session.connection().execute(
+        sa.select(Player.id, Player.file_rank).where(Player.tournament_id == tournament.id,
+                                                    Player.file_rank.is_not(None))).all())

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from ..core import clock
 from ..extensions import db
 from ..models import Round, Tournament, as_utc, utcnow
+from . import backup
 
 
 class TimerError(Exception):
@@ -86,6 +87,7 @@ def act(t: Tournament, number: int, action: str, minutes: Optional[int] = None,
         db.session.rollback()
         raise TimerError("The timer was changed from another device at the same moment; check it and try again.")
     db.session.commit()
+    backup.follow(t)  # a move carries the clock on
     return new
 
 

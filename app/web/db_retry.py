@@ -6,6 +6,10 @@ the request run once more on a fresh one, since running a read twice changes not
 again: its connection may have died during COMMIT, when nobody can know whether it was saved, and a second run
 could save it twice. Its user gets a 503 page saying the connection dropped and to check whether the change is
 there before trying again (docs/security.md, "A dropped database connection").
+
+A connection that dies after the view made its answer (between the last query and the request's teardown) is
+met by the teardown's rollback: the answer stands, the dead connection is thrown away (the pool opens a fresh
+one for the next request), and the drop is logged, never turned into a 500.
 """
 from __future__ import annotations
 
@@ -44,7 +48,21 @@ def retrying(view):
     return run
 
 
+def release_session(error: BaseException | None = None) -> None:
+    """The request's session given back, even over a connection that died after the view: registered after
+    Flask-SQLAlchemy's own teardown, so it runs first (teardowns run in reverse), and that one finds nothing
+    left to do."""
+    try:
+        db.session.remove()
+    except DBAPIError as e:
+        if not dropped(e):
+            raise
+        log.warning("database connection dropped after a request was answered: discarded")
+        db.session.remove()  # the connection is invalidated now: giving it back touches no socket
+
+
 def retry_reads(app: Flask) -> None:
     """Wrap every view (call after the blueprints are registered)."""
     for endpoint, view in list(app.view_functions.items()):
         app.view_functions[endpoint] = retrying(view)
+    app.teardown_appcontext(release_session)

@@ -1,5 +1,6 @@
 """The event's home page: drawn by the public view, and again by a registration that was refused (with its
-errors in the form)."""
+errors in the form). It polls the event's status like the pairings page (static/poll.js) and reloads itself when a
+round is published, so the "You:" line a QR code opened never shows an earlier round's table."""
 from __future__ import annotations
 
 from flask import render_template
@@ -9,7 +10,7 @@ from ..models import Tournament
 from ..services import cut as cut_service
 from ..services import registration as registration_service
 from ..services import rounds
-from . import player_session
+from . import nrdb_oauth, player_session
 from .forms.players import EntryForm
 
 
@@ -18,7 +19,7 @@ def render_home(t: Tournament, form: EntryForm | None = None, status: int = 200)
     registration = registration_service.status(t)
     me = player_session.current_player(t)
     if form is None and registration.open and me is None:
-        form = EntryForm()
+        form = EntryForm(name=nrdb_oauth.username())  # signed in with NetrunnerDB: its username to start
     return render_template("public/home.html", t=t, summaries=rounds.round_summaries(t, published_only=True),
                            registration=registration, me=me, form=form, identities=identities(),
-                           cut=cut_service.progress(t)), status
+                           cut=cut_service.progress(t), status=rounds.status(t)), status

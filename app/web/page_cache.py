@@ -343,6 +343,62 @@ def _file_lock(path: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+KEPT_FILES = 400  # bytes that never change (a round's slip codes), newest first
+
+
+def kept(t, name: str, what: str, build: Callable[[], bytes]) -> bytes:
+    """Bytes of `t` that never change once made, whatever its version (a page of slips' QR codes: results do not
+    change them): `what` says exactly what they are (hashed into the file name with this code's build), so a
+    change to them is another file. The first worker that needs them builds them under their own lock; every
+    other worker, and every later version of the page, reads the file. At most KEPT_FILES are kept."""
+    family, _ = key_of(t, name)
+    digest = hashlib.blake2b(f"{build_id()}\x00{what}".encode(), digest_size=16).hexdigest()
+    data = None
+    try:
+        base = folder()
+        path = base / f"{family}_{digest}.kept"
+        data = _read_kept(path)
+        if data is None:
+            with _file_lock(path.with_suffix(".kept-lock")):
+                data = _read_kept(path)  # another worker made them while this one waited
+                if data is None:
+                    with gc_paused():
+                        data = build()
+                    _write_bytes(base, path, data)
+                    files = list(base.glob("*.kept"))
+                    for old in sorted(files, key=_age)[:max(0, len(files) - KEPT_FILES)]:
+                        old.unlink(missing_ok=True)
+                        old.with_suffix(".kept-lock").unlink(missing_ok=True)
+    except OSError as e:  # the folder is missing, read-only or full: made here all the same, and said
+        log.warning("page cache folder unusable, %s not kept: %s", name, e)
+    return data if data is not None else build()
+
+
+def _read_kept(path: Path) -> Optional[bytes]:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _age(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0
+
+
+def _write_bytes(base: Path, path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=base, prefix=".kept.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def clear_memory() -> None:
     """Tests: forget this process's pages (the files stay)."""
     with _memory_lock:

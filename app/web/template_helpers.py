@@ -113,6 +113,10 @@ def step_url(t: Tournament, step: next_step.Step) -> str:
     """Where a next-step button (templates/_next_step.html) goes; pairing posts there (one click does it)."""
     if step.kind == next_step.ADD_PLAYERS:
         return url_for("players.index", tid=t.id)
+    if step.kind == next_step.REVIEW_LISTS:
+        return url_for("decklists.review", tid=t.id)
+    if step.kind == next_step.LOCK_LISTS:
+        return url_for("decklists.lock", tid=t.id)
     if step.kind == next_step.PAIR:
         return url_for("rounds.pair", tid=t.id)
     if step.kind in (next_step.PUBLISH, next_step.RESULTS):

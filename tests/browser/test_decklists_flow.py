@@ -54,7 +54,7 @@ def test_a_player_pastes_a_legal_list_and_a_broken_one(size, new_context, live_s
     expect(page.get_by_text("Your Corp list is in and legal.")).to_be_visible()
     corp = page.locator("section#corp")
     expect(corp.get_by_text("Legal under the event's rules.")).to_be_visible()
-    expect(corp.get_by_role("heading", name="Agendas (8)")).to_be_visible()
+    expect(corp.get_by_role("heading", name="Agenda (8)")).to_be_visible()
 
     page.get_by_label("Paste your Runner list").fill(BROKEN_RUNNER)
     page.get_by_role("button", name="Submit Runner list").click()
@@ -113,7 +113,7 @@ def test_the_to_reviews_unlocks_and_prints(size, new_context, live_server, roste
     expect(page.locator("article.deck-sheet")).to_have_count(2)
     first = page.locator("article.deck-sheet").first
     expect(first.get_by_role("heading", name=ann)).to_be_visible()
-    expect(first.get_by_role("heading", name="Ice (14)")).to_be_visible()
+    expect(first.get_by_role("heading", name="Sentry (6)")).to_be_visible()
     page.emulate_media(media="print")
     expect(page.get_by_role("button", name="Print")).to_be_hidden()
     page.screenshot(path=str(screenshots / f"decklists_print_{size}.png"), full_page=True)

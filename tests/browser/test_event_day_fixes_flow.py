@@ -75,7 +75,9 @@ def test_player_pages_and_the_you_banner(roster, new_context, organizer, seed_sw
     expect(banner).to_contain_text("You: table")
     expect(banner.locator(".you-go")).to_have_text("My page ›")
     assert banner.locator(".you-go").evaluate("(el) => getComputedStyle(el).textDecorationLine") == "underline"
-    expect(phone.locator("header.site")).to_contain_text("Log in")  # public pages keep the offer
+    # an event's public page: only a small door for organizers, no "Log in / Sign up" (issue 30)
+    expect(phone.locator("header.site")).to_contain_text("Organizer log-in")
+    expect(phone.locator("header.site")).not_to_contain_text("Sign up")
     no_sideways_scroll(phone)
     phone.screenshot(path=str(screenshots / "fixes_you_banner_360.png"))
     banner.click()

@@ -123,7 +123,7 @@ def test_a_phone_registers_at_the_printed_address_and_everything_points_there(ve
         t = db.session.get(Tournament, tid)
         rnd = rounds_service.load_round(t, 1)
         grace = next(m for m in rnd.matches if any(s.name == "Grace Hopper" for s in m.seats))
-        slip_link = slip_codes.url(t, rnd.id, grace.table)
+        slip_link = slip_codes.url(t, rnd.slip_ref, grace.table, [s.name for s in grace.seats])
         db.session.remove()
     assert slip_link.startswith(f"{printed}/t/{slug}/") and _any_slip(desk, slip_link)
     qr = urllib.request.urlopen(f"{printed}/t/{slug}/qr.svg", timeout=5).read().decode()

@@ -407,3 +407,16 @@ def test_a_files_ranking_stands_over_the_games():
     open_cut = Bracket("single", ["a", "b", "c", "d"])
     open_cut.rank_as(["b", "a", "c", "d"])
     assert open_cut.champion() is None and open_cut.final_standings() == ["b", "a", "c", "d"]
+
+
+def test_cut_games_sit_at_tables_of_their_round():
+    """A cut round's games take tables 1, 2, ...: a top 8's final is at table 1, not at its game number (14)."""
+    from app.core.brackets import cut_tables
+    games = Bracket("double", list(range(1, 9))).games
+    tables = cut_tables(games)
+    assert [tables[g] for g in (1, 2, 3, 4)] == [1, 2, 3, 4]
+    assert [tables[g] for g in (5, 6, 7, 8)] == [1, 2, 3, 4]
+    assert [tables[g] for g in (9, 10, 11, 12, 13, 14)] == [1, 2, 3, 1, 1, 1]
+    for rnd in {g.round for g in games}:
+        assert sorted(tables[g.id] for g in games if g.round == rnd) == \
+            list(range(1, sum(g.round == rnd for g in games) + 1))

@@ -91,7 +91,8 @@ def test_netrunnerdbs_own_data_wins_over_the_supplement():
     formats, pools = {"standard": {"pool": "now"}}, {"now": {"sets": ["core"]}}
     assert merge_supplement(supplement, sets, source_cards, formats, pools) == ["VP"]
     assert source_cards["new_card"] == {"title": "New Card", "side": "corp", "type": "ice", "faction": "nbn",
-                                        "influence": 1, "limit": 3, "codes": ["36001"], "sets": ["vp"]}
+                                        "influence": 1, "limit": 3, "codes": ["36001"], "sets": ["vp"],
+                                        "subtypes": ["barrier"]}  # as NetrunnerDB spells a subtype
     assert "old_card" not in source_cards and source_cards["old_card_renamed"]["influence"] == 2
     assert pools["now"]["sets"] == ["core", "vp"]
     everything = {"new": {"codes": ["36001"]}, "old": {"codes": ["36002"]}}

@@ -88,7 +88,7 @@ def test_identity_lines_in_each_shape():
     wrong = d.check("Identity: Haas-Bioroid: Precision Desing\n3x Hedge Fund", "corp", STANDARD)
     assert "there is no identity called “Haas-Bioroid: Precision Desing”. Did you mean “Haas-Bioroid: " \
            "Precision Design”" in wrong.problems[0].message
-    assert d.Kind.NO_IDENTITY in kinds(wrong)
+    assert d.Kind.NO_IDENTITY not in kinds(wrong)  # the misspelt identity is said once, with its "did you mean"
 
 
 def test_headers_and_summary_lines_are_not_cards():
@@ -214,6 +214,120 @@ def test_the_list_in_force_goes_by_the_events_date():
         d.rules("standard", "eternal_points_list_25_07")
 
 
+@pytest.mark.parametrize("name, side, identity, size, influence", [
+    ("corp_nrdb_markdown.md", "corp", "haas_bioroid_precision_design", 40, 0),
+    ("corp_nrdb_bbcode.txt", "corp", "haas_bioroid_precision_design", 40, 0),
+    ("runner_nrdb_markdown.md", "runner", "tao_salonga_telepresence_magician", 44, 7),
+    ("runner_nrdb_bbcode.txt", "runner", "tao_salonga_telepresence_magician", 44, 7),
+])
+def test_netrunnerdbs_markdown_and_bbcode_exports_read_like_its_plain_text(name, side, identity, size, influence):
+    """NetrunnerDB's "Markdown" and "bbCode" exports (links to each card, set names in emphasis, "###Barrier (5)" or
+    "[b]Event (16)[/b]" headers, coloured influence dots, summary lines): every card read, the deck's name the one
+    line that names nothing."""
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    checked = d.check(text, side, STANDARD)
+    assert checked.valid, checked.problems
+    assert (checked.identity, checked.size, checked.influence) == (identity, size, influence)
+    assert [line for _, line in checked.ignored] == [("Precision Pressure" if side == "corp" else "Tāo Goes Shopping")]
+    if side == "corp":
+        assert _cards(checked) == _cards(d.check(corp_text(), "corp", STANDARD))
+    else:
+        assert _cards(checked)["carmen"] == 2 and _cards(checked)["mutual_favor"] == 1
+
+
+def test_a_card_address_names_its_card_when_the_title_does_not():
+    """A link's NetrunnerDB card code stands for a title the data spells otherwise."""
+    checked = d.check("[Haas-Bioroid: Precison Desgin](https://netrunnerdb.com/en/card/30035) _(System Gateway)_\n"
+                      "* 3x [Hedge Fnud](https://netrunnerdb.com/en/card/30075) _(System Gateway)_\n"
+                      "3x [url=https://netrunnerdb.com/en/card/30040]Seemless Lunch[/url] [i](System Gateway)[/i]",
+                      "corp", STANDARD)
+    assert _cards(checked) == {"hedge_fund": 3, "seamless_launch": 3}
+    assert checked.identity == "haas_bioroid_precision_design"
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("3x Hedge Fund", "3x Hedge Fnd", "Line 15: there is no card called “Hedge Fnd”. Did you mean “Hedge Fund”?"),
+    ("3x Project Ingatan", "3x Project Ingatn", "Line 7: there is no card called “Project Ingatn”. Did you mean "
+                                                "“Project Ingatan”, “Project Wotan” or “Project Atlas”?"),
+    ("Haas-Bioroid: Precision Design", "Haas-Bioroid: Precisoin Design",
+     "Line 3: there is no identity called “Haas-Bioroid: Precisoin Design”. Did you mean “Haas-Bioroid: Precision "
+     "Design”?"),
+    ("Haas-Bioroid: Precision Design", "Identity: Haas-Bioroid: Precisoin Design",
+     "Line 3: there is no identity called “Haas-Bioroid: Precisoin Design”. Did you mean “Haas-Bioroid: Precision "
+     "Design”?"),
+])
+def test_one_misspelt_line_is_one_problem(old, new, words):
+    """A typo is not also a deck too small, agenda points off, or no identity: its copies count as whatever they
+    turn out to be."""
+    checked = d.check(corp_text().replace(old, new, 1), "corp", STANDARD)
+    assert [p.message for p in checked.problems] == [words]
+
+
+def test_a_typo_does_not_hide_what_no_reading_of_it_could_mend():
+    short = corp_text().replace("3x Hedge Fund", "1x Hedge Fnd").replace("3x Sprint", "1x Sprint")
+    messages = [p.message for p in d.check(short, "corp", STANDARD).problems]
+    assert "35 cards, besides 1 on lines naming no card; Haas-Bioroid: Precision Design needs at least 40 (the " \
+           "identity is not counted)." in messages
+    many_points = corp_text().replace("3x Hedge Fund", "3x Hedge Fnd").replace("2x Send a Message",
+                                                                                "3x Send a Message")
+    assert "21 agenda points; a deck of 41 cards (3 of them on lines naming no card) needs 18 or 19." in \
+        [p.message for p in d.check(many_points, "corp", STANDARD).problems]
+
+
+def _fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def test_a_past_events_decks_are_judged_by_the_pool_and_list_of_its_own_date():
+    """A 2022 Corp list (cards rotated since, Obokata Protocol banned from 24.09) and a 2024 Runner list (Daily
+    Casts and Cleaver banned from 25.04): each legal on its date, illegal on another."""
+    corp, runner = _fixture("standard_2022_corp.txt"), _fixture("standard_2024_runner.txt")
+    on_2022 = d.rules("standard", on=date(2022, 11, 12))
+    assert (on_2022.pool_id, on_2022.pool_name, on_2022.restriction_id) == \
+        ("rotation_2022", "Fifth Rotation", "standard_ban_list_22_09")
+    assert d.check(corp, "corp", on_2022).valid, d.check(corp, "corp", on_2022).problems
+    on_2024 = d.rules("standard", on=date(2024, 11, 16))
+    assert (on_2024.pool_id, on_2024.restriction_id) == ("rotation_2023", "standard_ban_list_24_09")
+    assert d.check(runner, "runner", on_2024).valid, d.check(runner, "runner", on_2024).problems
+    on_2023 = d.rules("standard", on=date(2023, 11, 18))
+    assert (on_2023.pool_id, on_2023.restriction_id) == ("rotation_2023", "standard_ban_list_23_09")
+    assert d.check(runner, "runner", on_2023).valid
+
+    assert [p.message for p in d.check(corp, "corp", on_2024).problems] == \
+        ["Obokata Protocol is banned (Standard Banlist 24.09)."]
+    today = d.check(corp, "corp", STANDARD)
+    assert "Jinteki: Personal Evolution is not in the Standard card pool (Seventh Rotation)." in \
+        [p.message for p in today.problems]
+    later = d.check(runner, "runner", d.rules("standard", on=date(2025, 10, 10)))
+    assert {p.message for p in later.problems} >= {"Daily Casts is banned (Standard Ban List 25.10).",
+                                                    "Cleaver is banned (Standard Ban List 25.10)."}
+    assert d.Kind.NOT_IN_POOL in kinds(later)
+    # and today's list was no list in 2022: its newer cards were in no pool then
+    assert d.Kind.NOT_IN_POOL in kinds(d.check(corp_text(), "corp", on_2022))
+
+
+def test_the_snapshot_in_force_reads_through_netrunnerdbs_misdated_snapshots():
+    """NetrunnerDB dates the Seventh Rotation's snapshots a year early (2024-04-24, though Elevation and Ban List
+    25.04 both start 2025-04-24), so mid-2024 is still the Sixth Rotation; the list in force goes by the list's own
+    date (Startup's Liberation pool of 2024-03-30 names a list of 2024-09-20: until then 24.01 stands)."""
+    mid_2024 = cards.in_force("standard", date(2024, 6, 1))
+    assert (mid_2024.pool, mid_2024.restriction) == ("rotation_2023", "standard_ban_list_24_05")
+    assert cards.in_force("standard", date(2025, 4, 24)) == cards.Snapshot("2025-04-24", "rotation_2025",
+                                                                          "standard_ban_list_25_04")
+    assert cards.in_force("standard").restriction == "standard_ban_list_25_10"  # no date: the newest
+    liberation = cards.in_force("startup", date(2024, 6, 1))
+    assert (liberation.pool, liberation.restriction) == ("startup_liberation", "startup_ban_list_24_01")
+    assert cards.in_force("startup", date(2025, 1, 10)).pool == "startup_liberation"  # Elevation: not before 2025-04-24
+    assert cards.in_force("standard", date(2017, 11, 1)).pool == "rotation_2017"  # a true date is kept
+    starts = [s.start for s in cards.snapshots("standard")]
+    assert starts == sorted(starts)
+    # a format with no list on the day: nothing restricted, and the pages say so
+    early_startup = d.rules("startup", on=date(2023, 1, 10))
+    assert (early_startup.pool_id, early_startup.restriction_id) == ("startup_borealis", None)
+    assert early_startup.restriction_name == "no restriction list" and not early_startup.banned
+    assert d.default_restriction("startup", date(2023, 1, 10)) is None
+
+
 def test_too_long_pastes_are_refused_before_any_work():
     with pytest.raises(TooLong, match="10,000 lines"):
         parse("3x Hedge Fund\n" * 9_999 + "3x Hedge Fund")
@@ -222,12 +336,24 @@ def test_too_long_pastes_are_refused_before_any_work():
     parse("\n" * (MAX_LINES - 1))  # at the limit: read
 
 
-def test_by_type_groups_in_deck_check_order():
+def test_by_type_groups_in_netrunnerdbs_order():
+    """As NetrunnerDB's deck page sorts by type: agendas, assets, operations, upgrades, then ice by kind; events,
+    hardware, resources, then icebreakers and other programs; titles alphabetical in each."""
     checked = d.check(corp_text(), "corp", STANDARD)
     groups = d.by_type(checked.cards)
-    assert [g.label for g in groups] == ["Agendas", "Assets", "Operations", "Ice"]
-    assert [g.total for g in groups] == [8, 6, 12, 14]
-    assert [r[1] for r in groups[0].rows] == sorted((r[1] for r in groups[0].rows), key=str.casefold)
+    assert [(g.label, g.total) for g in groups] == [("Agenda", 8), ("Asset", 6), ("Operation", 12), ("Barrier", 5),
+                                                    ("Code Gate", 3), ("Sentry", 6)]
+    assert [r[1] for r in groups[2].rows] == ["Hedge Fund", "Seamless Launch", "Sprint", "Top-Down Solutions"]
+    corp = d.by_type([("ice_wall", 1), ("hedge_fund", 3), ("archer", 1), ("tollbooth", 2), ("ansel_2_0", 1),
+                      ("snare", 1), ("sansan_city_grid", 1), ("hostile_takeover", 2), ("adonis_campaign", 1)])
+    assert [g.label for g in corp] == ["Agenda", "Asset", "Operation", "Upgrade", "Barrier", "Code Gate", "Sentry"]
+    runner = d.by_type([("corroder", 2), ("sure_gamble", 3), ("clone_chip", 1), ("datasucker", 1),
+                        ("daily_casts", 2)])
+    assert [(g.label, [r[1] for r in g.rows]) for g in runner] == [
+        ("Event", ["Sure Gamble"]), ("Hardware", ["Clone Chip"]), ("Resource", ["Daily Casts"]),
+        ("Icebreaker", ["Corroder"]), ("Program", ["Datasucker"])]
+    assert d.group_of({"type": "ice", "subtypes": ["barrier", "sentry"]}) == "multi"
+    assert d.group_of({"type": "ice", "subtypes": ["trap"]}) == "other_ice"
 
 
 @settings(max_examples=40, deadline=None)

@@ -97,7 +97,7 @@ def test_cut_games_have_the_recorded_corp():
 
 
 KEYS = {Format.SINGLE_SIDED: ["corp", "runner", "tie", "id"],
-        Format.DOUBLE_SIDED: ["6-0", "3-3", "0-6", "3-0/0-3", "0-3/3-0", "1-1/1-1", "3-0/1-1", "0-3/1-1"],
+        Format.DOUBLE_SIDED: ["6-0", "2-2", "0-6", "3-0/0-3", "0-3/3-0", "1-1/1-1", "3-0/1-1", "0-3/1-1"],
         Format.PLAIN: ["2-0", "2-1", "1-2", "0-2", "1-1", "1-1-1"]}
 
 
@@ -144,3 +144,11 @@ def test_every_game_is_counted_once_on_each_side(event):
                 assert sum(getattr(x.tally, field) for x in lines) == getattr(swiss.sides[side], field)
     if fmt.sided_tables:
         assert sum(n for _, n in stats.side_balance) == swiss.players
+
+
+def test_a_total_that_does_not_say_its_games_counts_no_game():
+    """An imported file's 3-3 or 4-1 without side scores (results.games_known): no side won anything SASS could
+    count, so the table is left out rather than guessed; 6-0 says its games and counts."""
+    for total in ("3-3", "4-1", "1-4"):
+        assert table_games(Format.DOUBLE_SIDED, Table(1, total, False, ((1, None), (2, None)))) == []
+    assert len(table_games(Format.DOUBLE_SIDED, Table(1, "6-0", False, ((1, None), (2, None))))) == 2

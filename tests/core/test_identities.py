@@ -73,3 +73,17 @@ def test_vantage_point_identities_from_the_supplement():
     assert faction("Editorial Division: Ad Nihilum", "corp") == "nbn"
     assert {vic, 'Hiram "0mission" Svensson: Shadow of the Past'} <= set(identities()["runner"])
     assert {"Méliès U: Only the Brightest", "Editorial Division: Ad Nihilum"} <= set(identities()["corp"])
+
+
+def test_a_files_faction_by_the_nrtm_apps_display_name():
+    """The NRTM app writes factions by name: read them as well as codes, for the side asked ("Neutral" is the
+    side's neutral faction), and a name of the other side, or one two factions share, names none."""
+    from app.core.factions import read
+    from app.core.identities import file_faction
+    assert read("Weyland", "corp") == "weyland_consortium"
+    assert read("Sunny Lebeau", "runner") == read("sunny-lebeau") == "sunny_lebeau"
+    assert read("Haas-Bioroid") == read("haas_bioroid") == "haas_bioroid"
+    assert read("Neutral", "runner") == "neutral_runner" and read("Neutral") is None
+    assert read("Weyland", "runner") is None and read("Mystery") is None and read(None) is None
+    assert file_faction("Next Year's Corp", "corp", "Weyland") == "weyland_consortium"
+    assert file_faction("Haas-Bioroid: Engineering the Future", "corp", "Weyland") is None  # the data knows it

@@ -71,3 +71,10 @@ def test_cut_games():
     assert cut_game(True, "corp") == "I won as Corp"
     assert cut_game(False, "runner", Person.YOU) == "you lost as Runner"
     assert cut_game(True, None) == "I won"  # plain swiss cuts have no sides
+
+
+def test_an_imported_total_without_its_games_reads_as_the_score_alone():
+    """A file's 3-3 or 4-1 without side scores: no "each won as Corp" guessed."""
+    assert worded(Format.DOUBLE_SIDED, "3-3", FIRST) == "We drew 3-3"
+    assert worded(Format.DOUBLE_SIDED, "3-0/0-3", FIRST) == "We drew 3-3: each won as Corp"
+    assert worded(Format.DOUBLE_SIDED, "4-1", SECOND) == "I lost 1-4"

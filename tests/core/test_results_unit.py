@@ -103,3 +103,24 @@ def test_labels():
     assert label(Format.PLAIN, "2-1-1") == "2-1-1"
     assert label(Format.DOUBLE_SIDED, BYE) == "Bye"
     assert label(Format.DOUBLE_SIDED, None) == ""
+
+
+def test_a_total_without_its_games_is_known_as_such():
+    """games_known: both games, or a total only one pair of games gives; a file's 3-3 or 4-1 alone is not, and
+    side_scores then gives no side's score rather than a guess."""
+    from app.core.results import games_known, side_scores
+    assert games_known("3-0/0-3") and games_known("6-0") and games_known("2-2")
+    assert not games_known("3-3") and not games_known("4-1") and not games_known("1-4")
+    assert side_scores("3-3") == ((None, None), (None, None))
+    assert side_scores("6-0") == ((3, 3), (0, 0))
+
+
+def test_a_byes_points_kept_from_a_file_pass_the_check():
+    """A bye an imported file scored 0 or 7 keeps its points in a backup; a plain swiss bye does not."""
+    from app.core.results import check_scores
+    check_scores(Format.DOUBLE_SIDED, True, BYE, [(1, None, 0, 0)])
+    check_scores(Format.DOUBLE_SIDED, True, BYE, [(1, None, 7, 0)])
+    with pytest.raises(ResultError):
+        check_scores(Format.DOUBLE_SIDED, True, BYE, [(1, None, 13, 0)])
+    with pytest.raises(ResultError):
+        check_scores(Format.PLAIN, True, BYE, [(1, None, 0, 2)])

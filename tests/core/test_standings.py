@@ -322,3 +322,18 @@ def test_seeds_first_keeps_everyone_and_the_brackets_order(case):
     assert [r.player for r in out[len(seeds):]] == rest
     top = [r.player for r in rows[:len(seeds)]]
     assert [(r.player, r.rank) for r in seeds_first(rows, top)] == [(r.player, r.rank) for r in rows]
+
+
+def test_an_imported_files_ranks_order_only_its_exact_ties():
+    """tie_order (Player.file_rank) decides between players equal on points and every tiebreaker, before the id's
+    text; it never moves a player past one with more points or a better tiebreaker."""
+    entrants = [Entrant(i, f"P{i}") for i in (1, 2, 3, 4)]
+    games = [Game(1, 1, 2, 3, 0, Side.CORP), Game(1, 3, 4, 3, 0, Side.CORP)]  # 1 and 3 tie exactly, 2 and 4 too
+    plain = [r.player for r in compute_standings(Format.SINGLE_SIDED, entrants, games)]
+    assert plain == [1, 3, 2, 4]  # the id's text
+    ordered = compute_standings(Format.SINGLE_SIDED, entrants, games, tie_order={3: 1, 1: 2, 4: 3, 2: 4})
+    assert [(r.player, r.rank) for r in ordered] == [(3, 1), (1, 2), (4, 3), (2, 4)]
+    upside_down = compute_standings(Format.SINGLE_SIDED, entrants, games, tie_order={2: 1, 4: 2, 1: 3, 3: 4})
+    assert [r.player for r in upside_down] == [1, 3, 2, 4]  # winners stay above: points first
+    penalised = [Game(1, 1, 2, 3, -1, Side.CORP), Game(1, 3, 4, 3, 0, Side.CORP)]  # a penalty: below 0 points
+    assert [(r.player, r.points) for r in compute_standings(Format.SINGLE_SIDED, entrants, penalised)][-1] == (2, -1)

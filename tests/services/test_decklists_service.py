@@ -18,7 +18,7 @@ from app.models import Decklist, Player
 from app.services import backup as backup_service
 from app.services import cut as cut_service
 from app.services import decklists as service
-from app.services import export
+from app.services import export, next_step
 from app.services import restore as restore_service
 from app.services import rounds as rounds_service
 
@@ -139,22 +139,23 @@ def test_visibility_cut_and_after(event):
     for p in players:
         service.submit(t, p, "corp", CORP, "player")
     service.save_settings(t, True, "standard", "", "cut")
-    assert service.public_players(t) == []
+    assert service.public_players(t, next_step.event_over(t)) == []
     add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
     add_round(t, 2, [(ann, cat, "corp"), (ben, dan, "runner")])
-    assert service.public_players(t) == []
+    assert service.public_players(t, next_step.event_over(t)) == []
     cut_service.create(t, 2, "single")
     seeds = list(cut_service.load(t).bracket.seeds)
-    assert service.public_players(t) == seeds and len(seeds) == 2
-    assert [p.id for p, _ in service.public_lists(t)] == seeds  # in seed order
+    assert service.public_players(t, next_step.event_over(t)) == seeds and len(seeds) == 2
+    assert [p.id for p, _ in service.public_lists(t, next_step.event_over(t))] == seeds  # in seed order
     service.save_settings(t, True, "standard", "", "after")
-    assert service.public_players(t) == []  # the cut is still running
+    assert service.public_players(t, next_step.event_over(t)) == []  # the cut is still running
     first, _second = cut_service.load(t).bracket.seeds
     cut_service.set_corp(t, 1, first)
     cut_service.report(t, 1, first)
-    assert service.event_over(t) and set(service.public_players(t)) == {p.id for p in players}
+    assert next_step.event_over(t)
+    assert set(service.public_players(t, next_step.event_over(t))) == {p.id for p in players}
     service.save_settings(t, True, "standard", "", "closed")
-    assert service.public_players(t) == []
+    assert service.public_players(t, next_step.event_over(t)) == []
 
 
 def test_backup_round_trip_keeps_the_lists_and_settings(event):
@@ -166,7 +167,7 @@ def test_backup_round_trip_keeps_the_lists_and_settings(event):
     rounds_service.pair_next_round(t, 1)
     service.unlock(t, ben, "corp")
     first = backup_service.backup(t)
-    assert first["version"] == 5 and len(first["decklists"]) == 3
+    assert first["version"] == backup_service.VERSION and len(first["decklists"]) == 3
     copy = restore_service.restore(json.dumps(first).encode(), owner)
     second = backup_service.backup(copy)
     assert second["decklists"] == first["decklists"]
@@ -220,3 +221,34 @@ def test_review_of_a_big_event_shows_those_needing_attention(event, monkeypatch)
     assert big.attention_only and [r.player.name for r in big.rows] == ["Ben", "Cat", "Dan"]
     assert (big.players, big.missing, big.invalid, big.changed_identities) == (4, 2, 0, 2)
     assert len(service.review(t, show_all=True).rows) == 4
+
+
+def test_lists_public_after_the_event_wait_for_the_cut(event):
+    """The audit's leak: "public after the event" showed every list between the end of the swiss and the cut (a
+    small field's swiss end looked like the end). Today's event: nothing public after the swiss, nor while its
+    cut is played; everything once the cut is decided."""
+    _, t, players = event
+    ann, ben, cat, dan = players
+    t.date = date.today()
+    for p in players:
+        service.submit(t, p, "corp", CORP, "player")
+    service.save_settings(t, True, "standard", "", "after")
+    add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
+    add_round(t, 2, [(ann, cat, "corp"), (ben, dan, "runner")])
+    assert not next_step.event_over(t) and service.public_players(t, next_step.event_over(t)) == []  # the swiss is over, the cut to come
+    cut_service.create(t, 2, "single")
+    assert service.public_players(t, next_step.event_over(t)) == []
+    first, _second = cut_service.load(t).bracket.seeds
+    cut_service.set_corp(t, 1, first)
+    cut_service.report(t, 1, first)
+    assert set(service.public_players(t, next_step.event_over(t))) == {p.id for p in players}
+
+
+def test_lists_public_after_an_event_without_a_cut_the_day_after(event):
+    _, t, (ann, ben, cat, dan) = event
+    t.date = date(2026, 11, 27)
+    add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
+    assert not next_step.event_over(t, today=date(2026, 11, 28))  # the swiss is not complete
+    add_round(t, 2, [(ann, cat, "corp"), (ben, dan, "runner")])
+    assert not next_step.event_over(t, today=date(2026, 11, 27))  # its day: a cut may still come
+    assert next_step.event_over(t, today=date(2026, 11, 28))

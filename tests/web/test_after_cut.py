@@ -103,12 +103,13 @@ def test_the_organizer_sees_what_changes_then_confirms(event, app, login):
     new = {s.player: s for s in state.swiss_standings(t)}
     assert new[moved].points < old[moved].points
 
-    # every page and export says what the bracket says: seed i is swiss rank i
+    # the NRTM file ranks the swiss as its games now stand (the results site's placings); its cut keeps the seeds
     nrtm = json.loads(app.test_client().get(f"/t/{t.slug}.json").data)
-    rank = {p["id"]: p["rank"] for p in nrtm["players"]}
-    assert all(rank[e["id"]] == e["seed"] for e in nrtm["eliminationPlayers"])
-    assert sorted(e["seed"] for e in nrtm["eliminationPlayers"]) == list(range(1, 9))
     names = {p["id"]: p["name"] for p in nrtm["players"]}
+    assert [(names[p["id"]], p["rank"]) for p in nrtm["players"]] == \
+        [(r.name, r.rank) for r in state.swiss_standings(t)]
+    assert sorted(e["seed"] for e in nrtm["eliminationPlayers"]) == list(range(1, 9))
+    # every page and the CSV say what the bracket says: seed i is listed i-th
     by_seed = [names[e["id"]] for e in sorted(nrtm["eliminationPlayers"], key=lambda e: e["seed"])]
     rows = list(csv.reader(io.StringIO(to.get(f"/tournaments/{t.id}/standings.csv").get_data(as_text=True))))
     header = rows[0]

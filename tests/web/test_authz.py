@@ -14,13 +14,14 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import JudgeCall, Match, Player, Round, Seat, Staff, User
+from app.models import JudgeCall, Match, NrdbAccount, PendingStaff, Player, Round, Seat, Staff, User
 from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
 ACCOUNT = "account"  # any logged-in user, acting on their own account or creating their own events
 PLAYER = "player"    # a player through their secret link; no account role grants it
 SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
+NRDB = "nrdb"        # a browser signed in with NetrunnerDB, acting on its own account; no account role grants it
 AFTER_SWISS = "after swiss"  # anyone once the swiss is over; before, SCORE (and the admin reading). The victim's
                              # event is mid-swiss; test_after_swiss_routes_are_public_once_it_ends walks the rest.
 
@@ -41,13 +42,17 @@ ROUTES = {
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
     "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "pairing_jobs.follow": ORGANIZE,
-    "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN,
+    # results to AlwaysBeRunning (app/web/views/abr.py)
+    "abr.index": ORGANIZE, "abr.send": ORGANIZE,
+    "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN, "staff.forget": OWN,
     # players' phones and the read-only API
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
     "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
     "public.me": PUBLIC,
+    # an online event's report address: a remembered phone goes to its page, anyone else proves it with a code
+    "online.report": PUBLIC, "online.prove": PUBLIC,
     # self-registration: anyone registers while it is open; a device edits the entry its player link holds
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
@@ -64,12 +69,22 @@ ROUTES = {
     "decklists.mine": PLAYER, "decklists.public": PUBLIC,
     "decklists.review": SCORE, "decklists.sheet": SCORE, "decklists.print_all": SCORE,
     "decklists.save_settings": ORGANIZE, "decklists.enter": ORGANIZE, "decklists.unlock": ORGANIZE,
-    "decklists.export_csv": ORGANIZE,
+    "decklists.export_csv": ORGANIZE, "decklists.lock": ORGANIZE, "decklists.reopen": ORGANIZE,
+    # decks fetched from NetrunnerDB: a player's own through their link; organizers for anyone
+    "nrdb_decks.mine": PLAYER, "nrdb_decks.enter": ORGANIZE,
     # the event statistics, page and API
     "stats.show": AFTER_SWISS, "api.stats": AFTER_SWISS,
     # judge calls: a player calls through their link; the staff see, claim and resolve (app/web/views/judge_calls.py)
     "judge_calls.call": PLAYER, "judge_calls.cancel": PLAYER, "judge_calls.mine": PLAYER,
     "judge_calls.index": SCORE, "judge_calls.live": SCORE, "judge_calls.claim": SCORE, "judge_calls.resolve": SCORE,
+    # NetrunnerDB (app/web/views/nrdb.py): anyone starts or ends a sign-in of their own browser; a player links their
+    # entry through its link; the history and its privacy are the signed-in account's; organizers unlink entries
+    "nrdb.sign_in": PUBLIC, "nrdb.callback": PUBLIC, "nrdb.sign_out": PUBLIC,
+    "nrdb.link": PLAYER, "nrdb.unlink": PLAYER, "nrdb.history": NRDB, "nrdb.privacy": NRDB, "nrdb.entry_history": PLAYER,
+    "nrdb.unlink_entry": ORGANIZE,
+    # a player's own NetrunnerDB decks (app/web/views/nrdb_picker.py): their link, and signed in with the account the
+    # entry is linked to (tests/web/test_nrdb_picker.py walks the second half)
+    "nrdb_picker.decks": PLAYER, "nrdb_picker.pick": PLAYER,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -88,7 +103,7 @@ def expected_allowed(role: str, endpoint: str, method: str) -> bool:
         need = SCORE
     if need == PUBLIC:
         return True
-    if need in (PLAYER, SLIP):
+    if need in (PLAYER, SLIP, NRDB):
         return False
     if role == "anonymous":
         return False
@@ -102,13 +117,24 @@ MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 EXCLUDED = {"auth.login": "acts on the visitor's own session",
             "auth.signup": "creates the visitor's own account",
             "auth.logout": "ends the visitor's own session"}
-OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid"}
+OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid",
+               "pending_id"}
 # A payload that would be a valid change if the caller were allowed to make it.
 PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
            "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
            "drawn": "0", "text": "Mallory,,", "action": "swap", "player": "1", "other": "2", "top": "2",
            "kind": "single", "winner": "1", "corp": "1", "email": "mallory@example.com", "role": "organizer",
            "side": "corp", "decklists": "y", "card_format": "eternal", "visibility": "after"}
+
+
+@pytest.fixture(autouse=True)
+def _nrdb_client(request):
+    """The NetrunnerDB routes are walked as on a server with a NetrunnerDB client (without one they all answer 404);
+    nothing listens at its address, and no walk reaches it."""
+    for name in ("app", "csrf_app"):
+        if name in request.fixturenames:
+            request.getfixturevalue(name).config.update(NRDB_URL="http://127.0.0.1:9", NRDB_CLIENT_ID="walk",
+                                                        NRDB_CLIENT_SECRET="walk")
 
 
 def _victim(make_user, make_tournament):
@@ -139,14 +165,19 @@ def _victim(make_user, make_tournament):
              Staff(tournament_id=t.id, user_id=organizer.id, role="organizer")]
     db.session.add_all(staff)
     call = JudgeCall(tournament_id=t.id, player_id=players[0].id, round_number=1, table=1, state="open")
-    db.session.add(call)
+    pending = PendingStaff(tournament_id=t.id, email="not-here-yet@example.com", role="organizer")
+    db.session.add_all([call, pending])
+    account = NrdbAccount(nrdb_id=4242, username="ann_nrdb")  # Ann's entry is linked; her history is private
+    db.session.add(account)
+    db.session.flush()
+    players[0].nrdb_account_id = account.id
     db.session.commit()
     seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
             "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
-            "cid": call.id}
+            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id}
 
 
 def _url_args(rule, ids: dict) -> dict:

@@ -37,6 +37,7 @@ def _rich_event(make_user, make_tournament):
     names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
     a, b, c, d, e, f = add_players(t, names)
     f.dropped, e.fixed_table, a.first_round_bye = True, 3, True
+    t.abr_id = 4321  # where its results go on AlwaysBeRunning
     db.session.commit()
     add_round(t, 1, [(b, c, "corp"), (d, e, "id"), (f, a, "runner")])
     add_round(t, 2, [(c, d, "tie"), (e, b, "runner"), (a, None, None)])
@@ -67,7 +68,7 @@ def test_round_trip_backup_restore_backup(client, make_user, make_tournament, lo
     assert (first["tournament"]["name"], second["tournament"]["name"]) == ("Rich Open", "Rich Open (restored)")
     second["tournament"]["name"] = first["tournament"]["name"]
     assert not set(links_of(second)) & set(links_of(first))  # a copy: new player links
-    assert second == first
+    assert second == first and second["tournament"]["abr_id"] == 4321
     # the original is exactly as it was
     after = _snapshot()
     for table, rows in before.items():
@@ -182,3 +183,27 @@ def test_restored_copy_is_marked_once_and_listed_apart(client, make_user, make_t
 def links_of(doc: dict) -> list[str]:
     """The players' link hashes, taken out of the file (a restored copy has links of its own)."""
     return [p.pop("link") for p in doc["players"]]
+
+
+@pytest.mark.parametrize("where", ["name", "key"])
+def test_a_lone_surrogate_is_a_clear_400(client, make_user, make_tournament, login, where):
+    """The audit's `\\ud800`: JSON may escape half of a UTF-16 pair, which is no character at all; a backup
+    holding one in a player's name (or a key) answered 500 when it was written. Now a 400 naming the problem, for
+    the restore and the NRTM import alike, and nothing written."""
+    owner, t = _rich_event(make_user, make_tournament)
+    login()
+    text = json.dumps(backup_service.backup(t))
+    broken = text.replace('"Ann"', '"An\\ud800n"') if where == "name" else text.replace('"name"', '"na\\udc00me"', 1)
+    assert broken != text
+    before = _snapshot()
+    response = _restore(client, broken.encode())
+    assert response.status_code == 400
+    assert "broken character" in html.unescape(response.get_data(as_text=True))
+    nrtm = client.get(f"/t/{t.slug}.json").get_data(as_text=True).replace('"Ann"', '"An\\ud800n"')
+    response = client.post("/tournaments/import", data={"file": (io.BytesIO(nrtm.encode()), "event.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "broken character" in html.unescape(response.get_data(as_text=True))
+    assert _snapshot() == before
+    pair = text.replace('"Ann"', '"An\\ud83d\\ude00n"')  # a whole pair (an emoji) is a character like any other
+    assert _restore(client, pair.encode()).status_code == 302

@@ -140,7 +140,8 @@ def test_every_publish_keeps_a_backup_and_the_newest_moves_the_event(app, make_u
                 assert to.post(f"/tournaments/{t.id}/matches/{m.id}/result", data={"result": "corp"}).status_code < 400
         assert to.post(f"/tournaments/{t.id}/rounds/{number}/publish").status_code == 303
     kept = sorted((tmp_path / slug).iterdir())
-    assert [p.name.split("-", 1)[1] for p in kept] == [f"{slug}-round2.json.gz", f"{slug}-round3.json.gz"]
+    assert [p.name.split("-", 1)[1].rsplit("-v", 1)[0] for p in kept] == [f"{slug}-round2", f"{slug}-round3"]
+    assert kept[-1].name.endswith(f"-v{db.session.get(Tournament, t.id).version}.json.gz")  # its event version
     newest = json.loads(gzip.decompress(kept[-1].read_bytes()))
     assert [r["number"] for r in newest["rounds"] if r["published"]] == [1, 2, 3]
 

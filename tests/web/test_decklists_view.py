@@ -154,8 +154,9 @@ def test_the_to_reviews_enters_unlocks_prints_and_exports(client, login, event):
     assert service.lists_of(t, ann)["runner"].valid and not service.lists_of(t, ann)["runner"].unlocked
     # printouts: one player's sheet by type, and all lists
     sheet = _text(client.get(f"/tournaments/{t.id}/decklists/{ann.id}/sheet"))
-    assert sheet.index("<h4>Agendas") < sheet.index("<h4>Assets") < sheet.index("<h4>Operations") < sheet.index("<h4>Ice ")
-    assert "<h4>Ice <span class=\"muted\">(14)</span>" in sheet
+    assert sheet.index("<h4>Agenda") < sheet.index("<h4>Asset") < sheet.index("<h4>Operation") \
+        < sheet.index("<h4>Barrier") < sheet.index("<h4>Code Gate") < sheet.index("<h4>Sentry")
+    assert "<h4>Sentry <span class=\"muted\">(6)</span>" in sheet
     assert "data-print" in sheet and "Checked by" in sheet
     everything = _text(client.get(f"/tournaments/{t.id}/decklists/print"))
     assert everything.count('class="deck-sheet"') == 2  # Ann and Ben have lists
@@ -203,3 +204,35 @@ def test_open_lists_appear_when_the_cut_is_made(client, event):
     assert "Haas-Bioroid: Precision Design" in page and "problem" not in page.lower().split("<main>")[1]
     assert f'href="{public}"' in _text(client.get(f"/t/{t.slug}"))  # the event's tabs link to them
     assert names
+
+
+def test_a_past_events_lists_are_judged_on_its_date_and_the_pages_say_under_what(client, make_user, make_tournament):
+    """A 2022 event: its Corp list (cards rotated since) is legal under the pool and list of 2022, and the player's
+    page names them and the card data's date."""
+    t = make_tournament(make_user(), decklists=True, date=date(2022, 11, 12))
+    (ann,) = add_players(t, ["Ann"])
+    r = client.post(_url(t, ann), data={"side": "corp",
+                                        "text": (FIXTURES / "standard_2022_corp.txt").read_text(encoding="utf-8")})
+    page = _text(client.get(r.location))
+    assert "Your Corp list is in and legal." in page
+    assert "Standard · Fifth Rotation card pool · Standard Ban List 22.09 (in force on 2022-11-12) · card data of " \
+           "2025-09-17 plus Vantage Point" in " ".join(page.split())
+
+
+def test_a_new_date_judges_the_lists_again(client, login, make_user, make_tournament):
+    """The pool and list in force follow the event's date: moving a 2022 event entered with today's date to its own
+    date makes its 2022 list legal, in the same save."""
+    t = make_tournament(make_user(), decklists=True, date=date(2026, 11, 1), name="Worlds 2022")
+    (ann,) = add_players(t, ["Ann"])
+    deck, checked = service.submit(t, ann, "corp", (FIXTURES / "standard_2022_corp.txt").read_text(encoding="utf-8"),
+                                   "organizer")
+    assert not deck.valid and {p["kind"] for p in deck.problems} == {"not_in_pool"}
+    login()
+    r = client.post(f"/tournaments/{t.id}/edit", data={"name": "Worlds 2022", "date": "2022-11-12",
+                                                       "format": t.format, "score_factor": t.score_factor,
+                                                       "planned_rounds": "", "tiebreakers": "magic"},
+                    follow_redirects=True)
+    assert "1 decklist checked again under the rules of the new date." in _text(r)
+    db.session.expire_all()
+    deck = service.lists_of(t, ann)["corp"]
+    assert deck.valid and deck.problems == []

@@ -82,3 +82,55 @@ def test_a_write_killed_mid_request_says_so_and_writes_nothing(app, killer, even
     assert to.post(f"/tournaments/{t.id}/matches/{game.id}/result", data={"result": "corp"}).status_code == 303
     db.session.expire_all()
     assert db.session.get(Match, game.id).result == "corp"
+
+
+def test_a_connection_killed_after_the_view_is_no_500(app, killer, event, database_uri):
+    """The audit's 500s: the view ran and made its answer, then the connection died before the request's
+    teardown gave it back (its rollback met the dead socket). The answer stands; the dead connection is dropped
+    and the next request gets a fresh one. A separate app, as in production: the tests' own app holds one app
+    context open, so its requests never tear down."""
+    from app import create_app
+    _, t = event
+    served = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri})
+    kills = []
+
+    @served.after_request
+    def kill_after_the_view(response):
+        db.session.execute(sa.text("SELECT 1"))  # this request's connection, in its transaction
+        kills.append(killer())
+        return response
+    client = served.test_client()
+    response = client.get(f"/t/{t.slug}/pairings")
+    assert kills and kills[0] >= 1
+    assert response.status_code == 200
+    served.after_request_funcs[None].remove(kill_after_the_view)
+    assert client.get(f"/t/{t.slug}/pairings").status_code == 200
+    with served.app_context():
+        db.engine.dispose()
+    try:
+        db.session.rollback()  # the tests' own connection was killed too
+    except sa.exc.DBAPIError:
+        db.session.rollback()
+
+
+def test_a_connection_closed_after_the_view_is_no_500_on_any_database(app, event, database_uri):
+    """The same on every database: the request's own connection closed under it after the view (on SQLite the
+    driver then says "Cannot operate on a closed database", which SQLAlchemy reads as a disconnect)."""
+    from app import create_app
+    _, t = event
+    served = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri})
+    closed = []
+
+    @served.after_request
+    def close_after_the_view(response):
+        db.session.execute(sa.text("SELECT 1"))
+        db.session.connection().connection.dbapi_connection.close()
+        closed.append(1)
+        return response
+    client = served.test_client()
+    response = client.get(f"/t/{t.slug}/pairings")
+    assert closed and response.status_code == 200
+    served.after_request_funcs[None].remove(close_after_the_view)
+    assert client.get(f"/t/{t.slug}/pairings").status_code == 200
+    with served.app_context():
+        db.engine.dispose()

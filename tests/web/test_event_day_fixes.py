@@ -105,7 +105,12 @@ def test_player_pages_offer_no_log_in(app, make_user):
     assert "Sign up" not in page and ">Log in<" not in page
     you = phone.get(f"/t/{t.slug}/me.json?page=pairings").get_json()["you"]  # the public pages' "You" line
     assert 'class="you-go"' in you and "My page ›" in you  # the banner reads as a link to the page
-    assert "Sign up" in _text(phone.get(f"/t/{t.slug}/pairings"))  # public pages keep the offer
+    # an event's public pages: no "Log in / Sign up" at their head (players need no account), a small door for
+    # the organizers; the site's own front page keeps the offer
+    for path in ("", "/pairings", "/standings"):
+        public = _text(phone.get(f"/t/{t.slug}{path}"))
+        assert "Sign up" not in public and ">Log in<" not in public and "Organizer log-in" in public, path
+    assert "Sign up" in _text(phone.get("/"))
 
 
 def test_a_scorekeepers_403_says_why_and_links_back(make_user, make_tournament, login):

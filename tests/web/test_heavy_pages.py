@@ -137,3 +137,33 @@ def test_the_backup_is_built_once_per_version(event, monkeypatch):
     assert to.get(f"/tournaments/{t.id}/backup.json").data == first.data and len(builds) == 1
     report_all(to, t, 1, "corp")
     assert to.get(f"/tournaments/{t.id}/backup.json").data != first.data and len(builds) == 2
+
+
+def test_slips_are_paged_and_each_code_is_drawn_once(app, make_user, make_tournament, login, monkeypatch):
+    """The audit: a 1,000-table round's slips drew 1,000 QR codes in every build (5.8 s of CPU), again after
+    every result and in every worker. Now a page holds SLIPS_PER_PAGE tables, and its codes are drawn once: a
+    result (a new version of the page), another worker, a second device all read them from the shared folder."""
+    monkeypatch.setattr(printouts, "SLIPS_PER_PAGE", 2)
+    to, t, _ = setup_event(make_user, make_tournament, login, n=10, name="Paged Open")
+    pair(to, t, 1)
+    to.post(f"/tournaments/{t.id}/rounds/1/publish")
+    drawn = []
+    real = printouts.draw_qr
+
+    def counted(text, **kw):
+        drawn.append(text)
+        return real(text, **kw)
+    monkeypatch.setattr(printouts, "draw_qr", counted)
+    url = f"/tournaments/{t.id}/rounds/1/slips"
+    pages = [to.get(url if n == 1 else f"{url}?page={n}") for n in (1, 2, 3)]
+    assert [p.status_code for p in pages] == [200, 200, 200]
+    bodies = [p.get_data(as_text=True) for p in pages]
+    assert [b.count('<section class="slip">') for b in bodies] == [2, 2, 1]  # 5 tables, 2 a page
+    assert "Table 3</span>" in bodies[1] and "tables 3–4 of 5" in bodies[1] and 'aria-current="page"' in bodies[1]
+    assert to.get(f"{url}?page=4").status_code == 404 and to.get(f"{url}?page=0").status_code == 404
+    assert len(drawn) == 5
+    report_all(to, t, 1, "corp")  # a new version of every page: no code drawn again
+    page_cache.clear_memory()  # and another worker
+    again = [to.get(f"{url}?page={n}") for n in (1, 2, 3)]
+    assert [p.status_code for p in again] == [200, 200, 200] and len(drawn) == 5
+    assert [a.get_data(as_text=True).count("<svg") for a in again] == [2, 2, 1]

@@ -155,9 +155,8 @@ def test_in_the_cut_a_call_names_the_cut_table(app, make_user, make_tournament):
     out = next(p for p in players if p.id not in {e.player_id for e in t.cut_entries})
     for who in (seeded, out):
         assert app.test_client().post(f"{_link(t, who)}/judge", data={}).status_code == 303
-    first, second = _calls()
+    first, = _calls()  # a player out of the cut sits at no table: no call (find a judge in person)
     assert (first.round_number, first.table) == (None, cut.table(game))
-    assert (second.round_number, second.table) == (None, None)  # not in the cut: a call from the floor
     page = app.test_client().get(f"{_link(t, seeded)}/judge").json["html"]
     assert f"table {cut.table(game)}, top cut" in page
 
@@ -223,3 +222,52 @@ def test_once_the_cut_is_decided_no_call_can_be_made(app, make_user, make_tourna
     assert "Call a judge" not in page and "The event is over" in page
     r = phone.post(f"{_link(t, seeded)}/judge", data={"reason": "prize"}, follow_redirects=True)
     assert "The event is over" in r.get_data(as_text=True) and _calls() == []
+
+
+def test_a_player_at_no_table_gets_no_button_and_no_call(app, event, make_user):
+    """The audit: 20 strangers (a fresh self-registration, a dropped player, anyone before round 1) made 20 open
+    calls on the staff's panel, none of them at a table a judge could walk to. A player who sits at no table is
+    not offered the button, is told to find a judge in person, and a call sent anyway stores nothing; once they
+    sit at a table (their page's live part), the button is there."""
+    t, (ann, ben, *_) = event
+    late = Player(tournament_id=t.id, name="Late Larry", self_registered=True)
+    ben.dropped = True
+    db.session.add(late)
+    db.session.commit()
+    for player in (late, ben):
+        phone = app.test_client()
+        page = phone.get(_link(t, player)).get_data(as_text=True)
+        assert "Call a judge" not in page and "you sit at none now" in page
+        r = phone.post(f"{_link(t, player)}/judge", data={"reason": "hi"}, follow_redirects=True)
+        assert "Find a judge or the organizer in person" in r.get_data(as_text=True)
+    assert _calls() == []
+    seated = app.test_client()
+    assert "Call a judge" in seated.get(_link(t, ann)).get_data(as_text=True)
+
+    owner = make_user("fresh@example.com", "correct horse")
+    fresh = paired_event(owner, "Fresh Open", ["Zed", "Yan"])
+    from app.services import rounds as rounds_service
+    rounds_service.undo_round(fresh, 1)
+    zed = db.session.scalars(sa.select(Player).filter_by(tournament_id=fresh.id, name="Zed")).one()
+    phone = app.test_client()
+    page = phone.get(_link(fresh, zed)).get_data(as_text=True)
+    assert "Call a judge" not in page  # before round 1
+    live = page.split('data-digests=\'')[1].split("'")[0]
+    rounds_service.pair_next_round(fresh, 1)
+    rounds_service.publish_round(fresh, 1)
+    answer = phone.get(f"{_link(fresh, zed)}/live?parts=judge-call").get_json()
+    assert answer["digests"]["judge-call"] not in live and "Call a judge" in answer["fragments"]["judge-call"]
+
+
+def test_the_player_never_sees_the_judges_e_mail(app, event, login):
+    """A judge without a display name is "a judge" to the player (the audit saw the address); staff see who."""
+    t, (ann, *_) = event
+    phone = app.test_client()
+    assert phone.post(f"{_link(t, ann)}/judge", data={"reason": ""}).status_code == 303
+    call = _calls()[0]
+    to = login("to@example.com", "correct horse")
+    assert to.post(f"/tournaments/{t.id}/judge-calls/{call.id}/claim").status_code in (200, 302, 303)
+    mine = phone.get(f"{_link(t, ann)}/judge").json["html"]
+    assert "A judge is on the way" in mine and "to@example.com" not in mine
+    page = phone.get(_link(t, ann)).get_data(as_text=True)
+    assert "to@example.com" not in page

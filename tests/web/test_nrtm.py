@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import re
 import io
 import json
 from pathlib import Path
@@ -158,10 +159,16 @@ def test_import_a_double_sided_file_with_a_cut(client, make_user, login):
             [cut(6, 1001, "corp", 1002, True)],
         ],
     }
-    response = _upload(client, doc)
+    response = _upload(client, doc)  # 4-1 without side scores: kept as that total, shown first (not guessed)
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200 and "1 double-sided game gives only a total" in page
+    assert "round 1 table 2" in page
+    fields = dict(re.findall(r'<input[^>]*name="(token|csrf_token)"[^>]*value="([^"]*)"', page))
+    response = client.post("/tournaments/import/confirm", data=fields)
     assert response.status_code in (302, 303), response.get_data(as_text=True)
     t = db.session.scalars(sa.select(Tournament)).one()
     assert t.format == "double" and t.cut_kind == "double"
+    assert t.rounds[0].matches[1].result == "4-1"
     c = cut_service.load(t)
     assert c.bracket.is_complete() and c.name(c.bracket.champion()) == "Jack"
     assert [r["name"] for r in c.final_standings()] == ["Jack", "Hansel", "Snap", "Pop", "Jill"]

@@ -75,9 +75,18 @@ def test_old_cobra_zero_side_scores_come_in_by_combined_score_and_round_trip(cli
     make_user()
     login()
     doc = _file("cobra_2018_zero_side_scores")
-    assert nrtm_import.check(_bytes(doc)).warnings == []
-    assert _upload(client, doc).status_code in (302, 303)
+    warnings = nrtm_import.check(_bytes(doc)).warnings
+    assert len(warnings) == 1 and "1 double-sided game gives only a total" in warnings[0]  # round 1's 3-3
+    assert "round 1 table 1" in warnings[0]
+    response = _upload(client, doc)
+    assert response.status_code == 200
+    client.post("/tournaments/import/confirm", data={"token": _hidden(response.get_data(as_text=True), "token"),
+                                                      "csrf_token": _hidden(response.get_data(as_text=True),
+                                                                            "csrf_token")})
     out = nrtm_export.export(_latest(), URL)
+    total = out["rounds"][0][0]  # 4-1: a win and a tie, in an order the file does not say
+    assert (total["player1"]["combinedScore"], total["player2"]["combinedScore"]) == (4, 1)
+    assert total["player1"]["corpScore"] is None and total["player2"]["runnerScore"] is None  # not guessed
     assert _stored_fields(out) | {"rounds": None} == _stored_fields(doc) | {"rounds": None}
     assert [[(p["player1"]["combinedScore"], p["player2"]["combinedScore"]) for p in r] for r in out["rounds"]] == \
         [[(p["player1"]["combinedScore"], p["player2"]["combinedScore"]) for p in r] for r in doc["rounds"]]
@@ -196,7 +205,7 @@ def test_a_bad_file_is_still_refused_whole(app, make_user):
     try:
         nrtm_import.check(_bytes(doc))
     except FileError as e:
-        assert "combinedScore should be between 0 and 6, not 7" in str(e)
+        assert "combinedScore should be between -6 and 6, not 7" in str(e)
     else:
         raise AssertionError("a 7 was kept")
 

@@ -17,7 +17,7 @@ from app.models import Player
 from app.services import cut as cut_service
 from app.services import player_links
 
-PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop"}
+PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop", "judge-call"}
 
 
 def live(phone, t, player, *parts, etag=None):
@@ -141,11 +141,14 @@ def test_the_cut_shows_the_game_then_the_final_place(app, make_user, make_tourna
     final = next(g for g in cut_service.load(t).bracket.games if not g.reported)
     card = part(phone, t, _player(s1), "me-card")
     assert f"game {final.id}" in card and _player(s2).name in card
+    assert final.id == 3 and "Table 1" in card and "Table 3" not in card  # the final's table, not its game number
     cut_service.set_corp(t, final.id, s2)
     cut_service.report(t, final.id, s2)
     assert "Champion!" in part(phone, t, _player(s2), "me-card")
     card = part(phone, t, _player(s1), "me-card")
     assert "Final standings" in card and "2nd place" in card
+    card = part(phone, t, out, "me-card")  # the cut is over: nobody plays on (the audit saw "play on" here)
+    assert "the top 4 played on" in card and "play on" not in card
 
     # the public pages' banner for this device: the place, not a swiss table
     phone.get(link(t, _player(s1)))

@@ -81,7 +81,7 @@ def test_match_slips(event, app):
                 link = player_links.url(player, t)
             assert qr_svg(link, inline=True) not in slip  # no player's identity on paper
         with app.test_request_context():
-            code = slip_codes.url(t, m.round_id, m.table)
+            code = slip_codes.url(t, m.round.slip_ref, m.table, [db.session.get(Player, s.player_id).name for s in seats])
         assert slip.count("<svg") == 1 and qr_svg(code, inline=True) in slip  # the table's own report code
     assert "<script>" not in page and "onclick" not in page
     assert to.get(f"/tournaments/{t.id}/rounds/7/slips").status_code == 404
@@ -129,7 +129,7 @@ def test_public_url_names_every_absolute_link_whatever_the_host(event, app, clie
     slips = to.get(f"/tournaments/{t.id}/rounds/1/slips").get_data(as_text=True)
     rnd = rounds.load_round(t, 1)
     with app.test_request_context():
-        slip = slip_codes.url(t, rnd.id, rnd.matches[0].table)
+        slip = slip_codes.url(t, rnd.slip_ref, rnd.matches[0].table, [s.name for s in rnd.matches[0].seats])
     assert slip.startswith(f"{public}/") and qr_svg(slip, inline=True) in slips
     assert f"<strong>{public}</strong>" in client.get(f"/t/{t.slug}/projector", headers=evil).get_data(as_text=True)
     dashboard = to.get(f"/tournaments/{t.id}").get_data(as_text=True)

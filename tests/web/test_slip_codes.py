@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Match, ResultChange, Staff
+from app.models import Match, Player, ResultChange, Staff
 from app.services import player_links, slip_codes
 from test_authz import _snapshot
 from test_rounds import matches, pair, setup_event
@@ -49,10 +49,10 @@ def event(app, make_user, make_tournament, login):
 def codes_in(page: str, t) -> dict[int, str]:
     """table -> the report code each slip's QR code holds (read back from the page's own SVGs)."""
     found = {}
-    for m, _ in matches(t, 1):
+    for m, seats in matches(t, 1):
         if m.is_bye:
             continue
-        code = slip_codes.code(t, m.round_id, m.table)
+        code = slip_codes.code(t, m.round.slip_ref, m.table, [db.session.get(Player, s.player_id).name for s in seats])
         from app.services.printouts import qr_svg
         from flask import url_for
         if qr_svg(url_for("slips.show", slug=t.slug, code=code, _external=True), inline=True) in page:
@@ -95,7 +95,7 @@ def test_what_a_slip_grants_whoever_holds_it(app, event):
         c = clients[role]
         before = _snapshot()
         # a code is no player link, and a forged or edited code is no code
-        forged = [codes[first].rsplit(".", 1)[0] + "." + "0" * 32, f"{tables[first][0].round_id}.{second}."
+        forged = [codes[first].rsplit(".", 1)[0] + "." + "0" * 32, f"{tables[first][0].round.slip_ref}.{second}."
                   + codes[first].rsplit(".", 1)[1], codes[first].upper(), "\u00b2" + codes[first]]
         for raw in forged:
             assert c.get(f"/t/{t.slug}/s/{raw}").status_code == 404, (role, raw)
@@ -148,3 +148,43 @@ def test_admin_reports_nothing_through_a_link(app, event):
     assert f"/players/{players[0].id}/link" not in page
     assert re.search(rf"/players/{players[0].id}/link", clients["owner"].get(
         f"/tournaments/{t.id}/players").get_data(as_text=True))
+
+
+def test_a_slip_printed_before_the_table_changed_reports_nothing(app, event):
+    """The audit: a slip printed before a swap reported the table's new match (its code named only round and
+    table), and on SQLite a slip of an undone round worked again after the re-pair (the round id is reused). A
+    code binds its table's players: after a swap, or an undo and a re-pair that seats others there, the old slip
+    is refused with what happened (410), never taken for the new match nor for a typo; the new slip works."""
+    t, players, clients, printed = event
+    to = clients["owner"]
+    with app.test_request_context():
+        old = codes_in(printed, t)
+    tables = {m.table: [s.player_id for s in seats] for m, seats in matches(t, 1) if not m.is_bye}
+    first, second = sorted(old)[:2]
+    a, b = tables[first][0], tables[second][0]
+    assert to.post(f"/tournaments/{t.id}/rounds/1/edit", data={"action": "swap", "first": a, "second": b,
+                                                               "confirm": "1"}).status_code in (302, 303)
+    assert {s.player_id for m, seats in matches(t, 1) if m.table == first for s in seats} != set(tables[first])
+    before = _snapshot()
+    for table in (first, second):
+        page = clients["anonymous"].get(f"/t/{t.slug}/s/{old[table]}")
+        assert page.status_code == 410
+        assert "before the table changed" in page.get_data(as_text=True)
+        answer = clients["anonymous"].post(f"/t/{t.slug}/s/{old[table]}/report", data={"result": "corp"})
+        assert answer.status_code == 410
+    assert _snapshot() == before
+    reprinted = to.get(f"/tournaments/{t.id}/rounds/1/slips").get_data(as_text=True)
+    with app.test_request_context():
+        new = codes_in(reprinted, t)
+    assert new[first] != old[first]
+    assert new[3] == old[3]  # an unchanged table keeps its slip
+    assert clients["anonymous"].get(f"/t/{t.slug}/s/{new[first]}").status_code == 200
+
+    # undo and re-pair: the new round may get the old id back (SQLite); a slip names players, not a round id
+    swapped = {s.player_id for m, seats in matches(t, 1) if m.table == first for s in seats}
+    assert to.post(f"/tournaments/{t.id}/rounds/1/undo").status_code in (302, 303)
+    pair(to, t, 1)
+    to.post(f"/tournaments/{t.id}/rounds/1/publish")
+    now = {m.table: {s.player_id for s in seats} for m, seats in matches(t, 1) if not m.is_bye}
+    assert now[first] != swapped  # the re-pair seats others at that table
+    assert clients["anonymous"].get(f"/t/{t.slug}/s/{new[first]}").status_code in (404, 410)

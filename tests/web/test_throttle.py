@@ -132,3 +132,42 @@ def test_the_fall_back_to_memory_is_logged_once_where_the_host_logs(capfd):
     for _ in range(3):
         _malformed(client)
     assert capfd.readouterr().err.count("falling back to in-memory storage") == 1
+
+
+def test_a_shared_store_that_never_answers_never_holds_a_log_in(caplog):
+    """The audit's hung Redis: a listener that accepts connections and never answers. Without socket timeouts
+    every log-in waited until gunicorn killed the worker; now each store call gives up after
+    RATELIMIT_STORAGE_TIMEOUT_SECONDS, the in-memory fallback counts (logged once), and no attempt is a 500."""
+    import threading
+    import time
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held, stop = [], threading.Event()
+
+    def accept():
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])  # kept open, never read from nor written to
+            except OSError:
+                pass
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        client = _bare_app(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{listener.getsockname()[1]}",
+                           RATELIMIT_STORAGE_TIMEOUT_SECONDS=0.3, LOGIN_LIMIT_PER_IP="3/minute").test_client()
+        started = time.monotonic()
+        codes = [_malformed(client) for _ in range(4)]
+        took = time.monotonic() - started
+    finally:
+        stop.set()
+        thread.join()
+        for s in held:
+            s.close()
+        listener.close()
+    assert held  # the store was reached, and hung
+    assert codes == [422, 422, 422, 429]  # answered, and still throttled (in memory)
+    assert took < 5
+    assert caplog.text.count("falling back to in-memory storage") == 1

@@ -19,8 +19,18 @@ MAX_CUT_ROUNDS = 30
 STALL_ROUNDS = 8
 STRONG_CUT_ROUNDS = 300  # when the bound misses: cut rounds are cheap with HiGHS warm, so look much harder
 STRONG_STALL_ROUNDS = 60
-FIRST_PASS_SHARE = 0.5  # the first pass leaves half the work budget to realise its bound and to improve it
+FIRST_PASS_UNITS = 200_000  # work after which the first pass stops adding cuts (a constant, not a share of the budget)
+PRIMAL, DUAL = 4, 1  # HiGHS simplex_strategy values
 PRECISION_BITS = 40  # costs handed to the floating-point LP are shifted below 2**40 (floats hold them exactly)
+
+
+def _quiet_highs(highspy):
+    """A HiGHS instance that prints nothing: highspy.Highs()'s constructor (its callback set-up) writes the
+    banner to the process's stdout before any option can be set, so the compiled core class is built instead
+    (the engine uses no callbacks) and silenced before its first call."""
+    h = getattr(highspy, "_Highs", highspy.Highs)()
+    h.setOptionValue("output_flag", False)
+    return h
 
 
 class ClassLP:
@@ -64,6 +74,9 @@ class ClassLP:
         self.highs = None
 
     def solve(self) -> bool:
+        """The first pass: cut rounds until the LP stalls or it has spent FIRST_PASS_UNITS (a constant, so that
+        the budget only ever cuts the search short). False when the LP is infeasible; OutOfBudget when not even
+        its first solve fits."""
         if not self.vars:
             return False
         if self.k == 1:  # one class (a first round): everybody pairs within it, nothing to optimise
@@ -72,8 +85,9 @@ class ClassLP:
             self.rc2[:] = 0
             self.lower_bound = Fraction(self.lb2, 2)
             self.shift = 0
+            self.complete = True
             return True
-        return self._pass(None, share=FIRST_PASS_SHARE)
+        return self._pass(None, allowance=FIRST_PASS_UNITS)
 
     def refine(self, gap2: int) -> bool:
         """One more pass on the reduced costs, clipped above `gap2` (doubled): a pair whose reduced cost
@@ -91,11 +105,20 @@ class ClassLP:
         self.rc2, self.lb2 = self.d2.copy(), 0
         return self._pass(None, rounds=STRONG_CUT_ROUNDS, stall=STRONG_STALL_ROUNDS)
 
-    def _pass(self, cap, rounds=MAX_CUT_ROUNDS, stall=STALL_ROUNDS, share=1.0) -> bool:
-        """One pass; its cut rounds stop once it has spent `share` of the work budget (or the budget is out)."""
+    def _separation_units(self) -> int:
+        return 10 * self.k + len(self.vars) // 20
+
+    def _pass(self, cap, rounds=MAX_CUT_ROUNDS, stall=STALL_ROUNDS, allowance=None) -> bool:
+        """One pass of cut rounds. Each HiGHS solve may take only the simplex iterations the work budget has
+        left; a pass cut short by the budget (`complete` False) still leaves a proven bound (any duals, repaired,
+        give one), but no solution to realise. False when the LP is infeasible."""
         import highspy
 
+        work = self.work
         k, vi, vj = self.k, self.vi, self.vj
+        nv = len(self.vars)
+        if work is not None:
+            work.need(self._build_units() if self.highs is None else nv)
         rv = self.rc2[vi, vj]
         if cap is not None and cap < rv.max():
             rv = np.minimum(rv, cap)
@@ -106,12 +129,10 @@ class ClassLP:
             ci = rv >> shift
         c = ci.astype(float)
         h = self.highs
-        nv = len(self.vars)
         if h is None:
-            if self.work is not None:
-                self.work.spend(len(self.vars))  # building the model
-            h = self.highs = highspy.Highs()
-            h.setOptionValue("output_flag", False)
+            if work is not None:
+                work.spend(self._build_units())
+            h = self.highs = _quiet_highs(highspy)
             h.addCols(nv, c, np.zeros(nv), np.full(nv, highspy.kHighsInf), 0,
                       np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
             loop = vi == vj
@@ -124,32 +145,68 @@ class ClassLP:
             h.addRows(k, b, b, len(order), starts, cols[order].astype(np.int32), vals[order])
             self._add_cuts(self.cuts)
         else:
+            if work is not None:
+                work.spend(nv)
             h.changeColsCost(nv, np.arange(nv, dtype=np.int32), c)
-        start = self.work.spent if self.work is not None else 0
+            h.setOptionValue("simplex_strategy", PRIMAL)  # new costs, same constraints: the basis stays feasible
+        start = work.spent if work is not None else 0
         stalled, best_obj = 0, -math.inf
+        duals, complete = None, True
         for rnd in range(rounds):
+            if work is not None:
+                limit = work.iterations_left(nv, self._dual_units())
+                if limit < 0:
+                    complete = False
+                    break
+                h.setOptionValue("simplex_iteration_limit", int(min(limit, 2**31 - 1)))
             h.run()
-            if self.work is not None:  # a solve costs about its simplex iterations (counted, so reproducible)
-                self.work.spend_lp(h.getInfo().simplex_iteration_count)
-            if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            h.setOptionValue("simplex_strategy", DUAL)  # after new cuts the basis is dual feasible
+            if work is not None:  # a solve costs its start-up and simplex iterations (counted, so reproducible)
+                work.spend_lp(nv, h.getInfo().simplex_iteration_count)
+            status = h.getModelStatus()
+            if status == highspy.HighsModelStatus.kIterationLimit:  # cut short: its duals still give a bound
+                duals, complete = np.nan_to_num(np.array(h.getSolution().row_dual)), False
+                break
+            if status != highspy.HighsModelStatus.kOptimal:
                 return False
             sol = h.getSolution()
             self.x = np.array(sol.col_value)
+            duals = np.array(sol.row_dual)
             obj = float(c @ self.x)
             stalled = stalled + 1 if obj <= best_obj + EPS * max(1.0, abs(best_obj)) else 0
             best_obj = max(best_obj, obj)
-            if self.work is not None and (self.work.exhausted or self.work.spent - start > share * self.work.budget):
-                break  # out of budget: these duals still give a proven bound
+            if allowance is not None and work is not None and work.spent - start > allowance:
+                break  # the first pass leaves the rest to realising its bound and improving it
             if rnd == rounds - 1 or stalled >= stall:  # cuts that only shuffle equal optima: stop
                 break
+            if work is not None:
+                if not work.affords(self._separation_units() + work.run_units(nv) + self._dual_units()):
+                    complete = False
+                    break
+                work.spend(self._separation_units())
             new = self._violated(vi, vj)
             if not new:
                 break
             self._add_cuts(new)
             self.cuts.extend(new)
-        duals = np.array(sol.row_dual)
+        if duals is None:  # not even one solve fitted
+            from .work import OutOfBudget
+
+            raise OutOfBudget
+        if work is not None:
+            work.spend(self._dual_units())
+        self.complete = complete
+        if not complete:
+            self.x = None
         self._take_duals(duals[:k], duals[k:], ci, shift)
         return True
+
+    def _dual_units(self) -> int:
+        """Taking the duals at the end of a pass: k x k arrays, one product per cut with a dual (at most all)."""
+        return self.k * self.k * (len(self.cuts) + 60) // 2000
+
+    def _build_units(self) -> int:
+        return 2 * len(self.vars)
 
     def _add_cuts(self, cuts: list) -> None:
         if not cuts:
@@ -173,12 +230,14 @@ class ClassLP:
         d[self.vj, self.vi] = ci
         uu = np.round(u).astype(np.int64)
         zz = np.maximum(np.round(z), 0).astype(np.int64)
-        if len(zz):
-            member = np.zeros((k, len(zz)), dtype=np.int64)
-            for s, cut in enumerate(self.cuts):
-                member[list(cut), s] = 1
-            w = member @ zz
-            cross = w[:, None] + w[None, :] - 2 * ((member * zz) @ member.T)
+        active = np.nonzero(zz)[0]  # only the cuts with a dual cross any pair's cost
+        if len(active):
+            member = np.zeros((k, len(active)), dtype=np.int64)
+            for col, s in enumerate(active):
+                member[list(self.cuts[s]), col] = 1
+            za = zz[active]
+            w = member @ za
+            cross = w[:, None] + w[None, :] - 2 * ((member * za) @ member.T)
         else:
             cross = np.zeros((k, k), dtype=np.int64)
         for i in range(k):  # lowering u_i only loosens the others: one pass makes every constraint hold

@@ -69,6 +69,7 @@ class CostModel:
         self.drops_expensive = name == "cobra"
         self._score_memo: dict = {}
         self._side_memo: dict = {}
+        self._best_side_memo: dict = {}
 
     @property
     def scale(self) -> int:
@@ -113,19 +114,32 @@ class CostModel:
         d = abs(corp.points - runner.points)
         if d not in self._score_memo:
             self._score_memo[d] = self.to_int(self.score(d, 0))
-        sides = (corp.bias, runner.bias)
-        if sides not in self._side_memo:
-            self._side_memo[sides] = self.to_int(self.side(*sides))
-        cost = self._score_memo[d] + self._side_memo[sides]
+        cost = self._score_memo[d] + self._side_int(corp.bias, runner.bias)
         if rematch:
             cost += self.to_int(self.rematch_penalty)
         if self.drops_expensive and cost >= COBRA_DROP * self.scale:
             return None
         return cost
 
+    def _side_int(self, corp: int, runner: int) -> int:
+        sides = (corp, runner)
+        if sides not in self._side_memo:
+            self._side_memo[sides] = self.to_int(self.side(*sides))
+        return self._side_memo[sides]
+
     def pair_int(self, a: Standing, b: Standing) -> Optional[int]:
         if not self.sided:
             return self.oriented_int(a, b)
+        if not self.drops_expensive:  # the cheaper orientation is the cheaper side cost: memoised by biases
+            d = abs(a.points - b.points)
+            try:
+                return self._score_memo[d] + self._best_side_memo[(a.bias, b.bias)]
+            except KeyError:
+                self._best_side_memo[(a.bias, b.bias)] = min(self._side_int(a.bias, b.bias),
+                                                             self._side_int(b.bias, a.bias))
+                if d not in self._score_memo:
+                    self._score_memo[d] = self.to_int(self.score(d, 0))
+                return self._score_memo[d] + self._best_side_memo[(a.bias, b.bias)]
         costs = [c for c in (self.oriented_int(a, b), self.oriented_int(b, a)) if c is not None]
         return min(costs) if costs else None
 

@@ -59,6 +59,10 @@ class _Problem:
                     self.special[a].add(b)
                     self.special[b].add(a)
 
+    def price(self, c, d) -> Optional[int]:
+        """The cost between two classes, uncached here (for tables that are priced once)."""
+        return self._class_cost(c, d)
+
     def class_cost(self, c, d) -> Optional[int]:
         key = (c, d)
         try:
@@ -125,7 +129,7 @@ def _match_edges(problem: _Problem, order: list, edges: list, solver: str, work=
     """Max-cardinality min-cost matching of `order` over `edges` ((i, j, cost) on indices into `order`); the
     edges are counted against `work` (a work.Work), when given."""
     if work is not None:
-        work.spend(work.EDGE_UNITS * len(edges))
+        work.spend(work.match_units(len(order), len(edges)))
     big = max((e[2] for e in edges), default=0) + 1
     if solver == "rustworkx" and big >= RX_WEIGHT_LIMIT:
         solver = "networkx"

@@ -13,26 +13,29 @@ Players of one class (same cost to everybody) are interchangeable except for pai
    matched exactly with rustworkx.
 3. cost <= ceil(LB) (costs are integers) proves the matching optimal. If not, more LP passes; then the LP is
    solved again with the players of small classes (where earlier meetings bite) as classes of their own.
-4. Still a gap: fields up to FULL_GRAPH_LIMIT are re-solved exactly on the full graph. Larger ones are
-   solved exactly on the pairs whose reduced cost is below the gap (no other pair can be in a cheaper
-   matching), if there are at most EDGE_BUDGET of them.
-Every step starts only if the work budget (work.py: counted operations) allows it; when it is spent, the best
-matching found comes back uncertified with its proven lower bound (as do fields of more than LP_CLASS_LIMIT
-classes, paired within classes).
+4. Still a gap: the pairs whose reduced cost is below the gap (no other pair can be in a cheaper matching) are
+   solved exactly, if there are at most EDGE_BUDGET of them; a field whose full graph fits in the budget has
+   kept that much aside and is solved exactly on it.
+The steps come in a fixed order and each asks the work budget (work.py: counted operations) first; the first that
+does not fit ends the search with the best matching found and its proven lower bound. Before any of them, every
+round is paired within classes (leftovers greedily among their neighbours), whatever its budget: that is the
+answer, with no bound, when the budget cannot even price the class table (or the field has more than
+LP_CLASS_LIMIT classes).
 """
 from __future__ import annotations
 
 import math
 import random
 from collections import Counter, defaultdict
+from fractions import Fraction
 from itertools import combinations, product
 
 import numpy as np
 
 from .class_lp import ClassLP
 from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
-from .realise import finish, finish_pairs, realise
-from .work import EDGE_UNITS, Work
+from .realise import finish, realise
+from .work import PLAYER_UNITS, PRICE_UNITS, OutOfBudget, Work
 
 FULL_GRAPH_LIMIT = 1500  # above this many nodes the complete graph is never built
 SMALL_FIELD = 12  # below this the class machinery is not worth it: solve the full graph
@@ -40,78 +43,142 @@ LP_CLASS_LIMIT = 1200  # classes the LP takes (K^2/2 variables)
 EDGE_BUDGET = 1_000_000  # candidate pairs the gap-closing search may build (the full graph of ~1,400)
 SPLITS = (0, 6)  # classes this small become single players in the LP, in successive attempts
 REFINE_PASSES = 4  # extra LP passes on the reduced costs when the bound misses
-LP_SOLVES_AFFORDED = 3  # a new LP starts only if the budget still holds this many solves of it
 
 
 def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) -> MatchResult:
-    """The best matching found within `work`'s budget, with its proven lower bound (certified when they meet)."""
+    """The best matching found within `work`'s budget, with its proven lower bound (certified when they meet).
+
+    A fixed sequence of steps, each asking the budget for its work first; the first one that does not fit ends
+    the search, so a bigger budget runs the same steps and more of them, and keeps the best pairing found: it
+    never pairs worse. The first pairing (within classes) is made whatever the budget. A field whose full
+    graph fits in the budget keeps that much aside for it and is always solved exactly."""
     work = work or Work()
     n = len(problem.nodes)
     if n <= SMALL_FIELD:
-        return _exact(problem, problem.nodes, "rustworkx", rng)
-    best, bound, best_lp, notes = None, None, None, []
-    sizes = Counter(problem.cls.values()).values()
-    for split in SPLITS:  # whole classes first; if that proves nothing, small classes as single players
-        if split:
-            k = sum(size if size <= split else 1 for size in sizes)
-            if min(sizes) > split or not work.affords(LP_SOLVES_AFFORDED * k * k // 2):
-                break  # no small class (the same LP again would prove nothing new), or no budget for its LP
-        groups, cost = _groups(problem, split)
+        return _exact(problem, problem.nodes, "rustworkx", rng, work)
+    full = work.match_units(n, n * (n - 1) // 2)
+    reserve = full if n <= FULL_GRAPH_LIMIT and full <= work.budget else 0
+    search = _Search(problem, rng, work)
+    work.budget -= reserve  # kept aside for the full graph
+    try:
+        search.run()
+    except OutOfBudget:
+        pass
+    finally:
+        work.budget += reserve
+    if search.proven():
+        return MatchResult(search.pairs, search.total, True, search.bound, "fast", search.notes)
+    gap = None if search.bound is None else search.total - math.ceil(search.bound)
+    if reserve:
+        exact = _exact(problem, problem.nodes, "rustworkx", rng, work)
+        exact.lower_bound = search.bound
+        exact.notes = search.notes + [f"fast: gap {gap} above the bound; solved the full graph"]
+        return exact
+    why = "the last-resort CPU cap ran out (pairing again may pair differently)" if work.timed_out \
+        else "the work budget ran out"
+    if gap is None:
+        search.notes.append(f"fast: not proven optimal ({why}); cost {search.total}, no lower bound")
+    else:
+        search.notes.append(f"fast: not proven optimal ({why}); cost {search.total}, lower bound {search.bound} "
+                            f"(gap <= {gap})")
+    return MatchResult(search.pairs, search.total, False, search.bound, "fast", search.notes)
+
+
+class _Search:
+    """The steps of the fast matcher, in their fixed order; `pairs`/`total` the best found, `bound` the best
+    proven lower bound. Any step may raise OutOfBudget, which ends the search with what it has."""
+
+    def __init__(self, problem: _Problem, rng: random.Random, work: Work):
+        self.problem, self.rng, self.work = problem, rng, work
+        self.pairs, self.total, self.bound, self.best_lp, self.notes = None, None, None, None, []
+        self.optimal = False
+
+    def proven(self) -> bool:
+        return self.optimal or (self.bound is not None and self.total <= math.ceil(self.bound))
+
+    def _offer(self, pairs: list, total: int) -> None:
+        if self.bound is not None and total < self.bound:
+            raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
+        if self.total is None or total < self.total:
+            self.pairs, self.total = pairs, total
+
+    def _raise_bound(self, bound, lp=None, groups=None) -> None:
+        if lp is not None and (self.best_lp is None or bound > self.best_lp[0].lower_bound):
+            self.best_lp = (lp, groups)  # the LP whose reduced costs prove the most
+        if self.bound is None or bound > self.bound:
+            self.bound = bound
+        if self.total is not None and self.total < self.bound:
+            raise AssertionError("matching below its proven lower bound")
+
+    def run(self) -> None:
+        problem, rng, work = self.problem, self.rng, self.work
+        members: dict = defaultdict(list)
+        for v in problem.nodes:
+            members[problem.cls[v]].append(v)
+        classes = list(members.values())
+        with work.must():  # every round's first pairing: within classes, leftovers among their neighbours
+            within = {(i, i): len(g) // 2 for i, g in enumerate(classes)
+                      if len(g) >= 2 and problem.class_cost(problem.cls[g[0]], problem.cls[g[0]]) is not None}
+            pairs, residual = realise(problem, classes, within, rng, work)
+            self._offer(*finish(problem, pairs, residual, rng, work))
+        self.first_units = work.spent
+        self.notes.append(f"fast: {len(classes)} classes, first paired within them ({work.spent:,} units)")
+        if len(classes) > LP_CLASS_LIMIT:
+            self.notes.append("fast: class LP not applicable (too many classes)")
+            return
+        sizes = [len(g) for g in classes]
+        for split in SPLITS:  # whole classes first; if that proves nothing, small classes as single players
+            if split and min(sizes) > split:
+                break  # no small class: the same LP again would prove nothing new
+            groups, cost = _groups(problem, split, work)
+            if not split:
+                half = _half_min_bound(cost, groups)
+                if half is not None:
+                    self._raise_bound(half)
+                if self.proven():
+                    return
+            self._lp(groups, cost)
+            if self.proven():
+                return
+        if self.best_lp is not None:
+            self.pairs, self.total = _below_the_gap(problem, self.best_lp, self.pairs, self.total, rng, work)
+            self.optimal = True  # no matching cheaper than this one exists
+            self.notes.append("fast: solved exactly on the pairs that could close the gap")
+
+    def _lp(self, groups: list, cost: list) -> None:
+        """The class LP's passes: each realised (when it finished) and offered, its bound raised."""
+        problem, rng, work = self.problem, self.rng, self.work
         counts = np.array([len(g) for g in groups], dtype=np.int64)
-        if len(groups) > LP_CLASS_LIMIT:
-            if best:
-                break
-            return _fallback(problem, rng, "class LP not applicable (too many classes)", work)
         lp = ClassLP(cost, counts, work)
         if not lp.solve():
-            return _fallback(problem, rng, "class LP infeasible", work)
+            self.notes.append("fast: class LP infeasible")
+            return
         refines, strengthened = 0, False
         for attempt in range(2 * REFINE_PASSES + 2):
             if attempt:  # the bound missed: recover the bits a shift dropped, else look harder for cuts
-                if work.exhausted:
-                    break
                 if lp.shift and refines < REFINE_PASSES:
                     refines += 1
-                    done = lp.refine(2 * best[1] - lp.lb2)
+                    done = lp.refine(2 * self.total - lp.lb2)
                 elif not strengthened:
                     strengthened, refines = True, 0
                     done = lp.strengthen()
                 else:
-                    break
+                    return
                 if not done:
-                    break
-            improved = bound is None or lp.lower_bound > bound
-            if improved:
-                bound, best_lp = lp.lower_bound, (lp, groups)
-            if best is not None and best[1] <= math.ceil(bound):  # a better bound alone may prove the best found
-                notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts (LP pass {attempt + 1})")
-                return MatchResult(best[0], best[1], True, bound, "fast", notes)
-            pairs, residual = realise(problem, groups, lp.integer_part(), rng)
-            if best is not None and not work.affords(EDGE_UNITS * finish_pairs(len(residual))):
-                continue  # finishing this pass's leftovers exactly is beyond the budget: keep the best found
-            pairs, total = finish(problem, pairs, residual, rng, work, _near(lp, groups))
-            if total < lp.lower_bound:
-                raise AssertionError("matching below its proven lower bound")  # would be a bug in the bound
-            notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
-                         f"{len(residual)} players solved exactly" + (f" (LP pass {attempt + 1})" if attempt else ""))
-            if best is None or total < best[1]:
-                best = (pairs, total)
-            if best[1] <= math.ceil(bound):
-                return MatchResult(best[0], best[1], True, bound, "fast", notes)
-    pairs, total = best
-    gap = total - math.ceil(bound)
-    if n <= FULL_GRAPH_LIMIT and work.affords(EDGE_UNITS * n * (n - 1) // 2):
-        exact = _exact(problem, problem.nodes, "rustworkx", rng, work)
-        exact.lower_bound = bound
-        exact.notes = notes + [f"fast: gap {gap} above the bound; solved the full graph"]
-        return exact
-    exact = _below_the_gap(problem, best_lp, pairs, total, rng, work)
-    if exact is not None:
-        notes.append(f"fast: gap {gap} above the bound; solved exactly on the pairs that could close it")
-        return MatchResult(exact[0], exact[1], True, bound, "fast", notes)
-    why = "the safety net of CPU time ran out" if work.timed_out else "the work budget ran out"
-    notes.append(f"fast: not proven optimal ({why}); cost {total}, lower bound {bound} (gap <= {gap})")
-    return MatchResult(pairs, total, False, bound, "fast", notes)
+                    return
+            self._raise_bound(lp.lower_bound, lp, groups)
+            if self.proven():  # a better bound alone may prove the best found
+                self.notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts (LP pass {attempt + 1})")
+                return
+            if not lp.complete:
+                raise OutOfBudget  # a pass cut short by the budget: its bound counts, its solution is not one
+            pairs, residual = realise(problem, groups, lp.integer_part(), rng, work)
+            pairs, total = finish(problem, pairs, residual, rng, work, _near(lp, groups, work))
+            self._offer(pairs, total)
+            self.notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
+                              f"{len(residual)} players solved exactly" + (f" (LP pass {attempt + 1})" if attempt else ""))
+            if self.proven():
+                return
 
 
 def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: random.Random, work: Work):
@@ -120,15 +187,20 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
     With verified duals every pair e has a reduced cost rc(e) >= 0, and a perfect matching costs at least
     LB + rc(e) for each of its pairs. So a matching cheaper than `total` uses only pairs with rc < total - LB:
     the best perfect matching on those (if any is cheaper) is optimal, and otherwise `pairs` is.
-    Returns (pairs, total) proven optimal, or None when the candidate pairs exceed EDGE_BUDGET or the work left."""
+    Returns (pairs, total) proven optimal; OutOfBudget when the candidate pairs exceed EDGE_BUDGET or the work
+    left."""
     lp, groups = best_lp
     limit = 2 * total - lp.lb2  # in the doubled units of lp.rc2
     sizes = [len(g) for g in groups]
     k = len(groups)
-    close = [(g, h) for g in range(k) for h in range(g, k) if lp.allowed[g, h] and lp.rc2[g, h] < limit]
+    work.need(k * k // 20)
+    work.spend(k * k // 20)
+    gi, hi = np.nonzero(np.triu(lp.allowed) & (lp.rc2 < limit).astype(bool))
+    close = list(zip(gi.tolist(), hi.tolist()))
     candidates = sum(sizes[g] * sizes[h] if g != h else sizes[g] * (sizes[g] - 1) // 2 for g, h in close)
-    if candidates > EDGE_BUDGET or not work.affords(EDGE_UNITS * candidates):
-        return None
+    if candidates > EDGE_BUDGET:
+        raise OutOfBudget
+    work.need(work.match_units(len(problem.nodes), candidates))
     order = list(problem.nodes)
     rng.shuffle(order)
     index = {v: i for i, v in enumerate(order)}
@@ -151,17 +223,20 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
     return (found.pairs, found.total_cost) if found.total_cost < total else (pairs, total)
 
 
-def _near(lp: ClassLP, groups: list):
+def _near(lp: ClassLP, groups: list, work: Work):
     """Each player's group and the group pairs ranked by this pass's reduced costs, for realise.finish."""
+    work.need(PLAYER_UNITS * len(lp.counts) + lp.k * lp.k // 50)
+    work.spend(PLAYER_UNITS * len(lp.counts) + lp.k * lp.k // 50)
     group_of = {v: g for g, members in enumerate(groups) for v in members}
     rank = np.where(lp.allowed, lp.rc2.astype(float), np.inf)
     return group_of, rank
 
 
-def _groups(problem: _Problem, split: int):
+def _groups(problem: _Problem, split: int, work: Work):
     """The LP's classes: players of one class, except that a class of at most `split` players is split into
     single players, whose costs among themselves are then exact (history included). Small classes are where
-    earlier meetings bite; big ones always have somebody else to swap in."""
+    earlier meetings bite; big ones always have somebody else to swap in. Pricing every pair of groups is
+    counted against `work` before it starts."""
     members: dict = defaultdict(list)
     for v in problem.nodes:
         members[problem.cls[v]].append(v)
@@ -169,28 +244,32 @@ def _groups(problem: _Problem, split: int):
     for mem in members.values():
         groups.extend([[v] for v in mem] if len(mem) <= split else [mem])
     k = len(groups)
+    work.need(PRICE_UNITS * k * (k + 1) // 2)
+    work.spend(PRICE_UNITS * k * (k + 1) // 2)
     cost = [[None] * k for _ in range(k)]
     cls = [problem.cls[g[0]] for g in groups]
+    price = problem.price
     for x, g in enumerate(groups):  # symmetric: each pair of groups priced once
         row = cost[x]
+        single = len(g) == 1
         for y in range(x, k):
             h = groups[y]
-            if len(g) == 1 and len(h) == 1:
+            if single and len(h) == 1:
                 value = None if g[0] == h[0] else problem.cost(g[0], h[0])
             else:
-                value = problem.class_cost(cls[x], cls[y])
+                value = price(cls[x], cls[y])
             row[y] = cost[y][x] = value
     return groups, cost
 
 
-def _fallback(problem: _Problem, rng: random.Random, why: str, work: Work) -> MatchResult:
-    """The full graph when it is small enough; else pairs within classes, leftovers exact, uncertified."""
-    if len(problem.nodes) <= FULL_GRAPH_LIMIT:
-        result = _exact(problem, problem.nodes, "rustworkx", rng)
-        result.notes.append(f"fast: {why}; solved the full graph")
-        return result
-    groups, _ = _groups(problem, 0)
-    within = {(i, i): len(g) // 2 for i, g in enumerate(groups) if len(g) >= 2}
-    pairs, residual = realise(problem, groups, within, rng)
-    pairs, total = finish(problem, pairs, residual, rng, work)
-    return MatchResult(pairs, total, False, None, "fast", [f"fast: {why}; paired within classes, not proven optimal"])
+def _half_min_bound(cost: list, groups: list):
+    """A bound that needs no LP: every player's pair costs at least the cheapest pair its class may form, and
+    each pair is two players' halves (u_c = that cost / 2 is a feasible dual). None when some class has no
+    possible partner."""
+    total = 0
+    for x, row in enumerate(cost):
+        options = [c for y, c in enumerate(row) if c is not None and (y != x or len(groups[x]) >= 2)]
+        if not options:
+            return None
+        total += len(groups[x]) * min(options)
+    return Fraction(total, 2)

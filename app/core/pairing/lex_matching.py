@@ -23,8 +23,10 @@ exactly with Python integers (networkx).
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import compress
 from typing import Callable, Hashable, Optional, Sequence
 
+import numpy as np
 import rustworkx as rx
 
 WEIGHT_BITS = 120  # rustworkx's weights are 128-bit integers and its slacks reach 4x the largest weight
@@ -52,31 +54,25 @@ class _Lex:
         self.limit = 1 << bits
         self.nodes = list(nodes)
         index = {v: i for i, v in enumerate(self.nodes)}
-        self.eu = [index[u] for u, _, _ in edges]
-        self.ev = [index[v] for _, v, _ in edges]
-        self.et = [t for _, _, t in edges]
+        self.eu = eu = [index[u] for u, _, _ in edges]
+        self.ev = ev = [index[v] for _, v, _ in edges]
+        self.et = et = [t for _, _, t in edges]
         self.alive = [True] * len(edges)
-        self.graph = rx.PyGraph(multigraph=False)
-        self.graph.add_nodes_from(range(len(self.nodes)))
-        self.eid = self.graph.add_edges_from(list(zip(self.eu, self.ev, range(len(edges)))))
         self.by_type: dict = defaultdict(list)
-        self.at: list = [[] for _ in self.nodes]
-        for k, (u, v, t) in enumerate(zip(self.eu, self.ev, self.et)):
+        for k, t in enumerate(et):
             if t is not None:
                 self.by_type[t].append(k)
-            self.at[u].append(k)
-            self.at[v].append(k)
-        # each type's two sides (its higher pod's ends, its lower pod's ends): a matching uses at most min of them
-        self.sides = {}
-        for t, ks in self.by_type.items():
-            high, low = set(), set()
-            for k in ks:
-                u, v = self.eu[k], self.ev[k]
-                if pod_of(self.nodes[u]) != t[0]:
-                    u, v = v, u
-                high.add(u)
-                low.add(v)
-            self.sides[t] = (high, low)
+        # each node's edges, grouped by a sort rather than appended one by one (blocks have thousands of edges)
+        ends = np.array(eu + ev, dtype=np.int64)
+        ids = np.concatenate([np.arange(len(eu)), np.arange(len(eu))])
+        order = np.argsort(ends, kind="stable")
+        bounds = np.searchsorted(ends[order], np.arange(len(self.nodes) + 1)).tolist()
+        flat = ids[order].tolist()
+        self.at: list = [flat[bounds[i]:bounds[i + 1]] for i in range(len(self.nodes))]
+        self.degree = [bounds[i + 1] - bounds[i] for i in range(len(self.nodes))]  # live edges, kept up to date
+        self._graph = None  # the live edges' graph, rebuilt after edges die
+        self.pods = [pod_of(v) for v in self.nodes]
+        self.sides: dict = {}  # type -> its two sides, worked out when first asked (_side)
         self.order = sorted(self.by_type, key=lambda t: (t[0], -t[1]))  # the costliest first
         self.gone = [False] * len(self.nodes)  # committed nodes
         self.committed: list = []
@@ -87,10 +83,19 @@ class _Lex:
     # ------------------------------------------------------------------ one solve
 
     def _match(self, weight: dict) -> list:
-        """rustworkx: maximum cardinality, then minimum total weight; the pairs as edge indices."""
+        """rustworkx: maximum cardinality, then minimum total weight; the pairs as edge indices. The graph of the
+        live edges is built again (one compiled call) when edges died since the last solve, which is cheaper than
+        removing them one by one."""
         big = max(weight.values(), default=0) + 1
-        cost = [big - weight.get(t, 0) for t in self.et]
-        graph = self.graph
+        cost = [big] * len(self.et)
+        for t, w in weight.items():
+            for k in self.by_type[t]:
+                cost[k] = big - w
+        graph = self._graph
+        if graph is None:
+            graph = self._graph = rx.PyGraph(multigraph=False)
+            graph.add_nodes_from(range(len(self.nodes)))
+            graph.add_edges_from(list(compress(zip(self.eu, self.ev, range(len(self.eu))), self.alive)))
         mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
         chosen = sorted(graph.get_edge_data(u, v) for u, v in mate)  # rustworkx returns a set: fix the order
         covered = {i for pair in mate for i in pair}
@@ -98,10 +103,19 @@ class _Lex:
             raise NotPerfect(self.nodes[i] for i in range(len(self.nodes)) if i not in covered and not self.gone[i])
         return chosen
 
+    def _side(self, t) -> tuple:
+        """A type's two sides (its higher pod's ends, its lower pod's ends): a matching uses at most the fewer."""
+        if t not in self.sides:
+            top, pods, eu, ev, ks = t[0], self.pods, self.eu, self.ev, self.by_type[t]
+            high = {eu[k] if pods[eu[k]] == top else ev[k] for k in ks}
+            low = {ev[k] if pods[eu[k]] == top else eu[k] for k in ks}
+            self.sides[t] = (high, low)
+        return self.sides[t]
+
     def _cap(self, types) -> int:
         high, low = set(), set()
         for t in types:
-            h, lo = self.sides[t]
+            h, lo = self._side(t)
             high |= h
             low |= lo
         return min(len(high), len(low))
@@ -189,6 +203,13 @@ class _Lex:
         more for higher stages (only a guess: it chooses how the first chunk is cut into levels)."""
         if not self.order:
             return
+        room = 1
+        for t in self.order:
+            room *= self._cap([t]) + 1
+        if room < self.limit:  # every type fits as a level of its own: one solve decides them all, no guess needed
+            for t in self.order:  # each stage's costliest type "in use": no type is lumped into a run
+                self.guess.setdefault(t[0], t)
+            return
         top = self.order[0][0]
         bottom = max(t[1] for t in self.order)
         span = bottom - top + 1
@@ -200,35 +221,39 @@ class _Lex:
                 self.guess[t[0]] = t
 
     def _drop_type(self, t) -> None:
+        alive, degree, eu, ev = self.alive, self.degree, self.eu, self.ev  # _kill inlined: thousands of edges
         for k in self.by_type[t]:
-            if self.alive[k]:
-                self._kill(k)
+            if alive[k]:
+                alive[k] = False
+                degree[eu[k]] -= 1
+                degree[ev[k]] -= 1
+        self._graph = None
 
     def _kill(self, k) -> None:
         self.alive[k] = False
-        self.graph.remove_edge_from_index(self.eid[k])
+        self._graph = None
+        self.degree[self.eu[k]] -= 1
+        self.degree[self.ev[k]] -= 1
 
     def _propagate(self) -> None:
         """Commit every edge that is the last one at a node (it is in every perfect matching left)."""
-        alive, at, eu, ev = self.alive, self.at, self.eu, self.ev
-        degree = [sum(alive[k] for k in at[i]) if not self.gone[i] else -1 for i in range(len(self.nodes))]
-        queue = [i for i, d in enumerate(degree) if d == 1]
+        alive, at, eu, ev, degree, gone = self.alive, self.at, self.eu, self.ev, self.degree, self.gone
+        queue = [i for i, d in enumerate(degree) if d == 1 and not gone[i]]
         while queue:
             i = queue.pop()
-            if self.gone[i] or degree[i] != 1:
+            if gone[i] or degree[i] != 1:
                 continue
             k = next(k for k in at[i] if alive[k])
             u, v = eu[k], ev[k]
             self.committed.append((u, v))
             t = self.et[k]
             for node in (u, v):
-                self.gone[node] = True
+                gone[node] = True
                 for e in at[node]:
                     if alive[e]:
                         self._kill(e)
                         other = ev[e] if eu[e] == node else eu[e]
-                        degree[other] -= 1
-                        if degree[other] == 1 and not self.gone[other]:
+                        if degree[other] == 1 and not gone[other]:
                             queue.append(other)
             if t is not None and t in self.positive:
                 self.positive[t] -= 1
@@ -238,6 +263,5 @@ class _Lex:
                         if alive[e]:
                             self._kill(e)
                             for node in (eu[e], ev[e]):
-                                degree[node] -= 1
-                                if degree[node] == 1 and not self.gone[node]:
+                                if degree[node] == 1 and not gone[node]:
                                     queue.append(node)

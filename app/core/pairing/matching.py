@@ -12,11 +12,11 @@ Solvers:
   constraints plus odd-set cuts over unions of classes) gives an exact lower bound from verified duals. Its
   optimum is realised with actual players avoiding every earlier meeting; leftovers are solved exactly with
   rustworkx. A result whose cost reaches the bound is proven optimal (`certified`). Otherwise, while the work
-  budget (work.py: counted operations, not time) lasts, more LP passes; then a field of at most
-  FULL_GRAPH_LIMIT nodes is re-solved exactly on the full graph, a larger one on the pairs that could still
-  close the gap (reduced cost below it); if that does not fit in the budget, the best matching found comes
-  back uncertified with its proven `lower_bound`. The n^2 graph is not built above FULL_GRAPH_LIMIT nodes
-  (save, in a pathological field, to show that leftovers cannot be paired at all). Details in fast.py.
+  budget (work.py: counted operations, not time) lasts, more LP passes, then an exact solve on the pairs that
+  could still close the gap (reduced cost below it); a field whose full graph fits in the budget is solved on
+  it. When the budget runs out, the best matching found comes back uncertified with its proven `lower_bound`.
+  The n^2 graph is not built above FULL_GRAPH_LIMIT nodes (save, in a pathological field, to show that
+  leftovers cannot be paired at all). Details in fast.py.
 - "auto": "fast" (which itself uses the full graph for small fields).
 """
 from __future__ import annotations

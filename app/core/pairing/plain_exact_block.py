@@ -57,8 +57,14 @@ class ExactBlock:
         def may_bye(v):
             return stand[v] in eligible_pod if v in stand else field.eligible[v]
 
-        edges = [(u, v, field.type_of(u, v)) for k, u in enumerate(group) for v in group[k + 1:]
-                 if u in stand or v in stand or u not in met[v]]
+        podx = field.podx  # types inline: this loop is most of a big block's Python
+        edges = []
+        for k, u in enumerate(group):
+            pu, mu, free = podx[u], met[u], u in stand
+            for v in group[k + 1:]:
+                if free or v in stand or v not in mu:
+                    pv = podx[v]
+                    edges.append((u, v, None if pu == pv else (pu, pv) if pu < pv else (pv, pu)))
         nodes = list(group)
         if bye is not None:
             nodes.append(bye)
@@ -84,7 +90,10 @@ class ExactBlock:
                     edges += [(byesink, bye, None)] + [(byesink, s, None) for s in sinks]
             stand.update((s, field.pod[s]) for s in sinks)
             nodes += sinks
-            edges += [(u, s, field.type_of(u, s)) for u in group for s in sinks]
+            for u in group:
+                pu = podx[u]
+                edges += [(u, s, None if pu == podx[s] else (pu, podx[s]) if pu < podx[s] else (podx[s], pu))
+                          for s in sinks]
             edges += [(s, t, None) for k, s in enumerate(sinks) for t in sinks[k + 1:]]
         self.stand, self.nodes, self.edges = stand, nodes, edges
         self.size = len(nodes)
@@ -92,7 +101,9 @@ class ExactBlock:
     def solve(self, solver: ExactSolver) -> Optional[tuple[list, list, bool]]:
         """H's optimum made real: (the block's pairs, the players below it takes, whether it takes the bye), or
         None when that fails. Raises Infeasible when H has no perfect matching."""
-        return self._make_real(solver.solve(self.nodes, self.edges, set(range(self.a, self.b + 1))))
+        # Only stages a..b count, and every typed edge of H already has its higher end in a..b (group-group,
+        # group-sink, group-bye; stand-in pairs below are untyped), so no type needs clearing.
+        return self._make_real(solver.solve(self.nodes, self.edges))
 
     def _make_real(self, matched: list) -> Optional[tuple[list, list, bool]]:
         a, b, field, stand, bye = self.a, self.b, self.field, self.stand, self.bye

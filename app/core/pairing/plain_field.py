@@ -39,16 +39,17 @@ class Field:
         self.pods: list[list[int]] = [[] for _ in range(self.npods)]
         for i in order:
             self.pods[self.pod[i]].append(i)
+        self.podx = self.pod + [self.npods]  # pod of every node, the bye (node n) included: read in hot loops
         self.max_met = max(map(len, met), default=0)
         self.bye_pods = sorted({self.pod[i] for i in range(n) if eligible[i]})  # pods with a possible bye-taker
 
     def pod_of(self, v: int) -> int:
-        return self.npods if v == self.bye else self.pod[v]
+        return self.podx[v] if v >= 0 else self.pod[v]
 
     def type_of(self, u: int, v: int) -> Optional[tuple]:
         """The down-pair type (higher pod, lower pod) of u-v, None for a same-pod pair."""
-        x, y = sorted((self.pod_of(u), self.pod_of(v)))
-        return (x, y) if x != y else None
+        x, y = self.podx[u], self.podx[v]
+        return None if x == y else (x, y) if x < y else (y, x)
 
     def cost(self, pairs: Iterable[tuple]) -> LexCost:
         counts: Counter = Counter()

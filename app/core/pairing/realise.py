@@ -7,15 +7,19 @@ from itertools import combinations, product
 
 import numpy as np
 
-from .exact import NoPerfectMatching, _exact, _match_edges, _Problem
+from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
+from .work import PLAYER_UNITS
 
 SWAP_TRIES = 40
 SPARSE_FROM = 60  # more leftovers than this are matched among their nearest first
 NEAR_PARTNERS = 24  # possible partners each leftover sees there
 
 
-def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random):
+def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random, work=None):
     """Pairs of actual players for the group-pair counts; swaps avoid earlier opponents. Returns leftovers too."""
+    if work is not None:
+        work.need(PLAYER_UNITS * len(problem.nodes))
+        work.spend(PLAYER_UNITS * len(problem.nodes))
     pools = []
     for group in groups:
         pool = list(group)
@@ -73,7 +77,8 @@ def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random):
 def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, work=None, near=None):
     """Match the leftovers; if they cannot be matched alone, release more bulk pairs and retry. `near`: (group of
     each player, a k x k ranking of group pairs by the LP's reduced cost), to match many leftovers among their
-    nearest first (see _leftovers)."""
+    nearest first (see _leftovers); without it, among their neighbours in the order of their classes. Every
+    solve asks `work` for its pairs first (work.OutOfBudget when they do not fit)."""
     pairs = list(pairs)
     residual = list(residual)
     while True:
@@ -96,29 +101,85 @@ def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, w
     return pairs, total
 
 
-def finish_pairs(leftovers: int) -> int:
-    """About how many pairs finishing `leftovers` players hands the exact solver (for the work budget)."""
-    if leftovers > SPARSE_FROM:
-        return leftovers * NEAR_PARTNERS
-    return leftovers * (leftovers - 1) // 2
-
-
 def _leftovers(problem: _Problem, residual: list, rng: random.Random, work, near):
     """The leftovers matched at least cost: among each one's NEAR_PARTNERS nearest by reduced cost when there are
     many of them (a few percent of the complete graph's pairs), else, or if that leaves somebody alone, among
     all of them. Either is a valid pairing; only its cost against the bound decides whether it is proven optimal,
     so the sparse graph never weakens a certificate, it only makes an attempt cheaper."""
-    if near is not None and len(residual) > SPARSE_FROM:
+    if len(residual) > SPARSE_FROM:
         order = list(residual)
         rng.shuffle(order)
+        if near is not None:
+            edges = _near_edges(problem, order, *near, work=work)
+        else:
+            greedy = _greedy(problem, order, work)
+            if greedy is not None:
+                return greedy
+            edges = _window_edges(problem, order, work)
         try:
-            return _match_edges(problem, order, _near_edges(problem, order, *near), "rustworkx", work)
+            return _match_edges(problem, order, edges, "rustworkx", work)
         except NoPerfectMatching:
             pass
+    if work is not None:
+        work.need(work.match_units(len(residual), len(residual) * (len(residual) - 1) // 2))
     return _exact(problem, residual, "rustworkx", rng, work)
 
 
-def _near_edges(problem: _Problem, order: list, group_of: dict, rank) -> list:
+def _ranked(problem: _Problem, order: list) -> list:
+    """Indices into `order` by class (points first, then side bias, for swiss); the seeded order if classes
+    do not compare."""
+    def key(i):
+        c = problem.cls[order[i]]
+        return (0, c) if isinstance(c, tuple) else (1, ())
+
+    try:
+        return sorted(range(len(order)), key=key)
+    except TypeError:
+        return list(range(len(order)))
+
+
+def _greedy(problem: _Problem, order: list, work):
+    """The first pairing's leftovers, cheaply: each in class order with the cheapest of the NEAR_PARTNERS next
+    ones still free. None if that leaves somebody alone (then an exact solve)."""
+    if work is not None:
+        work.spend(PLAYER_UNITS * len(order) * NEAR_PARTNERS // 4)
+    ranked = _ranked(problem, order)
+    free = [True] * len(order)
+    pairs, total = [], 0
+    for x, i in enumerate(ranked):
+        if not free[i]:
+            continue
+        free[i] = False
+        best = None
+        for j in ranked[x + 1:x + 1 + NEAR_PARTNERS]:
+            if free[j]:
+                cost = problem.cost(order[i], order[j])
+                if cost is not None and (best is None or cost < best[1]):
+                    best = (j, cost)
+        if best is None:
+            return None
+        free[best[0]] = False
+        pairs.append((order[i], order[best[0]]))
+        total += best[1]
+    return MatchResult(pairs, total, False, None, "greedy")
+
+
+def _window_edges(problem: _Problem, order: list, work) -> list:
+    """(i, j, cost) pairs of `order` between each player and the NEAR_PARTNERS next ones in the order of their
+    classes (points first, then side bias, for swiss), where no LP has ranked the classes yet."""
+    ranked = _ranked(problem, order)
+    if work is not None:
+        work.need(work.match_units(len(order), len(order) * NEAR_PARTNERS))
+    edges = []
+    for x, i in enumerate(ranked):
+        for j in ranked[x + 1:x + 1 + NEAR_PARTNERS]:
+            cost = problem.cost(order[i], order[j])
+            if cost is not None:
+                edges.append((i, j, cost))
+    return edges
+
+
+def _near_edges(problem: _Problem, order: list, group_of: dict, rank, work=None) -> list:
     """(i, j, cost) pairs of `order` between each group and its nearest groups (`rank`: reduced costs as floats,
     inf where the LP allows no pair), until every group sees NEAR_PARTNERS possible partners."""
     members: dict = defaultdict(list)
@@ -126,6 +187,9 @@ def _near_edges(problem: _Problem, order: list, group_of: dict, rank) -> list:
         members[group_of[v]].append(i)
     groups = list(members)
     sizes = np.array([len(members[g]) for g in groups])
+    if work is not None:  # ranking each group's partners
+        work.need(len(groups) * len(groups) // 20)
+        work.spend(len(groups) * len(groups) // 20)
     sub = rank[np.ix_(groups, groups)]
     keep = set()
     for x in range(len(groups)):
@@ -137,6 +201,9 @@ def _near_edges(problem: _Problem, order: list, group_of: dict, rank) -> list:
             seen += sizes[y] - (x == y)
             if seen >= NEAR_PARTNERS:
                 break
+    if work is not None:  # the pairs handed to the solve, known before they are built
+        work.need(work.match_units(len(order), sum(int(sizes[x]) * int(sizes[y] - (x == y)) // (1 + (x == y))
+                                                   for x, y in keep)))
     edges = []
     for x, y in sorted(keep):
         a, b = members[groups[x]], members[groups[y]]

@@ -28,8 +28,8 @@ class DecklistSettingsForm(FlaskForm):
     decklists = BooleanField("Collect decklists: players submit a Corp and a Runner list through their link")
     card_format = SelectField("Card format", choices=[SelectChoice(fid, name) for fid, name in formats()])
     restriction = SelectField("Restriction list in force", validate_choice=False,
-                              description="Empty: the newest list of the format that had started by the event's "
-                                          "date.")
+                              description="Empty: the list in force on the event's date. The card pool is "
+                                          "always the one in force on the event's date.")
     visibility = RadioField("Who sees the lists", choices=[SelectChoice(v.value, v.label) for v in Visibility],
                             default=Visibility.CLOSED.value)
 

@@ -8,6 +8,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ...models import Player
 from . import printable, strip
+from .online import HandleFields
 
 NAME_MAX = Player.__table__.c.name.type.length
 MAX_TABLE = 100_000
@@ -16,8 +17,9 @@ MAX_TABLE = 100_000
 PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
 
 
-class EntryForm(FlaskForm):
-    """What a player tells about themselves: the TO's form and self-registration share it."""
+class EntryForm(HandleFields, FlaskForm):
+    """What a player tells about themselves: the TO's form and self-registration share it (an online event's
+    handles too, forms/online.py)."""
     name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=NAME_MAX), printable])
     corp_identity = StringField("Corp identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
     runner_identity = StringField("Runner identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
@@ -35,4 +37,5 @@ class PlayerForm(EntryForm):
 class ImportForm(FlaskForm):
     file = FileField("CSV file")
     text = TextAreaField("…or paste the list", description="One player a line: name, corp identity, runner "
-                                                            "identity. A header row is optional.")
+                                                            "identity, pronouns, and in an online event jinteki.net "
+                                                            "username and Discord. A header row is optional.")

@@ -12,6 +12,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from ...core.clock import MAX_MINUTES
 from ...core.pairing import DEFAULT_SCORE_FACTOR, Format
 from . import printable, strip
+from .abr import abr_event_field
 
 MAX_SCORE_FACTOR = 100
 MAX_ROUNDS = 50
@@ -67,6 +68,9 @@ class TournamentForm(FlaskForm):
                                                 "empty for no cap.")
     late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
                                      "the next pairing)")
+    abr_id = abr_event_field()
+    online = BooleanField("Online event (jinteki.net): ask each player's jinteki.net username and show it in the "
+                          "pairings; one report address for the whole event")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -98,6 +102,8 @@ class TournamentForm(FlaskForm):
         tournament.registration_open = bool(self.registration_open.data)
         tournament.registration_cap = self.registration_cap.data
         tournament.late_registration = bool(self.late_registration.data)
+        tournament.abr_id = self.abr_id.data
+        tournament.online = bool(self.online.data)
 
 
 class DeleteTournamentForm(FlaskForm):

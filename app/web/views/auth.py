@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db, login_manager
 from ..forms.auth import LoginForm, PasswordChangeForm, ProfileForm, SignupForm
 from ...models import User
-from ...services import accounts
+from ...services import accounts, staff
 
 bp = Blueprint("auth", __name__)
 
@@ -65,7 +65,11 @@ def signup():
                 form.email.errors.append(TAKEN)
             else:
                 login_user(user)
-                flash("Welcome! Create your first tournament.", "success")
+                joined = staff.join_pending(user)
+                for t, role in joined:
+                    flash(f"You are {role} of {t.name}, as you were before it was moved here.", "success")
+                if not joined:
+                    flash("Welcome! Create your first tournament.", "success")
                 return redirect(url_for("tournaments.index"))
     return render_template("auth/signup.html", form=form), 422 if form.errors else 200
 

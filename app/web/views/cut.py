@@ -176,9 +176,9 @@ def backup(tid: int):
     return response
 
 
-def _upload(template: str, store, done: str, form_class=UploadForm):
+def _upload(template: str, store, done, form_class=UploadForm):
     """A restore: at most UPLOAD_SLOTS at once site-wide (503 beyond), every refusal said once.
-    `store(data, user, form)` writes the file."""
+    `store(data, user, form)` writes the file; `done` says so (a text naming {name}, or a function of the event)."""
     form = form_class()
     if request.method == "GET":
         return render_template(template, form=form)
@@ -188,7 +188,7 @@ def _upload(template: str, store, done: str, form_class=UploadForm):
                 t = store(form.file.data.read(), current_user, form)
         except (FileError, Busy) as e:
             return _refused(template, form, e)
-        flash(done.format(name=t.name), "success")
+        flash(done(t) if callable(done) else done.format(name=t.name), "success")
         return redirect(url_for("cut.index", tid=t.id) if t.cut_kind else _tournament_page(t))
     return render_template(template, form=form), 400
 
@@ -205,7 +205,7 @@ def restore():
     def store(data, user, form):
         return (restore_service.move if form.how.data == "move" else restore_service.restore)(data, user)
 
-    return _upload("cut/restore.html", store, "Restored {name}.", RestoreForm)
+    return _upload("cut/restore.html", store, lambda t: f"Restored {t.name}. {restore_service.holds(t)}", RestoreForm)
 
 
 REVIEW_SECONDS = 3600  # how long the warnings page's "Import anyway" stays good

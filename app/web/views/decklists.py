@@ -21,7 +21,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ...core.decklists import Side
 from ...models import Player, Tournament
 from ...services import decklists as service
-from ...services import export
+from ...services import export, next_step
+from ...services.players import rounds_started
 from .. import built_pages
 from ..access import ORGANIZE, OWNER, SCORE, linked_player, managed_player, managed_tournament, public_tournament, role
 from ..forms.decklists import ActionForm, DecklistForm, DecklistSettingsForm
@@ -73,7 +74,8 @@ def mine(slug: str, token: str):
     return render_template("decklists/mine.html", t=t, player=player, token=token, form=form,
                            settings=service.settings(t), decks={s: _sheet(d) for s, d in decks.items()},
                            may_change={s.value: service.may_change(t, decks.get(s.value)) for s in Side},
-                           posted_side=form.side.data if request.method == "POST" else None), status
+                           posted_side=form.side.data if request.method == "POST" else None,
+                           started=rounds_started(t)), status
 
 
 # ---------------------------------------------------------------- the TO's side
@@ -94,7 +96,7 @@ def review(tid: int):
     show = request.args.get("show")
     review = service.review(t, {"all": True, "attention": False}.get(show))
     return render_template("decklists/review.html", t=t, review=review, settings=service.settings(t),
-                           locked=service.locked(t), form=form, action=ActionForm())
+                           locked=service.locked(t), started=rounds_started(t), form=form, action=ActionForm())
 
 
 @bp.post("/tournaments/<int:tid>/decklists/settings")
@@ -159,6 +161,38 @@ def unlock(tid: int, pid: int, side: str):
     return redirect(url_for("decklists.review", tid=tid) + f"#player-{pid}", 303)
 
 
+@bp.post("/tournaments/<int:tid>/decklists/lock")
+@login_required
+def lock(tid: int):
+    """Lock the lists now, before round 1 (the dashboard's choice beside pairing, and the review page's button)."""
+    t = managed_tournament(tid, ORGANIZE)
+    if not ActionForm().validate():
+        abort(400, "The form expired. Reload the page and try again.")
+    if service.lock(t):
+        flash("The decklists are locked: players can no longer submit or change them. Unlock one player's list "
+              "from the review if it must change.", "success")
+    else:
+        flash("The decklists were locked already.", "warning")
+    back = "decklists.review" if request.form.get("next") == "review" else "tournaments.show"
+    return redirect(url_for(back, tid=tid), 303)
+
+
+@bp.post("/tournaments/<int:tid>/decklists/reopen")
+@login_required
+def reopen(tid: int):
+    """Undo the lock before round 1: players may submit again."""
+    t = managed_tournament(tid, ORGANIZE)
+    if not ActionForm().validate():
+        abort(400, "The form expired. Reload the page and try again.")
+    try:
+        service.reopen(t)
+    except service.DecklistError as e:
+        flash(str(e), "error")
+    else:
+        flash("The decklists are open again: players may submit until you lock them or pair round 1.", "success")
+    return redirect(url_for("decklists.review", tid=tid), 303)
+
+
 @bp.get("/tournaments/<int:tid>/decklists/<int:pid>/sheet")
 @login_required
 def sheet(tid: int, pid: int):
@@ -199,5 +233,6 @@ def export_csv(tid: int):
 def public(slug: str):
     """The lists the event's setting opens (the cut's once it is made, or everyone's after the event)."""
     t = public_tournament(slug)
+    shown = service.public_lists(t, next_step.event_over(t))
     return render_template("decklists/public.html", t=t, settings=service.settings(t),
-                           players=[(p, [_sheet(d) for d in decks]) for p, decks in service.public_lists(t)])
+                           players=[(p, [_sheet(d) for d in decks]) for p, decks in shown])

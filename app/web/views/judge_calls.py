@@ -24,7 +24,8 @@ NO_CACHE = "private, no-cache"
 
 def _player_box(t: Tournament, player: Player, token: str) -> str:
     return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player),
-                           closed=service.closed(t), form=CallForm(), step_form=StepForm(), states=service.CallState)
+                           closed=service.closed(t, player), form=CallForm(), step_form=StepForm(),
+                           states=service.CallState)
 
 
 @bp.app_template_global("judge_call_box")

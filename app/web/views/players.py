@@ -11,6 +11,7 @@ from ..forms.players import ImportForm, PlayerForm
 from ...core.identities import identities
 from ...models import Player, Tournament
 from ...services import players as roster
+from ...services.online import handles
 from ...services.locks import lock_tournament
 from ...services.player_import import UnreadableFile, decode, parse_players
 from ..access import ORGANIZE, managed_tournament
@@ -47,7 +48,13 @@ def _check_unique(form: PlayerForm, tournament: Tournament, player: Player | Non
                        if p.fixed_table == table and not p.dropped and (player is None or p.id != player.id)), None)
     if holder:
         form.fixed_table.errors.append(f"Table {table} is already held by {holder.name}.")
-    return not (clash or holder)
+    refused = False
+    try:
+        handles.check(tournament, form.jinteki_name.data, required=False, except_id=player.id if player else None)
+    except handles.HandleRefused as e:
+        form.jinteki_name.errors.append(str(e))
+        refused = True
+    return not (clash or holder or refused)
 
 
 LATE_BYE = "Round 1 is paired: a bye in round 1 can no longer be given."
@@ -64,7 +71,7 @@ def _check_bye(form: PlayerForm, tournament: Tournament, player: Player | None =
     return True
 
 
-def _apply(form: PlayerForm, player: Player, started: bool) -> None:
+def _apply(form: PlayerForm, player: Player, started: bool, online: bool) -> None:
     player.name = form.name.data
     player.corp_identity = form.corp_identity.data or ""
     player.runner_identity = form.runner_identity.data or ""
@@ -72,6 +79,9 @@ def _apply(form: PlayerForm, player: Player, started: bool) -> None:
     if not started:  # afterwards the field is not on the form: the recorded request stays as it was
         player.first_round_bye = bool(form.first_round_bye.data)
     player.fixed_table = form.fixed_table.data
+    if online:  # an event that is not online keeps the handles it had (the fields are not on its form)
+        player.jinteki_name = form.jinteki_name.data or ""
+        player.discord = form.discord.data or ""
 
 
 def _flash_bye_note(tournament: Tournament, player: Player) -> None:
@@ -145,7 +155,7 @@ def create(tid: int):
             and _check_bye(form, tournament):
         started = rounds_started(tournament)
         player = Player(tournament_id=tournament.id)
-        _apply(form, player, started)
+        _apply(form, player, started, tournament.online)
         db.session.add(player)
         if _commit_or_error(form, tournament):
             late = " They join the next pairing." if started else ""
@@ -166,7 +176,7 @@ def edit(tid: int, pid: int):
     started = rounds_started(tournament)
     if form.validate_on_submit() and _check_unique(form, tournament, player) \
             and _check_bye(form, tournament, player):
-        _apply(form, player, started)
+        _apply(form, player, started, tournament.online)
         if _commit_or_error(form, tournament, player):
             flash(f"Saved {player.name}.", "success")
             _flash_bye_note(tournament, player)
@@ -222,15 +232,16 @@ def import_csv(tid: int):
         upload = form.file.data
         try:
             text = decode(upload.read()) if upload and upload.filename else (form.text.data or "")
-            result = parse_players(text, [p.name for p in _players(lock_tournament(tournament))])
+            result = parse_players(text, [p.name for p in _players(lock_tournament(tournament))], tournament.online)
         except UnreadableFile as e:
             errors = [str(e)]
         else:
-            errors = result.errors
+            errors = result.errors or handles.import_problems(tournament, result.rows)
             if not errors:
                 db.session.add_all(Player(tournament_id=tournament.id, name=row.name,
                                           corp_identity=row.corp_identity, runner_identity=row.runner_identity,
-                                          pronouns=row.pronouns)
+                                          pronouns=row.pronouns, jinteki_name=row.jinteki_name,
+                                          discord=row.discord)
                                    for row in result.rows)
                 try:
                     db.session.commit()
@@ -239,7 +250,7 @@ def import_csv(tid: int):
                     # a name added meanwhile: the rows that clash now, as if it had been there before
                     errors = []
                     if roster.is_name_clash(e):
-                        errors = parse_players(text, [p.name for p in _players(tournament)]).errors
+                        errors = parse_players(text, [p.name for p in _players(tournament)], tournament.online).errors
                     errors = errors or [CHANGED_MEANWHILE]
                 else:
                     flash(f"Imported {len(result.rows)} player{'' if len(result.rows) == 1 else 's'}.", "success")

@@ -2,12 +2,14 @@
 static/style.css (@media print); these pages are laid out for A4."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+import json
+
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from ...services import printouts as service
 from ...services import rounds as rounds_service
-from .. import built_pages
+from .. import built_pages, page_cache
 from ..access import SCORE, managed_tournament, may, public_tournament
 
 bp = Blueprint("printouts", __name__)
@@ -24,14 +26,14 @@ def qr(slug: str):
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": cache})
 
 
-def _printout(t, number: int, name: str, build, template: str):
+def _printout(t, number: int, name: str, build, template: str, missing: str = ""):
     """A printout's body, built once per event version for every worker and device (app/web/built_pages.py)."""
     def from_round():
         rnd = rounds_service.load_round(t, number)
         return None if rnd is None else build(rnd)
     return built_pages.respond(t, f"{name}-{number}", from_round,
                                lambda body, meta: render_template(template, t=t, number=number, body=body, **meta),
-                               f"There is no round {number}.")
+                               missing or f"There is no round {number}.")
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/by-name")
@@ -48,12 +50,24 @@ def by_name(tid: int, number: int):
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/slips")
 @login_required
 def slips(tid: int, number: int):
-    """The slips; their codes report tables, so the site admin (who reports nothing) gets them without."""
+    """The slips, a page of service.SLIPS_PER_PAGE tables at a time (?page=2); their codes report tables, so the
+    site admin (who reports nothing) gets them without. A page's codes are drawn once and kept for every worker
+    and every later version of the page (page_cache.kept): a result changes the page, never its codes."""
     t = managed_tournament(tid, SCORE)
     codes = may(current_user, t, SCORE)
+    page = request.args.get("page", 1, type=int)
+
+    def draw(urls: list[str]) -> list[str]:
+        kept = page_cache.kept(t, "slip-codes", "\n".join(urls), lambda: json.dumps(service.draw_codes(urls)).encode())
+        return json.loads(kept)
 
     def build(rnd):
-        slips = service.slips(t, rnd, codes)
+        pages = service.slip_pages(rnd)
+        if not 1 <= page <= pages:
+            return None
+        slips = service.slips(t, rnd, codes, page, draw)
         return render_template("printouts/_slips.html", t=t, number=number, slips=slips), \
-            {"count": len(slips), "codes": codes}
-    return _printout(t, number, "slips" if codes else "slips-read", build, "printouts/slips.html")
+            {"count": len(slips), "codes": codes, "page": page, "pages": pages,
+             "tables": len(service.slip_tables(rnd)), "per_page": service.SLIPS_PER_PAGE}
+    return _printout(t, number, f"{'slips' if codes else 'slips-read'}-p{page}", build, "printouts/slips.html",
+                     f"There is no round {number}, or no page {page} of its slips.")

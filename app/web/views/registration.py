@@ -9,7 +9,8 @@ from ..forms.players import EntryForm
 from ...core.identities import identities
 from ...services import player_links
 from ...services import registration as service
-from .. import player_session
+from ...services.nrdb import accounts as nrdb_accounts
+from .. import nrdb_oauth, player_session
 from ..access import public_tournament
 from ..home import render_home
 
@@ -19,22 +20,33 @@ bp = Blueprint("registration", __name__, url_prefix="/t/<slug>")
 def _fields(t, form: EntryForm) -> dict:
     identity = (form.corp_identity.data, form.runner_identity.data) if t.fmt.netrunner else ("", "")
     return {"name": form.name.data, "corp_identity": identity[0], "runner_identity": identity[1],
-            "pronouns": form.pronouns.data}
+            "pronouns": form.pronouns.data, "jinteki_name": form.jinteki_name.data, "discord": form.discord.data}
 
 
 @bp.post("/register")
 def register(slug: str):
     t = public_tournament(slug)
     form = EntryForm()
-    if form.validate_on_submit():
+    account = nrdb_oauth.signed_in_account()  # signed in with NetrunnerDB: the new entry is linked to it
+    held = account is not None and nrdb_accounts.entry_in(t, account)
+    if held:
+        form.form_errors.append(f"Your NetrunnerDB account already holds the entry {held.name} in this event.")
+    elif form.validate_on_submit():
         try:
             player = service.register(t, **_fields(t, form))
         except service.NameTaken as e:
             form.name.errors.append(str(e))
+        except service.HandleRefused as e:
+            form.jinteki_name.errors.append(str(e))
         except service.RegistrationError as e:
             form.form_errors.append(str(e))
         else:
             player_session.remember(t, player)
+            if account is not None:
+                try:
+                    nrdb_accounts.link(t, player, account)
+                except nrdb_accounts.LinkError as e:
+                    flash(str(e), "warning")
             late = " You join the next round's pairing." if service.status(t).late else ""
             flash(f"You are registered, {player.name}.{late} Save your link below.", "success")
             return redirect(url_for("registration.mine", slug=slug), 303)
@@ -56,6 +68,8 @@ def mine(slug: str):
             service.edit(t, player, **_fields(t, form))
         except service.NameTaken as e:
             form.name.errors.append(str(e))
+        except service.HandleRefused as e:
+            form.jinteki_name.errors.append(str(e))
         except service.RegistrationError as e:
             form.form_errors.append(str(e))
         else:

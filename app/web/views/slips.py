@@ -17,7 +17,10 @@ BAD_CODE = "This match slip's code does not work: it is mistyped or from another
 
 def _slip(slug: str, code: str):
     t = public_tournament(slug)
-    slip = slip_codes.table_for(t, code)
+    try:
+        slip = slip_codes.table_for(t, code)
+    except slip_codes.SlipChanged as e:
+        abort(410, str(e))
     if slip is None:
         abort(404, BAD_CODE)
     return t, slip

@@ -13,7 +13,7 @@ bp = Blueprint("staff", __name__, url_prefix="/tournaments/<int:tid>/staff")
 
 def _render(tournament, form, status=200):
     return render_template("staff/index.html", tournament=tournament, form=form, remove_form=RemoveStaffForm(),
-                           members=service.members(tournament)), status
+                           members=service.members(tournament), pending=service.pending(tournament)), status
 
 
 @bp.get("")
@@ -49,4 +49,18 @@ def remove(tid: int, staff_id: int):
     if email is None:
         abort(404)
     flash(f"{email} is no longer on the staff of {tournament.name}.", "success")
+    return redirect(url_for("staff.index", tid=tid), 303)
+
+
+@bp.post("/pending/<int:pending_id>/delete")
+@login_required
+def forget(tid: int, pending_id: int):
+    """A moved event's staff member still to sign up here, no longer expected: their sign-up gives no role."""
+    tournament = managed_tournament(tid, OWN)
+    if not RemoveStaffForm().validate_on_submit():
+        abort(400)
+    email = service.forget_pending(tournament, pending_id)
+    if email is None:
+        abort(404)
+    flash(f"{email} gets no role in {tournament.name} when they sign up.", "success")
     return redirect(url_for("staff.index", tid=tid), 303)

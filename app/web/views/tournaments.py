@@ -11,7 +11,9 @@ from ...models import Player, Round, Staff, Tournament, User
 from ...core.round_advice import top8_recall
 from ...core.standings import recommended_rounds
 from ...services import cut as cut_service
+from ...services import decklists
 from ...services import next_step
+from ...services import staff as staff_service
 from ...services.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
@@ -78,7 +80,8 @@ def show(tid: int):
                            recall=top8_recall(tournament.fmt, active, recommended),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
-                           if (step.kind, step.round) == (next_step.PAIR, 1) else None)
+                           if facts.latest == 0 and step.kind in (next_step.PAIR, next_step.REVIEW_LISTS) else None,
+                           missing_staff=staff_service.pending(tournament))
 
 
 @bp.route("/tournaments/<int:tid>/edit", methods=["GET", "POST"])
@@ -91,9 +94,13 @@ def edit(tid: int):
         if started and form.format.data != tournament.format:
             form.format.errors.append("The format cannot change once round 1 exists.")
         else:
+            old_date = tournament.date
             form.apply(tournament)
+            # the card pool and list in force follow the date: the stored lists are judged again with it
+            judged = decklists.judge_again(tournament) if tournament.date != old_date else 0
             db.session.commit()
-            flash("Settings saved.", "success")
+            flash("Settings saved." + (f" {judged} decklist{'s' * (judged != 1)} checked again under the rules of "
+                                       "the new date." if judged else ""), "success")
             return redirect(url_for("tournaments.show", tid=tid))
     active = db.session.scalar(sa.select(sa.func.count()).where(Player.tournament_id == tid,
                                                                   Player.dropped.is_(False)))

@@ -231,3 +231,23 @@ def test_same_pairing_in_every_process_whatever_the_hash_seed():
         for h in (1, 2)
     }
     assert len(outs) == 1 and "Pairing" in outs.pop()
+
+
+def test_pairing_prints_nothing_on_stdout_or_stderr():
+    """HiGHS writes a banner from C the first time a process builds a solver the usual way; a TO's script that
+    prints JSON must get nothing but its own output. A fresh process, so this is its first LP."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "from app.core.pairing import Format, pair_round\n"
+        "from app.core.pairing.random_pairings import random_history\n"
+        "ents, games = random_history(Format.SINGLE_SIDED, 60, 4, seed=3)\n"
+        "plan = pair_round(Format.SINGLE_SIDED, ents, games, seed=1)\n"
+        "assert any('classes' in note for note in plan.notes), plan.notes  # the class LP was solved\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    run = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True)
+    assert run.returncode == 0, run.stderr.decode()
+    assert run.stdout == b"" and run.stderr == b""

@@ -272,7 +272,8 @@ def test_late_entries_with_byes_are_paired_exactly(fmt, n, rounds, late, seed):
 def test_any_budget_gives_a_legal_pairing_within_its_stated_gap(fmt, n, rounds, drop, budget, seed):
     """Random-pairing histories (random_pairings.py), odd fields and drops, budgets from none at all to the
     default: the round is legal and covers every active player, gap >= 0, gap 0 when certified, and the
-    networkx optimum lies within the gap below the cost (the gap is proven, not estimated)."""
+    networkx optimum lies within the gap below the cost (the gap is proven, not estimated). A budget too small
+    to price the class table (under 2 units a pair of classes) pairs within classes with no bound at all."""
     from app.core.pairing.random_pairings import random_history
 
     ents, games = random_history(fmt, n, rounds, seed=seed, drop=drop)
@@ -290,15 +291,19 @@ def test_any_budget_gives_a_legal_pairing_within_its_stated_gap(fmt, n, rounds, 
     finally:
         fast_module.FULL_GRAPH_LIMIT = limit
     check_rules(fmt, ents, games, plan)
-    assert plan.gap is not None and plan.gap >= 0
+    if plan.gap is None:
+        assert budget is not None and budget <= 2_000 and not plan.certified, plan.notes
+        return
+    assert plan.gap >= 0
     if plan.certified:
         assert plan.gap == 0 and plan.total_cost == ref.total_cost
     assert ref.total_cost <= plan.total_cost <= ref.total_cost + plan.gap, plan.notes
 
 
 def test_out_of_budget_the_round_says_how_far_from_optimal_it_may_be():
-    """A budget of nothing on a history that needs more than one LP pass: uncertified, a positive proven gap
-    that the optimum respects, the same answer on every run (the budget counts work, not time)."""
+    """A budget that prices the class table but stops the first LP pass, on a history that needs more than one:
+    uncertified, a positive proven gap that the optimum respects, the same answer on every run (the budget
+    counts work, not time)."""
     from app.core.pairing.random_pairings import random_history
     import app.core.pairing.fast as fast_module
 
@@ -307,7 +312,7 @@ def test_out_of_budget_the_round_says_how_far_from_optimal_it_may_be():
         ents, games = random_history(SSS, 60, 8, seed=seed, drop=0.05)
         limit, fast_module.FULL_GRAPH_LIMIT = fast_module.FULL_GRAPH_LIMIT, 0
         try:
-            plans = [pair_round(SSS, ents, games, seed=seed, work_budget=0) for _ in range(2)]
+            plans = [pair_round(SSS, ents, games, seed=seed, work_budget=3_000) for _ in range(2)]
         finally:
             fast_module.FULL_GRAPH_LIMIT = limit
         if not plans[0].certified:

@@ -1,0 +1,1 @@
+"""NetrunnerDB: players' accounts, their history, and decks fetched from it."""

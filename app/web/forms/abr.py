@@ -1,0 +1,20 @@
+"""The ABR send form (CSRF only), and the ABR event field of the tournament settings."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import StringField
+
+from ...services.abr.contract import event_id
+
+
+def abr_event_field() -> StringField:
+    """The ABR event as the TO gives it: its number or its page's address, stored as the number."""
+    return StringField(
+        "AlwaysBeRunning event (optional)", filters=[lambda v: event_id(v) if isinstance(v, str) else v],
+        description="Its number, or paste its address (https://alwaysberunning.net/tournaments/1234/...): the "
+                    "results sent to ABR then conclude that event by themselves. Without it ABR gives a code to "
+                    "type on the event's page.")
+
+
+class SendForm(FlaskForm):
+    """CSRF only: queue the results as they are now."""

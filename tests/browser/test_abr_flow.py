@@ -1,0 +1,78 @@
+"""The dashboard's AlwaysBeRunning panel in a browser, with the live server's own sender thread: offline first (the
+upload waits and the panel says so), then ABR (the stand-in) answers and the code appears with its Copy button.
+At 1280 px and on a 360 px phone; screenshots in bench/out/abr_*.png."""
+from __future__ import annotations
+
+import socket
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import expect
+
+from app.extensions import db
+from app.models import AbrUpload, utcnow
+
+from test_round_page_flow import SIZES, field, no_sideways_scroll
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from abr_standin import StandIn  # noqa: E402
+
+
+def _reload_until(page, selector: str, text: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        page.reload()
+        if text in (page.locator(selector).text_content() or ""):
+            return
+        time.sleep(0.5)
+    expect(page.locator(selector)).to_contain_text(text)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_send_offline_then_the_code_appears(new_context, organizer, log_in, seed_swiss, live_server, screenshots,
+                                            size):
+    event = seed_swiss(organizer["id"], field(8), rounds=3, name=f"ABR {size}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}"
+    config = live_server.app.config
+    before = config["ABR_URL"], config["ABR_TIMEOUT_SECONDS"]
+    config.update(ABR_URL=dead, ABR_TIMEOUT_SECONDS=3)
+    try:
+        with StandIn() as abr:
+            page = new_context(**SIZES[size]).new_page()
+            log_in(page, organizer["email"])
+            page.goto(f"/tournaments/{event.id}")
+            expect(page.locator("#abr-state")).to_contain_text("Not sent yet")
+            page.get_by_role("button", name="Send results to ABR").click()
+            expect(page.locator(".flash.success")).to_contain_text("Queued for ABR")
+            _reload_until(page, "#abr-state", "could not be reached")
+            expect(page.locator("#abr")).to_contain_text("tries again by itself")
+            no_sideways_scroll(page)
+            page.locator("#abr").screenshot(path=str(screenshots / f"abr_offline_{size}.png"))
+
+            config["ABR_URL"] = abr.url  # the venue's internet is back
+            with live_server.app_context():
+                db.session.execute(sa.update(AbrUpload).values(next_try_at=utcnow() - timedelta(seconds=1)))
+                db.session.commit()
+                db.session.remove()
+            _reload_until(page, "#abr-state", "Conclusion code")
+            code = page.locator("#abr-state input").input_value()
+            assert len(code) == 6 and code.isdigit() and len(abr.received) == 1
+            expect(page.get_by_role("button", name="Copy")).to_be_visible()
+            no_sideways_scroll(page)
+            page.screenshot(path=str(screenshots / f"abr_sent_{size}.png"), full_page=True)
+            page.get_by_role("link", name="Every upload and ABR's answers").click()
+            expect(page.locator("#abr-history tbody tr")).to_have_count(1)
+            no_sideways_scroll(page)
+            page.screenshot(path=str(screenshots / f"abr_history_{size}.png"), full_page=True)
+    finally:
+        with live_server.app_context():  # nothing of this test is left for the server's sender
+            db.session.execute(sa.delete(AbrUpload).where(AbrUpload.tournament_id == event.id))
+            db.session.commit()
+            db.session.remove()
+        config["ABR_URL"], config["ABR_TIMEOUT_SECONDS"] = before
