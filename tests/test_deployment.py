@@ -2,11 +2,14 @@
 app hosts (separate gunicorn processes with deploy/gunicorn.conf.py, on 127.0.0.2 and 127.0.0.3, each with its own
 working folders), one PostgreSQL (TEST_DATABASE_URL), one Redis (127.0.0.1:6379). All traffic stays on loopback.
 
-Through the proxy a publish on host A reaches phones within 2 s; a log-out on A ends the session on B; throttling
-counts exactly across hosts; and with its Redis stopped a host still logs people in. Skipped, with the reason, when
+Through the proxy a publish on host A reaches phones within 2 s, and after a quiet spell the first phone gets the
+new round, never the proxy's old copy; every private poll (a player's page, the TO's round page, the player list,
+judge calls) answers 304 to its ETag with gzip on; a log-out on A ends the session on B; throttling counts exactly
+across hosts; and with its Redis stopped a host still logs people in. Skipped, with the reason, when
 TEST_DATABASE_URL is unset or nginx, redis-server or the running Redis is missing (CI has them all)."""
 from __future__ import annotations
 
+import gzip
 import http.client
 import os
 import re
@@ -70,9 +73,12 @@ class Browser:
     def __init__(self):
         self.cookies: dict[str, str] = {}
 
-    def request(self, host: str, port: int, method: str, path: str, form: dict | None = None):
+    def request(self, host: str, port: int, method: str, path: str, form: dict | None = None,
+                headers: dict | None = None):
         conn = http.client.HTTPConnection(host, port, timeout=30)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
         if form is not None:
             from urllib.parse import urlencode
@@ -80,7 +86,10 @@ class Browser:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         conn.request(method, path, body=body, headers=headers)
         response = conn.getresponse()
-        data = response.read().decode(errors="replace")
+        data = response.read()
+        if response.headers.get("Content-Encoding") == "gzip":
+            data = gzip.decompress(data)
+        data = data.decode(errors="replace")
         for header in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = header.partition("=")
             value = rest.split(";", 1)[0]
@@ -285,7 +294,7 @@ def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(c
         assert browsers[pid].cookies  # the device remembers its player
     anonymous = Browser()
     status, shared, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/pairings")
-    assert status == 200 and headers["Cache-Control"] == "public, max-age=1"
+    assert status == 200 and headers["Cache-Control"] == "public, max-age=1, stale-while-revalidate=2"
     for pid, (name, token) in phones.items():
         status, page, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/pairings")
         assert status == 200 and page == shared and headers["X-Cache"] in ("HIT", "UPDATING", "REVALIDATED")
@@ -301,3 +310,72 @@ def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(c
     # the countdown's clock is nginx's own moment, not a kept copy's
     _, _, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/status.json")
     assert abs(int(headers["X-Server-Time"]) - time.time() * 1000) < 1000
+
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def test_through_the_proxy_with_gzip_every_private_poll_answers_304_to_its_etag(cluster):
+    """The polls a phone or the TO's page repeat every few seconds pass nginx with their If-None-Match and get an
+    empty 304 while nothing changed, also when nginx gzipped the first answer and weakened its ETag (W/"...").
+    The TO's round page comes gzipped; a public answer is still kept by nginx and revalidated there."""
+    from app.extensions import db
+    from app.models import Player
+    from app.services import player_links
+
+    _account(cluster, "to-polls@example.com")
+    tid, slug = _event(cluster, "to-polls@example.com")
+    with cluster["app"].app_context():
+        player = db.session.scalars(db.select(Player).filter_by(tournament_id=tid).order_by(Player.id)).first()
+        token = player_links.token(player)
+        db.session.remove()
+    proxy = cluster["proxy"]
+    to, phone = Browser(), Browser()
+    assert to.log_in(*proxy, "to-polls@example.com") == 302
+    csrf = to.csrf(*proxy, f"/tournaments/{tid}/rounds/1")
+    assert to.request(*proxy, "POST", f"/tournaments/{tid}/rounds/1/publish", {"csrf_token": csrf})[0] == 303
+    status, page, headers = to.request(*proxy, "GET", f"/tournaments/{tid}/rounds/1", headers=GZIP)
+    assert status == 200 and headers["Content-Encoding"] == "gzip" and "Player 0" in page
+    assert phone.request(*proxy, "GET", f"/t/{slug}/p/{token}", headers=GZIP)[0] == 200
+    polls = [(to, f"/tournaments/{tid}/rounds/1/live"), (to, f"/tournaments/{tid}/rounds/1/live?edit=results"),
+             (to, f"/tournaments/{tid}/players/live"), (to, f"/tournaments/{tid}/judge-calls/live"),
+             (phone, f"/t/{slug}/p/{token}/live"), (phone, f"/t/{slug}/p/{token}/judge")]
+    weakened = 0
+    for browser, path in polls:
+        status, _, headers = browser.request(*proxy, "GET", path, headers=GZIP)
+        assert status == 200 and headers["ETag"], path
+        weakened += headers["ETag"].startswith("W/")
+        for _ in range(2):
+            status, body, again = browser.request(*proxy, "GET", path,
+                                                  headers={**GZIP, "If-None-Match": headers["ETag"]})
+            assert status == 304 and body == "", path
+            assert again.get("X-Cache", "") == "", path  # never through the cache
+    assert weakened  # nginx gzipped some (the round's digests): their weak ETags still made 304s
+    # a public answer: kept by nginx, and its own 304 to a phone's ETag
+    _, _, first = phone.request(*proxy, "GET", f"/t/{slug}/pairings", headers=GZIP)
+    status, _, second = phone.request(*proxy, "GET", f"/t/{slug}/pairings", headers=GZIP)
+    assert status == 200 and second["X-Cache"] in ("HIT", "REVALIDATED", "UPDATING", "EXPIRED")
+    status, body, _ = phone.request(*proxy, "GET", f"/t/{slug}/pairings",
+                                    headers={**GZIP, "If-None-Match": second["ETag"]})
+    assert status == 304 and body == ""
+
+
+def test_after_a_quiet_spell_the_first_phone_gets_the_new_round(cluster):
+    """nginx's copy of status.json names no round; the round is published on a host, nobody asks for a few
+    seconds (longer than max-age plus stale-while-revalidate); the very first phone to ask then names the round,
+    never the copy from before the quiet."""
+    _account(cluster, "to-quiet@example.com")
+    tid, slug = _event(cluster, "to-quiet@example.com")
+    proxy, a = cluster["proxy"], cluster["hosts"]["a"]
+    phone, to = Browser(), Browser()
+    for _ in range(3):  # a phone polling: nginx keeps the copy
+        status, body, headers = phone.request(*proxy, "GET", f"/t/{slug}/status.json", headers=GZIP)
+        assert status == 200 and '"round":null' in body.replace(" ", "")
+        time.sleep(0.3)
+    assert to.log_in(*a, "to-quiet@example.com") == 302
+    csrf = to.csrf(*a, f"/tournaments/{tid}/rounds/1")
+    assert to.request(*a, "POST", f"/tournaments/{tid}/rounds/1/publish", {"csrf_token": csrf})[0] == 303
+    time.sleep(4)  # the quiet: past max-age=1 and stale-while-revalidate=2
+    status, body, headers = Browser().request(*proxy, "GET", f"/t/{slug}/status.json", headers=GZIP)
+    assert status == 200 and '"round":1' in body.replace(" ", ""), (headers.get("X-Cache"), body)
+    assert headers["X-Cache"] not in ("STALE", "UPDATING")

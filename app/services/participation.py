@@ -113,24 +113,31 @@ class MyTable:
     seat: int = 0  # this player's seat in that order (app/core/result_wording.py words results from it)
 
 
+# A player's table in a round and what their card shows of it, built once (every phone asks after a publish).
+# The seat by (round id, player id): one probe of seats (round_id, player_id), whatever other events hold (joined
+# through matches, PostgreSQL scanned every event's seats for this player).
+_MY_MATCH = (sa.select(Match.id, Match.table, Match.is_bye, Match.result).join(Seat, Seat.match_id == Match.id)
+             .where(Seat.round_id == sa.select(Round.id).where(Round.tournament_id == sa.bindparam("tid"),
+                                                               Round.number == sa.bindparam("number"))
+                    .scalar_subquery(),
+                    Seat.player_id == sa.bindparam("pid")))
+_TABLE_SEATS = (sa.select(Seat.player_id, Seat.position, Seat.side, Seat.points, Player.name)
+                .join(Player, Player.id == Seat.player_id).where(Seat.match_id == sa.bindparam("mid")))
+_TABLE_CLAIMS = sa.select(ResultClaim.player_id, ResultClaim.result).where(ResultClaim.match_id == sa.bindparam("mid"))
+
+
 def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
     """None while no round is published or the player is not in the latest published one."""
     number = rounds.latest_published(t)
     if not number:
         return None
-    match = db.session.execute(
-        sa.select(Match.id, Match.table, Match.is_bye, Match.result).join(Seat, Seat.match_id == Match.id)
-        .join(Round, Round.id == Match.round_id)
-        .where(Round.tournament_id == t.id, Round.number == number, Seat.player_id == player.id)).first()
+    match = db.session.execute(_MY_MATCH, {"tid": t.id, "number": number, "pid": player.id}).first()
     if match is None:
         return None
-    seats = rounds.corp_first(t, db.session.execute(
-        sa.select(Seat.player_id, Seat.position, Seat.side, Seat.points, Player.name)
-        .join(Player, Player.id == Seat.player_id).where(Seat.match_id == match.id)).all())
+    seats = rounds.corp_first(t, db.session.execute(_TABLE_SEATS, {"mid": match.id}).all())
     me = next(s for s in seats if s.player_id == player.id)
     other = next((s for s in seats if s.player_id != player.id), None)
-    claims = db.session.execute(sa.select(ResultClaim.player_id, ResultClaim.result)
-                                .where(ResultClaim.match_id == match.id)).all()
+    claims = db.session.execute(_TABLE_CLAIMS, {"mid": match.id}).all()
     claim_list = [Claim(pid, "", r) for pid, r in claims]
     report = TableReport(state_of(match.result, match.is_bye, claim_list), claim_list)
     mine = report.by(player.id)

@@ -14,6 +14,7 @@ from flask_login import current_user
 from markupsafe import Markup
 
 from . import page_cache
+from .conditional import client_has
 
 
 def respond(t, name: str, build: Callable[[], Optional[tuple[str, dict]]], shell: Callable[[Markup, dict], str],
@@ -28,7 +29,7 @@ def respond(t, name: str, build: Callable[[], Optional[tuple[str, dict]]], shell
         # the page's key holds the event's version (the shell shows its name too), the digest the body's bytes
         tag = hashlib.blake2b(f"{page.key}\x00{page.digest}\x00{current_user.get_id()}".encode(),
                               digest_size=12).hexdigest()
-        if request.if_none_match.contains_weak(tag):
+        if client_has(tag):
             response = make_response("", 304)
             response.set_etag(tag, weak=True)
             response.headers["Cache-Control"] = "private, no-cache"

@@ -36,6 +36,7 @@ from flask import current_app, request
 from markupsafe import Markup
 
 from ..core.pairing.history import gc_paused
+from .conditional import client_has
 
 try:
     import fcntl
@@ -189,7 +190,7 @@ def respond(page: Page, slots: Optional[dict] = None, me_row: Optional[int] = No
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = cache_control
     response.vary.add("Accept-Encoding")
-    if request.if_none_match.contains_weak(tag):
+    if client_has(tag):
         response.status_code = 304
         return response
     gzip = wants_gzip()

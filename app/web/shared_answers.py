@@ -1,18 +1,22 @@
 """Answers a shared cache may keep and hand to every phone (nginx in front: deploy/nginx-sass.conf).
 
 The public pairings, a past round, the standings, status.json and the read-only API are one anonymous answer
-per address, the same bytes for every visitor, marked `public, max-age=1`: a proxy answers a whole hall's
-phones from one request a second, and a publish is seen within about a second. What is a device's own (its
-"You" line and row, an organizer's menu and form token, flashed messages) never goes into such an answer; the
-page asks for it from public.me, a private answer (docs/security.md). A shared answer never carries a cookie
-either: the session is not written on it, and one that must be (something wrote the session) turns private.
+per address, the same bytes for every visitor, marked `public, max-age=1, stale-while-revalidate=2`: a proxy
+answers a whole hall's phones from one request a second, and a publish is seen within about a second. What is a
+device's own (its "You" line and row, an organizer's menu and form token, flashed messages) never goes into such
+an answer; the page asks for it from public.me, a private answer (docs/security.md). A shared answer never
+carries a cookie either: the session is not written on it, and one that must be (something wrote the session)
+turns private.
 """
 from __future__ import annotations
 
 from flask.sessions import SecureCookieSessionInterface
 
 PUBLIC_MAX_AGE = 1  # seconds: what a phone may see late after a publish, on top of its poll
-SHARED = f"public, max-age={PUBLIC_MAX_AGE}"
+# and for this long after, a proxy may still hand out its copy while it fetches a newer one (RFC 5861); never a
+# copy older than that, however long nobody asked (deploy/nginx-sass.conf)
+STALE_WHILE_REVALIDATE = 2
+SHARED = f"public, max-age={PUBLIC_MAX_AGE}, stale-while-revalidate={STALE_WHILE_REVALIDATE}"
 OWN = "private, no-store"  # a device's own answer: kept nowhere but in the page that asked
 DOWNGRADED = "private, no-cache"
 

@@ -7,6 +7,7 @@ a limit names its methods (a page that asks NetrunnerDB each time it is shown)."
 from __future__ import annotations
 
 from flask import Flask, current_app, request
+from flask.logging import default_handler
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
@@ -87,4 +88,7 @@ def init_throttle(app: Flask) -> Limiter:
             view = limiter.limit(**{"methods": ["POST"], **limit})(view)
         app.view_functions[endpoint] = view
     app.extensions["throttle"] = limiter  # the limits hold it only weakly
+    # Flask-Limiter says once per worker that its store is unreachable and it counts in memory meanwhile, to a
+    # logger it gives a NullHandler: without a handler of its own (Flask's, to stderr) that line is never seen.
+    limiter.logger.addHandler(default_handler)
     return limiter

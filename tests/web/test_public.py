@@ -124,7 +124,7 @@ def test_status_json_changes_on_publish_and_on_edit(live):
     to, anon, t, _ = live
     first = anon.get(f"/t/{t.slug}/status.json")
     assert first.status_code == 200 and first.get_json()["round"] == 1
-    assert first.headers["Cache-Control"] == "public, max-age=1"
+    assert first.headers["Cache-Control"] == "public, max-age=1, stale-while-revalidate=2"
     to.post(f"/tournaments/{t.id}/rounds/2/publish")
     second = anon.get(f"/t/{t.slug}/status.json").get_json()
     assert second["round"] == 2 and second["version"] != first.get_json()["version"]

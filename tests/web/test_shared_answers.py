@@ -14,7 +14,7 @@ from app.services import player_links
 from app.web import shared_answers
 from test_public import live  # noqa: F401  (fixture)
 
-SHARED = "public, max-age=1"
+SHARED = "public, max-age=1, stale-while-revalidate=2"
 GZ = {"Accept-Encoding": "gzip"}
 
 

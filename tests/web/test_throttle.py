@@ -125,6 +125,15 @@ def test_a_shared_store_that_is_down_never_stops_log_ins(caplog):
     assert "storage" in caplog.text.lower() or "redis" in caplog.text.lower() or "connect" in caplog.text.lower()
 
 
+def test_the_fall_back_to_memory_is_logged_once_where_the_host_logs(capfd):
+    """Flask-Limiter's own line about counting in memory reaches the worker's stderr (gunicorn's log), once per
+    worker, not once per request."""
+    client = _bare_app(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{_closed_port()}").test_client()
+    for _ in range(3):
+        _malformed(client)
+    assert capfd.readouterr().err.count("falling back to in-memory storage") == 1
+
+
 def test_a_shared_store_that_never_answers_never_holds_a_log_in(caplog):
     """The audit's hung Redis: a listener that accepts connections and never answers. Without socket timeouts
     every log-in waited until gunicorn killed the worker; now each store call gives up after

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from ...models import Player, Tournament
 from ...services import judge_calls as service
 from ..access import SCORE, linked_player, managed_tournament, may, may_read
+from ..conditional import client_has
 from ..forms.judge_calls import CallForm, StepForm
 
 bp = Blueprint("judge_calls", __name__)
@@ -70,7 +71,7 @@ def mine(slug: str, token: str):
     t, player = linked_player(slug, token)
     latest = service.latest_call(t, player)
     etag = f"call-{latest.id}-{latest.state.value}" if latest else "call-none"
-    if etag in request.if_none_match:
+    if client_has(etag):
         return "", 304, {"ETag": f'"{etag}"', "Cache-Control": NO_CACHE}
     response = jsonify(html=_player_box(t, player, token), live=bool(latest and latest.live))
     response.set_etag(etag)
@@ -106,7 +107,7 @@ def live(tid: int):
     calls' stamp: nothing new costs one small query and a 304."""
     t = managed_tournament(tid, SCORE)
     etag = _live_etag(t)
-    if etag in request.if_none_match:
+    if client_has(etag):
         return "", 304, {"ETag": f'"{etag}"', "Cache-Control": NO_CACHE}
     response = jsonify(_live_body(t))
     response.set_etag(etag)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 import segno
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
@@ -20,6 +20,7 @@ from ...services import participation, player_links, player_page, timer
 from ...services import rounds as rounds_service
 from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
+from ..conditional import client_has
 
 bp = Blueprint("player", __name__)
 
@@ -82,11 +83,12 @@ def live(slug: str, token: str):
     pid = player_links.named_player(token)
     known = player_page.version(slug, pid) if pid is not None else None
     if known is not None and player_links.is_valid(token, pid, known[1]) \
-            and f"me-{pid}-{known[0]}" in request.if_none_match:
+            and client_has(f"me-{pid}-{known[0]}"):
         return live_parts.unchanged(f"me-{pid}-{known[0]}")
     t, player = linked_player(slug, token)
-    etag = _live_etag(slug, player.id)
-    if etag in request.if_none_match:
+    # the facts asked above are this player's (unless the link is a moved one): not asked again
+    etag = f"me-{pid}-{known[0]}" if known is not None and pid == player.id else _live_etag(slug, player.id)
+    if client_has(etag):
         return live_parts.unchanged(etag)
     wanted = live_parts.asked()
     return live_parts.answer(_parts(_context(t, player, token), wanted), wanted, etag)

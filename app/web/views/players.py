@@ -15,6 +15,7 @@ from ...services.online import handles
 from ...services.locks import lock_tournament
 from ...services.player_import import UnreadableFile, decode, parse_players
 from ..access import ORGANIZE, managed_tournament
+from ..conditional import client_has
 from ...services.players import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
@@ -134,7 +135,7 @@ def live(tid: int):
     304 while nothing changed."""
     tournament = managed_tournament(tid, ORGANIZE)
     etag = _list_etag(tournament)
-    if etag in request.if_none_match:
+    if client_has(etag):
         response = make_response("", 304)
     else:
         context = _list_context(tournament)

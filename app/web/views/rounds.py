@@ -18,6 +18,7 @@ from ...services import rounds as service
 from ...services import timer
 from .. import live_parts
 from ..access import ORGANIZE, SCORE, managed_tournament, may
+from ..conditional import client_has
 from ..downloads import attachment
 
 bp = Blueprint("rounds", __name__)
@@ -136,7 +137,7 @@ def live(tid: int, number: int):
     t = managed_tournament(tid, SCORE)
     mode = request.args.get("edit") if request.args.get("edit") in ("results", "pairings") else None
     etag = _live_etag(t, number, mode, may(current_user, t, SCORE), may(current_user, t, ORGANIZE))
-    if etag in request.if_none_match:
+    if client_has(etag):
         return live_parts.unchanged(etag)
     rnd = service.load_round(t, number)
     if rnd is None:
