@@ -1,12 +1,12 @@
 """The WCAG scan: axe-core (bundled by axe-playwright-python, run inside Debian's Chromium, nothing fetched) checks
 the WCAG 2.0/2.1 A and AA rules on every page a TO, staff member or player uses, at 360 px and at 1280 px, on one
-online event taken to the end: three swiss rounds, a top-4 cut, decklists, a staff member, a judge call, an ABR
-upload and an entry linked to NetrunnerDB. Zero violations, or the assertion lists each rule, impact and node."""
+online event scanned as it goes: round 3 under way (result buttons, an open judge call), the top-4 cut in progress,
+then the event over (ABR panel and history, decklists, staff, an entry linked to NetrunnerDB). One browser, the
+pages reused at both widths. Zero violations, or the assertion lists each rule, impact and node."""
 from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
@@ -26,7 +26,7 @@ NAMES = [("Zoë Kovač", "zoekov"), ("Grace Hopper", "gracehopper"), ("Ada Lovel
          ("Donald Knuth", "tex"), ("Frances Allen", "fran")]
 
 
-def _event(live, owner_id: int, unique: str) -> dict:
+def _event(live, owner_id: int, unique: str) -> tuple[dict, SeededEvent]:
     """An online event with lists, a scorekeeper, a judge call, an entry linked to NetrunnerDB, two reported swiss
     rounds and the third paired (results still to come)."""
     with live.app_context():
