@@ -1,7 +1,7 @@
-"""Two WCAG failures the audit's accessibility scan found, checked in the served markup (the browser tests run no
-axe-core): a list whose children are not list items (axe `list`: the TO's cut page drew each bracket round's
-heading as `<li role="presentation">`), and a region that scrolls sideways but takes no keyboard focus (axe
-`scrollable-region-focusable`: the judge-call log at 360 px)."""
+"""Two WCAG failures the audit's accessibility scan found, checked in the served markup without a browser (axe-core
+itself runs in tests/browser/test_accessibility.py): a list whose children are not list items (axe `list`: the
+TO's cut page drew each bracket round's heading as `<li role="presentation">`), and a region that scrolls sideways
+but takes no keyboard focus (axe `scrollable-region-focusable`: the judge-call log at 360 px)."""
 from __future__ import annotations
 
 from html.parser import HTMLParser

@@ -1,0 +1,152 @@
+"""The WCAG scan: axe-core (bundled by axe-playwright-python, run inside Debian's Chromium, nothing fetched) checks
+the WCAG 2.0/2.1 A and AA rules on every page a TO, staff member or player uses, at 360 px and at 1280 px, on one
+online event scanned as it goes: round 3 under way (result buttons, an open judge call), the top-4 cut in progress,
+then the event over (ABR panel and history, decklists, staff, an entry linked to NetrunnerDB). One browser, the
+pages reused at both widths. Zero violations, or the assertion lists each rule, impact and node."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from app.extensions import db
+from app.models import AbrUpload, Player, Staff, Tournament, User, utcnow
+from app.services import cut, decklists, judge_calls, player_links
+from app.services.nrdb import accounts
+from conftest import PASSWORD, SeededEvent
+from cut_helpers import play_cut
+from test_decklists_flow import CORP, RUNNER
+
+WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}
+RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+         "resultTypes": ["violations"]}
+NAMES = [("Zoë Kovač", "zoekov"), ("Grace Hopper", "gracehopper"), ("Ada Lovelace", "ada_l"),
+         ("Alan Turing", "turing42"), ("Edsger Dijkstra", "ewd"), ("Barbara Liskov", "liskov"),
+         ("Donald Knuth", "tex"), ("Frances Allen", "fran")]
+
+
+def _event(live, owner_id: int, unique: str) -> tuple[dict, SeededEvent]:
+    """An online event with lists, a scorekeeper, a judge call, an entry linked to NetrunnerDB, two reported swiss
+    rounds and the third paired (results still to come)."""
+    with live.app_context():
+        t = Tournament(owner_id=owner_id, name=f"Axe Open {unique}", format="single", online=True,
+                       planned_rounds=3, decklists=True)
+        db.session.add(t)
+        db.session.flush()
+        db.session.add_all(Player(tournament_id=t.id, name=n, jinteki_name=j, corp_identity="", runner_identity="")
+                           for n, j in NAMES)
+        keeper = User(email=f"axe-keeper-{unique}@example.com", display_name="Sam Keeper")
+        keeper.set_password(PASSWORD)
+        db.session.add(keeper)
+        db.session.flush()
+        db.session.add(Staff(tournament_id=t.id, user_id=keeper.id, role="scorekeeper"))
+        db.session.commit()
+        players = db.session.query(Player).filter_by(tournament_id=t.id).order_by(Player.id).all()
+        for p in players[:-1]:
+            decklists.submit(t, p, "corp", CORP, "player")
+            decklists.submit(t, p, "runner", RUNNER, "player")
+        zoe = players[0]
+        account = accounts.signed_in(70000 + t.id, "zoe_runs")
+        accounts.link(t, zoe, account.id)
+        ids = {"tid": t.id, "slug": t.slug, "token": player_links.token(zoe), "zoe": zoe.id,
+               "keeper": keeper.email}
+        db.session.commit()
+        db.session.remove()
+    event = SeededEvent(live, ids["tid"], ids["slug"])
+    event.pair(1)
+    with live.app_context():
+        t = db.session.get(Tournament, ids["tid"])
+        judge_calls.call(t, db.session.get(Player, ids["zoe"]), "Timing question", timedelta(0))
+        db.session.commit()
+        db.session.remove()
+    event.report(1)
+    event.pair(2)
+    event.report(2)
+    event.pair(3)
+    return ids, event
+
+
+def _to_the_cut(live, event: SeededEvent, owner_id: int) -> None:
+    """Round 3's results, a top-4 cut with its first game played, and an upload ABR concluded."""
+    event.report(3)
+    with live.app_context():
+        t = db.session.get(Tournament, event.id)
+        cut.create(t, 4, "single")
+        first = cut.load(t).bracket.ready_games()[0]
+        cut.set_corp(t, first.id, first.higher_seed)
+        cut.report(t, first.id, first.higher_seed)
+        # A concluded upload (never queued: nothing here may reach a sender), as ABR's answer leaves it.
+        db.session.add(AbrUpload(tournament_id=t.id, digest="0" * 64, body="{}", version=1, state="sent",
+                                 attempts=1, code="ABCD1234", abr_url="http://127.0.0.1:9/tournaments/1",
+                                 queued_by_id=owner_id, sent_at=utcnow()))
+        db.session.commit()
+        db.session.remove()
+
+
+def _scan(page, axe: Axe, path: str, width: str) -> list[str]:
+    """Open `path` (it must answer 200) and list axe's violations there, one line per rule."""
+    response = page.goto(path)
+    assert response is not None and response.status == 200, f"{path}: {response and response.status}"
+    lines = []
+    for v in axe.run(page, options=RULES).response["violations"]:
+        targets = "; ".join(" ".join(n["target"]) for n in v["nodes"][:6])
+        lines.append(f"{width} px {path}: {v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {targets}")
+    return lines
+
+
+def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organizer, log_in, unique, screenshots):
+    config = live_server.app.config
+    before = {k: config[k] for k in ("NRDB_URL", "NRDB_CLIENT_ID", "NRDB_CLIENT_SECRET")}
+    # A NetrunnerDB client (never called here: the history page reads this server's own records).
+    config.update(NRDB_URL="http://127.0.0.1:9", NRDB_CLIENT_ID="axe", NRDB_CLIENT_SECRET="axe")
+    try:
+        ids, event = _event(live_server, organizer["id"], unique)
+        tid, slug, token = ids["tid"], ids["slug"], ids["token"]
+        axe = Axe()
+        pages = {}
+        for who, email in (("to", organizer["email"]), ("keeper", ids["keeper"]), ("public", None)):
+            pages[who] = new_context(viewport=WIDTHS["1280"]).new_page()
+            if email:
+                log_in(pages[who], email, PASSWORD)
+        found: list[str] = []
+
+        def scan(paths: dict) -> None:
+            for width, viewport in WIDTHS.items():
+                for who, page in pages.items():
+                    page.set_viewport_size(viewport)
+                    for path in paths.get(who, ()):
+                        found.extend(_scan(page, axe, path, width))
+
+        # Round 3 under way: result buttons, the judge-call panel, the player's table.
+        scan({"to": [f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/3"],
+              "keeper": [f"/tournaments/{tid}/rounds/3"],
+              "public": [f"/t/{slug}/p/{token}", f"/t/{slug}/pairings"]})
+        _to_the_cut(live_server, event, organizer["id"])
+        scan({"to": [f"/tournaments/{tid}/cut"]})  # the cut in progress: side choices and result buttons
+        with live_server.app_context():  # the cut to its end: the event is over and ABR's button shows
+            play_cut(db.session.get(Tournament, tid), lambda game: game.higher_seed)
+            db.session.remove()
+        scan({
+            "to": [f"/tournaments/{tid}", f"/tournaments/{tid}/edit", f"/tournaments/{tid}/players",
+                   f"/tournaments/{tid}/players/import", f"/tournaments/{tid}/rounds/3",
+                   f"/tournaments/{tid}/rounds/3/slips", f"/tournaments/{tid}/cut", f"/tournaments/{tid}/staff",
+                   f"/tournaments/{tid}/decklists", f"/tournaments/{tid}/abr"],
+            "keeper": [f"/tournaments/{tid}/judge-calls"],
+            "public": [f"/t/{slug}", f"/t/{slug}/pairings", f"/t/{slug}/standings", f"/t/{slug}/report",
+                       f"/t/{slug}/p/{token}", f"/t/{slug}/p/{token}/decklists", f"/t/{slug}/p/{token}/history"],
+        })
+        pages["to"].goto(f"/tournaments/{tid}")
+        # The scanned dashboard had the ABR panel with its button (the event is over).
+        expect(pages["to"].locator("#abr-send")).to_be_visible()
+        # The CSV sample scrolls sideways on a phone and takes the keyboard's focus to do it.
+        to = pages["to"]
+        to.set_viewport_size(WIDTHS["360"])
+        to.goto(f"/tournaments/{tid}/players/import")
+        to.locator("pre.sample").focus()
+        to.keyboard.press("ArrowRight")
+        assert to.locator("pre.sample").evaluate("(e) => e.scrollLeft") > 0
+        to.screenshot(path=str(screenshots / "a11y_import_sample_360.png"))
+        assert not found, "WCAG 2.0/2.1 A and AA violations:\n" + "\n".join(found)
+    finally:
+        config.update(before)
