@@ -176,13 +176,13 @@ def test_a_lost_race_on_import_names_the_rows(client, make_user, make_tournament
     real = players_view.parse_players
     calls = []
 
-    def parse_players(text, existing):
+    def parse_players(text, existing, online=False):
         calls.append(text)
         if len(calls) == 1:
-            result = real(text, existing)
+            result = real(text, existing, online)
             _commit_behind_our_back(t, "Zoë")
             return result
-        return real(text, existing)
+        return real(text, existing, online)
 
     monkeypatch.setattr(players_view, "parse_players", parse_players)
     response = client.post(f"/tournaments/{t.id}/players/import", data={"text": "Amy\nzoe\n"})
