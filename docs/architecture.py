@@ -24,7 +24,7 @@ LAYERS = [
     ("app/services", "database <-> core; no request, no session, no response",
      "rounds.py   match_results.py   pairing_edits.py   standings.py   cut.py\n"
      "participation.py   registration.py   next_step.py   nrtm_import.py   backup.py   ...\n"
-     "with app/models.py and app/extensions.py (SQLAlchemy), migrations/",
+     "with app/models/ and app/extensions.py (SQLAlchemy), migrations/",
      "#fdf0d5"),
     ("app/core", "pure Python: no Flask, no SQL, nothing above it",
      "pairing/ (formats, costs, rules, solvers, tiebreakers)   results.py   standings.py\n"

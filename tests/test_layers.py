@@ -1,7 +1,7 @@
 """The three layers hold: the core is pure, services never touch the web, views stand alone, and nothing cycles.
 
     app/core      the rules: pairing, results, standings, brackets, clock, names, round checks. No Flask, no SQL.
-    app/services  the database <-> core glue (with app/models.py and app/extensions.py). No request, no session,
+    app/services  the database <-> core glue (with app/models/ and app/extensions.py). No request, no session,
                   no response.
     app/web       blueprints, forms, access policy, page cache, player sessions, template helpers.
 
@@ -141,7 +141,8 @@ def test_the_layers_are_folders():
     for layer in ("core", "services", "web"):
         assert (APP / layer / "__init__.py").is_file()
     loose = sorted(p.name for p in APP.glob("*.py"))
-    assert loose == ["__init__.py", "cli.py", "extensions.py", "models.py"], loose
+    assert loose == ["__init__.py", "cli.py", "extensions.py"], loose
+    assert (APP / "models" / "__init__.py").is_file()
 
 
 @pytest.mark.parametrize("source, module, expected", [
@@ -151,6 +152,7 @@ def test_the_layers_are_folders():
     ("from flask import current_app, request\n", "app.services.rounds", "no request, session or response"),
     ("from ..web import page_cache\n", "app.services.state", "never import the web layer"),
     ("from .services import state\n", "app.models", "below the services"),
+    ("from ..services import state\n", "app.models.series", "below the services"),
     ("from .public import home\n", "app.web.views.player", "never imports another view"),
 ])
 def test_a_planted_violation_is_found(source, module, expected):

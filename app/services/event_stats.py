@@ -25,7 +25,7 @@ def public(t: Tournament) -> bool:
     published and complete, or a cut made); the TO and staff see them at any time (app/web/access.py).
 
     Asked on every event page (the link) and every statistics request, so the answer is kept per tournament
-    version: any change to the event bumps it (app/models.py: touch)."""
+    version: any change to the event bumps it (app/models/: touch)."""
     key = (t.id, t.slug, t.version, t.planned_rounds)
     with _public_lock:
         if key in _PUBLIC:

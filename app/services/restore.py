@@ -212,7 +212,7 @@ def _proof(raw: dict, number: int) -> tuple:
 
 
 def _clock(raw, number: int) -> tuple:
-    """A round's clock as Round keeps it (the timer CHECK of app/models.py): none, running to a time, paused with
+    """A round's clock as Round keeps it (the timer CHECK in app/models/): none, running to a time, paused with
     the time left, or called."""
     if raw is None:
         return None, None, None

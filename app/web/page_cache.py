@@ -2,7 +2,7 @@
 them, compressed once.
 
 A 2,000-player event's pairings are 330 KB of HTML; when a round goes up every phone in the hall asks for them
-at once. Every change to an event bumps Tournament.version (app/models.py: touch), so the event's id, random
+at once. Every change to an event bumps Tournament.version (app/models/: touch), so the event's id, random
 seed, creation time and version, with the page's name and a hash of this code, name the bytes exactly. The
 first request builds them and writes a file in the instance folder (atomically; other workers wait on a file
 lock instead of building the same page again); each worker keeps the latest pages in memory with their gzip.

@@ -1,5 +1,8 @@
 """Database models. The schema changes only through migrations in migrations/.
 
+The event's own tables live here; a capability with tables of its own keeps them in a module of this package
+(app/models/<capability>.py), imported at the bottom so the metadata knows every table.
+
 Composite foreign keys let the database itself refuse a seat, match or cut entry that points at
 another tournament's player or round.
 """
@@ -16,10 +19,10 @@ from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint, 
 from sqlalchemy.orm import Session, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .extensions import db
-from .core.identities import canonical
-from .core.names import name_key
-from .core.pairing import DEFAULT_SCORE_FACTOR, Format
+from ..extensions import db
+from ..core.identities import canonical
+from ..core.names import name_key
+from ..core.pairing import DEFAULT_SCORE_FACTOR, Format
 
 
 MAX_INT = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns: a larger one cannot exist
@@ -605,7 +608,13 @@ class JudgeCall(db.Model):
     resolved_by = db.relationship("User", foreign_keys=[resolved_by_id])
 
 
-TOURNAMENT_PARTS = (Player, Round, Match, Seat, CutEntry, CutResult, ResultClaim, ResultChange, Decklist)
+TOURNAMENT_PARTS: list[type] = [Player, Round, Match, Seat, CutEntry, CutResult, ResultClaim, ResultChange, Decklist]
+
+
+def tournament_part(cls: type) -> type:
+    """Mark a model with a tournament_id as part of its event: a change to one bumps the event's version."""
+    TOURNAMENT_PARTS.append(cls)
+    return cls
 
 
 def touch(session, tournament_ids) -> None:
@@ -623,7 +632,7 @@ def touch(session, tournament_ids) -> None:
 def _bump_versions(session, _context, _instances) -> None:
     changed = set()
     for obj in (*session.new, *session.dirty, *session.deleted):
-        if isinstance(obj, TOURNAMENT_PARTS):
+        if isinstance(obj, tuple(TOURNAMENT_PARTS)):
             changed.add(obj.tournament_id)
         elif isinstance(obj, Tournament) and obj in session.dirty and obj.id is not None:
             obj.version = (obj.version or 0) + 1
