@@ -145,7 +145,8 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
         to.goto(f"/tournaments/{tid}/players/import")
         to.locator("pre.sample").focus()
         to.keyboard.press("ArrowRight")
-        assert to.locator("pre.sample").evaluate("(e) => e.scrollLeft") > 0
+        # the scroll may be animated: wait for it rather than read it at once
+        to.wait_for_function("() => document.querySelector('pre.sample').scrollLeft > 0")
         to.screenshot(path=str(screenshots / "a11y_import_sample_360.png"))
         assert not found, "WCAG 2.0/2.1 A and AA violations:\n" + "\n".join(found)
     finally:

@@ -349,19 +349,25 @@ def test_a_scorekeeper_sees_no_button_and_cannot_send(app, client, make_user, ma
 
 
 def test_a_server_starts_its_sender_with_its_first_request(app, client):
+    before = set(threading.enumerate())  # another test's app in this process may run a sender of its own
+
+    def senders():
+        return [t for t in threading.enumerate() if t.name == "abr-sender" and t not in before]
+
     app.testing = False  # as served by gunicorn: the first request of the process starts the thread
     try:
         client.get("/login")
-        threads = [t for t in threading.enumerate() if t.name == "abr-sender"]
-        assert threads and all(t.is_alive() for t in threads)
+        threads = senders()
+        assert len(threads) == 1 and threads[0].is_alive()
         client.get("/login")
-        assert len([t for t in threading.enumerate() if t.name == "abr-sender"]) == len(threads)
+        assert senders() == threads
     finally:
         sender.stop(app)
         app.testing = True
+    assert not threads[0].is_alive()
     app.config["ABR_SENDER"] = False
     client.get("/login")
-    assert not [t for t in threading.enumerate() if t.name == "abr-sender"]
+    assert not senders()
 
 
 def test_deleting_the_event_takes_its_uploads_with_it(app, client, event, abr):

@@ -23,9 +23,9 @@ IDLE_SECONDS = 60.0
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-# (process, app) -> this process's thread for that app and the event that stops it (tests stop theirs)
-_started: dict[tuple[int, int], tuple[threading.Thread, threading.Event]] = {}
-_wake = threading.Event()
+# (process, app) -> this process's thread for that app, the event that stops it (tests stop theirs) and the event
+# that wakes it: one each, so one thread clearing its wake never swallows another's stop
+_started: dict[tuple[int, int], tuple[threading.Thread, threading.Event, threading.Event]] = {}
 
 
 def ensure_started(app: Flask) -> None:
@@ -39,11 +39,11 @@ def ensure_started(app: Flask) -> None:
 def start(app: Flask) -> threading.Thread:
     key = (os.getpid(), id(app))
     with _lock:
-        thread, stopped = _started.get(key, (None, None))
+        thread = _started[key][0] if key in _started else None
         if thread is None or not thread.is_alive():
-            stopped = threading.Event()
-            thread = threading.Thread(target=_run, args=(app, stopped), name="abr-sender", daemon=True)
-            _started[key] = (thread, stopped)
+            stopped, woken = threading.Event(), threading.Event()
+            thread = threading.Thread(target=_run, args=(app, stopped, woken), name="abr-sender", daemon=True)
+            _started[key] = (thread, stopped, woken)
             thread.start()
     return thread
 
@@ -51,16 +51,18 @@ def start(app: Flask) -> threading.Thread:
 def stop(app: Flask) -> None:
     """End this process's sender for `app` (the tests' apps come and go; a server's runs as long as it does)."""
     with _lock:
-        thread, stopped = _started.pop((os.getpid(), id(app)), (None, None))
+        thread, stopped, woken = _started.pop((os.getpid(), id(app)), (None, None, None))
     if thread is not None:
         stopped.set()
-        _wake.set()
+        woken.set()
         thread.join(timeout=30)
 
 
 def wake() -> None:
     """Something was queued in this process: look now rather than at the next timed wake."""
-    _wake.set()
+    with _lock:
+        for _thread, _stopped, woken in _started.values():
+            woken.set()
 
 
 def send_due(app: Flask) -> int:
@@ -94,7 +96,7 @@ def _sleep_seconds(app: Flask) -> float:
             db.session.remove()
 
 
-def _run(app: Flask, stopped: threading.Event) -> None:
+def _run(app: Flask, stopped: threading.Event, woken: threading.Event) -> None:
     while not stopped.is_set():
         try:
             send_due(app)
@@ -102,5 +104,5 @@ def _run(app: Flask, stopped: threading.Event) -> None:
         except Exception:  # noqa: BLE001 - the database away for a moment: the thread must live on
             log.exception("ABR sender: trying again in %s s", IDLE_SECONDS)
             wait = IDLE_SECONDS
-        _wake.wait(max(wait, 0.5))
-        _wake.clear()
+        woken.wait(max(wait, 0.5))
+        woken.clear()
