@@ -37,7 +37,7 @@ def _number(text: str, what: str) -> Fraction:
     return value
 
 
-def _figure(value: Fraction) -> str:
+def figure(value: Fraction) -> str:
     """A Fraction as a TO writes it: 10, 2.5, 1/3."""
     if value.denominator == 1:
         return str(value.numerator)
@@ -83,7 +83,7 @@ def parse_table(text: str) -> tuple[Band, ...]:
 
 
 def format_table(bands: tuple[Band, ...]) -> str:
-    return ", ".join((f"{b.first}-{b.last}" if b.last != b.first else f"{b.first}") + f": {_figure(b.points)}"
+    return ", ".join((f"{b.first}-{b.last}" if b.last != b.first else f"{b.first}") + f": {figure(b.points)}"
                      for b in bands)
 
 
@@ -109,7 +109,7 @@ def parse_tiers(text: str) -> dict[str, Fraction]:
 
 
 def format_tiers(tiers: dict[str, Fraction]) -> str:
-    return ", ".join(f"{name}: {_figure(m)}" for name, m in tiers.items())
+    return ", ".join(f"{name}: {figure(m)}" for name, m in tiers.items())
 
 
 @dataclass(frozen=True)
