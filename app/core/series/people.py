@@ -135,7 +135,9 @@ def resolve(entries: Iterable[Entry], links: Iterable[Link] = (),
             key_of[pid] = key
         keys[key] = {entry_key(pid) for pid in ids} | ({account} if account else set())
         name_of[root] = {by_id[pid].name_key for pid in ids}
-    rejected = set(rejections)
+    # a rejection keeps the two series players apart, whichever of them the suggestion starts from
+    rejected = {frozenset((groups.find(entry_key(pid)), groups.find(target))) for pid, target in rejections
+                if entry_key(pid) in groups.parent and target in groups.parent}
     suggestions, seen = [], set()
     by_name: dict = {}
     for root, names in name_of.items():
@@ -149,9 +151,9 @@ def resolve(entries: Iterable[Entry], links: Iterable[Link] = (),
             pair = frozenset((mine, root))
             if root == mine or pair in seen or not groups.compatible(mine, root):
                 continue
-            target = key_of[members[root][0]]
-            if (e.player_id, target) in rejected:
+            if pair in rejected:
                 continue
+            target = key_of[members[root][0]]
             seen.add(pair)
             suggestions.append(Suggestion(e.player_id, target))
     suggestions.sort(key=lambda s: (s.target, s.player_id))
