@@ -8,12 +8,16 @@ later needs no bookkeeping. The points rules are the series' columns, read by ap
 from __future__ import annotations
 
 import enum
+from datetime import datetime, timezone
 
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, UniqueConstraint
 
 from ..extensions import db
-from . import new_slug, utcnow
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 class SeriesKind(str, enum.Enum):
@@ -31,7 +35,7 @@ class Series(db.Model):
     id = db.Column(db.Integer, primary_key=True)
     owner_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True)
     name = db.Column(db.String(120), nullable=False)
-    slug = db.Column(db.String(16), nullable=False, unique=True, default=new_slug)  # the public address
+    slug = db.Column(db.String(16), nullable=False, unique=True)  # the public address (app.models.new_slug)
     kind = db.Column(db.String(8), nullable=False, default=SeriesKind.LEAGUE.value)
     # The points rules (app/core/series/points.py), as the TO wrote them and the core reads them.
     points_table = db.Column(db.String(500), nullable=False, default="1: 10, 2: 8, 3-4: 6, 5-8: 4")

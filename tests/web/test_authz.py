@@ -201,7 +201,7 @@ def _victim_series(victim, organizer, t, players, make_tournament) -> dict:
     private suggestion), the event's organizer on its staff, a confirmed match to undo, a declined invitation."""
     from app.models import Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesStaff
 
-    series = Series(owner_id=victim.id, name="Victim League", invite_top=2)
+    series = Series(owner_id=victim.id, name="Victim League", slug="victimlg", invite_top=2)
     db.session.add(series)
     db.session.flush()
     second = make_tournament(victim, name="Victim League 2")

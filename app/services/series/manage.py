@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...core.series import PointsError, Rules, TIE_BREAKS, parse_table, parse_tiers
 from ...extensions import db
-from ...models import Series, SeriesEvent, SeriesKind, SeriesStaff, Staff, Tournament, User
+from ...models import Series, SeriesEvent, SeriesKind, SeriesStaff, Staff, Tournament, User, new_slug
 
 
 class SeriesError(ValueError):
@@ -75,7 +75,7 @@ def _apply(series: Series, settings: Settings) -> None:
 
 def create(owner: User, settings: Settings) -> Series:
     check(settings)
-    series = Series(owner_id=owner.id)
+    series = Series(owner_id=owner.id, slug=new_slug())
     _apply(series, settings)
     db.session.add(series)
     db.session.commit()
