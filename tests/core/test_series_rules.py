@@ -179,5 +179,9 @@ def test_groups_never_hold_two_accounts_or_two_entries_of_one_event(rows, data):
     for key, members in people.members.items():
         assert len({by_id[m].event for m in members}) == len(members)
         assert len({by_id[m].account_id for m in members} - {None}) <= 1
-    for s in people.suggestions:  # never a suggestion inside one series player
+    for s in people.suggestions:  # never a suggestion inside one series player, nor across accounts
         assert people.key_of[s.player_id] != s.target
+        assert by_id[s.player_id].account_id is None
+    asked = [s.player_id for s in people.suggestions]
+    assert len(asked) == len(set(asked))  # one suggestion per entry at most
+    assert resolve(entries, links, suggest=False).key_of == people.key_of

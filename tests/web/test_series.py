@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Player, Series, SeriesEvent, SeriesLink, NrdbAccount
 from app.services import state
+from app.services.series import people
 from app.services.series import standings as series_standings
 from app.services.series.games import series_games
 from tests.cut_helpers import add_players, add_round, fixture_event
@@ -58,7 +59,7 @@ def test_a_series_adds_up_its_events_placings(client, make_user, make_tournament
     assert placing["ann"] == [(2, Fraction(8 * 2 + 1))]  # regional doubles the placing points
     page = client.get(f"/series/{series.id}/players").get_data(as_text=True)
     assert "Same person" in page and "Week 2" in page
-    suggestion = table.roster.people.suggestions[0]
+    suggestion = people.roster(db.session.get(Series, series.id), suggest=True).people.suggestions[0]
     assert suggestion.player_id == p2[0].id and suggestion.target == f"e{p1[0].id}"
     # the public sees neither the suggestion nor the notes
     public = client.get(f"/s/{series.slug}").get_data(as_text=True)
@@ -75,7 +76,7 @@ def test_a_series_adds_up_its_events_placings(client, make_user, make_tournament
     # reject: no longer suggested
     client.post(f"/series/{series.id}/players/reject", data={"player": p2[0].id, "target": f"e{p1[0].id}"})
     table = series_standings.table(db.session.get(Series, series.id))
-    assert table.roster.people.suggestions == []
+    assert people.roster(db.session.get(Series, series.id), suggest=True).people.suggestions == []
 
 
 def test_best_n_and_the_participation_point_and_the_player_page(client, make_user, make_tournament, login):

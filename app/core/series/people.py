@@ -99,8 +99,12 @@ class _Groups:
 
 
 def resolve(entries: Iterable[Entry], links: Iterable[Link] = (),
-            rejections: Iterable[tuple[int, str]] = ()) -> People:
-    """Group the entries into series players; list the suggested matches still to decide.
+            rejections: Iterable[tuple[int, str]] = (), suggest: bool = True) -> People:
+    """Group the entries into series players; list the suggested matches still to decide (when `suggest`).
+
+    Each entry still standing alone gets at most one suggestion: the series player of the same folded name with the
+    most entries (then the oldest) that it could join (no second account, no event twice) and that the TO did not
+    reject; a pair is suggested once, from its newer entry.
 
     Links apply in the order given (oldest first); one from an entry now linked to an account, or one that would
     join two accounts or two entries of one event, is void (the account, and the first decision, stand)."""
@@ -143,19 +147,20 @@ def resolve(entries: Iterable[Entry], links: Iterable[Link] = (),
     for root, names in name_of.items():
         for name in names:
             by_name.setdefault(name, []).append(root)
-    for e in sorted(entries, key=lambda e: -e.player_id):
+    for name in by_name:
+        by_name[name].sort(key=lambda root: (-len(members[root]), min(members[root])))
+    for e in sorted(entries, key=lambda e: -e.player_id) if suggest else ():
         if e.account_id is not None or e.player_id in linked:
             continue
         mine = groups.find(entry_key(e.player_id))
         for root in by_name.get(e.name_key, ()):
             pair = frozenset((mine, root))
-            if root == mine or pair in seen or not groups.compatible(mine, root):
+            if root == mine or pair in rejected or not groups.compatible(mine, root):
                 continue
-            if pair in rejected:
-                continue
-            target = key_of[members[root][0]]
-            seen.add(pair)
-            suggestions.append(Suggestion(e.player_id, target))
+            if pair not in seen:
+                seen.add(pair)
+                suggestions.append(Suggestion(e.player_id, key_of[members[root][0]]))
+            break
     suggestions.sort(key=lambda s: (s.target, s.player_id))
     return People({pid: key for pid, key in key_of.items()},
                   {key_of[ids[0]]: ids for ids in members.values()}, keys, linked, suggestions)

@@ -39,8 +39,9 @@ class Roster:
         return None
 
 
-def roster(series: Series) -> Roster:
-    """Every entry of the series' events grouped into series players, in three queries."""
+def roster(series: Series, suggest: bool = False) -> Roster:
+    """Every entry of the series' events grouped into series players, in three queries; with the suggested matches
+    when `suggest` (the managers' pages: the standings need none)."""
     rows = db.session.execute(
         sa.select(Player.id, Player.tournament_id, Player.name, Player.name_key, Player.nrdb_account_id,
                   NrdbAccount.username)
@@ -55,7 +56,7 @@ def roster(series: Series) -> Roster:
     rejections = db.session.execute(sa.select(SeriesRejection.player_id, SeriesRejection.target)
                                     .where(SeriesRejection.series_id == series.id)).all()
     entries = [Entry(pid, tid, key, account) for pid, tid, _name, key, account, _user in rows]
-    people = resolve(entries, links, [tuple(r) for r in rejections])
+    people = resolve(entries, links, [tuple(r) for r in rejections], suggest)
     # members in the events' order (oldest first), not by id
     order = {row[0]: i for i, row in enumerate(rows)}
     for ids in people.members.values():
@@ -74,7 +75,7 @@ def _entry(series: Series, roster_: Roster, player_id: int) -> EntryFacts:
 def confirm(series: Series, player_id: int, target: str) -> None:
     """The entry is the series player `target`: only a standing suggestion can be confirmed (so never two accounts,
     nor two entries of one event). Bumps the series' version."""
-    current = roster(series)
+    current = roster(series, suggest=True)
     _entry(series, current, player_id)
     if not any(s.player_id == player_id and s.target == target for s in current.people.suggestions):
         raise SeriesError("That match is no longer suggested: the page was out of date.")
@@ -91,7 +92,7 @@ def confirm(series: Series, player_id: int, target: str) -> None:
 
 
 def reject(series: Series, player_id: int, target: str) -> None:
-    current = roster(series)
+    current = roster(series, suggest=True)
     _entry(series, current, player_id)
     if not any(s.player_id == player_id and s.target == target for s in current.people.suggestions):
         raise SeriesError("That match is no longer suggested: the page was out of date.")

@@ -55,7 +55,7 @@ def new():
 
 def _show(series, add_form=None, new_form=None, status=200):
     table = series_standings.table(series)
-    suggestions = len(table.roster.people.suggestions)
+    suggestions = len(people.roster(series, suggest=True).people.suggestions)
     return render_template(
         "series/show.html", series=series, table=table, rows=manage.events(series), suggestions=suggestions,
         candidates=manage.candidates(series, current_user), add_form=add_form or AddEventForm(),
@@ -184,7 +184,7 @@ def remove_event(series_id: int, series_event_id: int):
 def players(series_id: int):
     series = managed_series(series_id)
     table = series_standings.table(series)
-    roster = table.roster
+    roster = people.roster(series, suggest=True)
     return render_template("series/players.html", series=series, table=table, roster=roster,
                            links=people.links(series), notes=people.decisions(series, roster),
                            event_names={e.id: f"{e.name}, {e.date.isoformat()}" for e in table.events},
