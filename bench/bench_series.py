@@ -6,7 +6,8 @@ account, and the rest are matched by name suggestions), --rounds published round
 Runner win 48%, tie 4%), a top-8 single elimination cut played through the cut service in every fifth; puts them
 all in one series (best 10 results, scaled by field, two tiers), and prints the median and worst over --runs of:
 
-1. the standings built cold (nothing cached: no event's standings, no series table), wall and this process's CPU;
+1. the standings built cold (nothing cached: no event's standings or placings, no series table), wall and this
+   process's CPU; and again after a result in one event (the other events' placings kept by their versions);
 2. the public standings page, cold and again (the table kept for the same versions);
 3. every game of the series (`series_games`, what ratings read), cold;
 4. the series players with their name suggestions (the managers' players page works them out each time).
@@ -36,7 +37,8 @@ from flask_migrate import upgrade  # noqa: E402
 from app import create_app  # noqa: E402
 from app.core.names import name_key  # noqa: E402
 from app.extensions import db  # noqa: E402
-from app.models import Match, NrdbAccount, Player, Round, Seat, Series, SeriesEvent, Tournament, User  # noqa: E402
+from app.models import (Match, NrdbAccount, Player, Round, Seat, Series, SeriesEvent, Tournament, User,  # noqa: E402
+                        touch)
 from app.services import cut as cut_service  # noqa: E402
 from app.services import state  # noqa: E402
 from app.services.series import manage, people  # noqa: E402
@@ -148,6 +150,15 @@ def main(argv=None) -> None:
             suggestions = len(people.roster(get(), suggest=True).people.suggestions)
             suggest = measure(lambda: people.roster(get(), suggest=True), args.runs)
             build = measure(cold(lambda: series_standings.build(get())), args.runs)
+            last = db.session.scalars(sa.select(SeriesEvent.tournament_id).filter_by(series_id=sid)
+                                      .order_by(SeriesEvent.tournament_id.desc())).first()
+
+            def one_changes():
+                touch(db.session, [last])  # what a result does to its event
+                db.session.commit()
+                series_standings.table(get())
+            series_standings.table(get())
+            changed = measure(one_changes, args.runs)
             page_cold = measure(cold(lambda: client.get(f"/s/{slug}")), args.runs)
             page_again = measure(lambda: client.get(f"/s/{slug}"), args.runs)
             all_games = measure(cold(lambda: series_games(get())), args.runs)
@@ -157,7 +168,8 @@ def main(argv=None) -> None:
         print("| what | median ms | worst ms | CPU ms (median) | CPU ms (worst) |")
         print("|---|---:|---:|---:|---:|")
         for name, (median, worst, cpu, cpu_worst) in (
-                ("1. standings built cold", build), ("2. public page, cold", page_cold),
+                ("1. standings built cold", build), ("1b. again after a result in one event", changed),
+                ("2. public page, cold", page_cold),
                 ("2. public page again (kept)", page_again), ("3. every game (series_games), cold", all_games),
                 ("4. the players and their name suggestions (managers' page)", suggest)):
             print(f"| {name} | {median:.0f} | {worst:.0f} | {cpu:.0f} | {cpu_worst:.0f} |")

@@ -92,10 +92,10 @@ def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
         return tuple(key)
 
     within = order_within or {}
-    rows.sort(key=lambda row: (strength(row), str(within.get(row.player, "")), str(row.player)))
+    keyed = sorted(((strength(row), str(within.get(row.player, "")), str(row.player), row) for row in rows),
+                   key=lambda item: item[:3])
     ranked, previous = [], None
-    for i, row in enumerate(rows):
-        key = strength(row)
+    for i, (key, _name, _player, row) in enumerate(keyed):
         rank = ranked[-1].rank if previous == key else i + 1
         ranked.append(Row(rank, row.player, row.total, row.all_results, row.events, row.wins, row.scores))
         previous = key

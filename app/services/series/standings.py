@@ -12,6 +12,7 @@ from typing import Optional
 
 import sqlalchemy as sa
 
+from ...core.pairing.history import gc_paused
 from ...core.series import EventResult, Invitation, invitations
 from ...core.series import standings as rank
 from ...extensions import db
@@ -34,15 +35,36 @@ class Placings:
 
 
 def placings(t: Tournament) -> Placings:
+    """Kept per event version (a finished event never changes): one result recomputes its own event only."""
+    key = (t.id, t.slug, t.version)
+    with _lock:
+        if key in _PLACINGS:
+            _PLACINGS.move_to_end(key)
+            return _PLACINGS[key]
+    placed = _placings(t)
+    with _lock:
+        _PLACINGS[key] = placed
+        while len(_PLACINGS) > _PLACINGS_KEPT:
+            _PLACINGS.popitem(last=False)
+    return placed
+
+
+def _placings(t: Tournament) -> Placings:
     cut = cut_service.load(t) if t.cut_kind else None
     if cut is not None:
         final = cut.final_standings()
-        return Placings({r["player"]: r["rank"] for r in final}, len(final), True, next_step.event_over(t))
+        # over when its cut is decided (next_step.event_over asks the same of the stored bracket)
+        return Placings({r["player"]: r["rank"] for r in final}, len(final), True, cut.bracket.is_complete())
     swiss = state.standings(t, published_only=True)
     started = any(s.rounds for s in swiss)
     if not started:
         return Placings({}, 0, False, False)
     return Placings({s.player: s.rank for s in swiss}, len(swiss), True, next_step.event_over(t))
+
+
+_PLACINGS: "OrderedDict[tuple, Placings]" = OrderedDict()
+_PLACINGS_KEPT = 4096
+_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -81,8 +103,10 @@ class Line:
     results: tuple  # of Result, oldest event first
     invitation: Optional[Invitation]
 
-    def result(self, event: int) -> Optional[Result]:
-        return next((r for r in self.results if r.event == event), None)
+    @property
+    def best(self) -> int:
+        """The best placing."""
+        return min(r.placing for r in self.results)
 
 
 @dataclass
@@ -104,7 +128,6 @@ class Table:
 
 _TABLES: "OrderedDict[tuple, Table]" = OrderedDict()
 _KEPT = 64
-_lock = threading.Lock()
 
 
 def versions(series: Series) -> tuple:
@@ -132,12 +155,18 @@ def table(series: Series) -> Table:
 
 
 def forget_cached() -> None:
-    """Empty the tables kept (benchmarks measure a cold build)."""
+    """Empty the tables and placings kept (benchmarks measure a cold build)."""
     with _lock:
         _TABLES.clear()
+        _PLACINGS.clear()
 
 
 def build(series: Series) -> Table:
+    with gc_paused():  # thousands of small rows, all kept: a collection pass would find nothing
+        return _build(series)
+
+
+def _build(series: Series) -> Table:
     rules = manage.rules(series)
     tiers = {name.casefold(): m for name, m in manage.tiers(series).items()}
     roster = load_roster(series)
