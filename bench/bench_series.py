@@ -10,7 +10,8 @@ all in one series (best 10 results, scaled by field, two tiers), and prints the 
    process's CPU; and again after a result in one event (the other events' placings kept by their versions);
 2. the public standings page, cold and again (the table kept for the same versions);
 3. every game of the series (`series_games`, what ratings read), cold;
-4. the series players with their name suggestions (the managers' players page works them out each time).
+4. the series players with their name suggestions (the managers' players page works them out each time);
+5. a series player's public page (their events and record by side), the table and each event's games kept.
 
 SQLite in a temporary folder. The goal (issue 34): the standings of 50 events x 100 players in <= 1 s of CPU.
 """
@@ -43,6 +44,7 @@ from app.services import cut as cut_service  # noqa: E402
 from app.services import state  # noqa: E402
 from app.services.series import manage, people  # noqa: E402
 from app.services.series import standings as series_standings  # noqa: E402
+from app.services.series import games as games_cache  # noqa: E402
 from app.services.series.games import series_games  # noqa: E402
 
 RESULTS = (("corp", 48), ("runner", 48), ("tie", 4))
@@ -118,6 +120,7 @@ def measure(fn, runs: int) -> tuple[float, float, float, float]:
 def cold(fn):
     def run():
         series_standings.forget_cached()
+        games_cache.forget_cached()
         state._STANDINGS_CACHE.clear()
         db.session.expire_all()
         fn()
@@ -162,6 +165,8 @@ def main(argv=None) -> None:
             page_cold = measure(cold(lambda: client.get(f"/s/{slug}")), args.runs)
             page_again = measure(lambda: client.get(f"/s/{slug}"), args.runs)
             all_games = measure(cold(lambda: series_games(get())), args.runs)
+            some = series_standings.table(get()).lines[0].key
+            player_page = measure(lambda: client.get(f"/s/{slug}/players/{some}"), args.runs)
         print(f"{args.events} events x {args.players} players (a club of {args.pool}, a third on NetrunnerDB), "
               f"{args.rounds} rounds, a top-8 cut in every fifth; {len(table.lines)} series players, "
               f"{suggestions} name suggestions, {games} games; seeded in {seeded:.0f} s\n")
@@ -171,7 +176,8 @@ def main(argv=None) -> None:
                 ("1. standings built cold", build), ("1b. again after a result in one event", changed),
                 ("2. public page, cold", page_cold),
                 ("2. public page again (kept)", page_again), ("3. every game (series_games), cold", all_games),
-                ("4. the players and their name suggestions (managers' page)", suggest)):
+                ("4. the players and their name suggestions (managers' page)", suggest),
+                ("5. a series player's page (table and games kept)", player_page)):
             print(f"| {name} | {median:.0f} | {worst:.0f} | {cpu:.0f} | {cpu_worst:.0f} |")
     finally:
         shutil.rmtree(folder, ignore_errors=True)

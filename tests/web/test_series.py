@@ -150,18 +150,19 @@ def test_exports_and_the_cache_follows_results(client, make_user, make_tournamen
     owner = make_user()
     login()
     series = _series(client)
-    t, ps = _small(owner, make_tournament, "Week 1", date(2026, 4, 1), ["Ann", "Ben"], [[(0, 1, "corp")]])
+    t, ps = _small(owner, make_tournament, "Week 1", date(2026, 4, 1), ["Ann", "=Ben"], [[(0, 1, "corp")]])
     client.post(f"/series/{series.id}/events", data={"event": t.id})
     data = client.get(f"/s/{series.slug}/standings.json").get_json()
     assert data["standings"][0]["name"] == "Ann" and data["standings"][0]["points"] == "11"
     assert data["events"][0]["slug"] == t.slug and data["rules"]["best_n"] == 2
     rows = list(csv.reader(io.StringIO(client.get(f"/s/{series.slug}/standings.csv").get_data(as_text=True))))
     assert rows[0][:4] == ["rank", "name", "nrdb", "points"] and rows[1][1:4] == ["Ann", "", "11"]
+    assert rows[2][1] == "'=Ben" and rows[1][-1] == "11"  # no formula; the event's points in its column
     # a result changes: the event's version moves, and the standings with it
     add_round(t, 2, [(ps[1], ps[0], "corp")])
     add_round(t, 3, [(ps[1], ps[0], "corp")])
     data = client.get(f"/s/{series.slug}/standings.json").get_json()
-    assert data["standings"][0]["name"] == "Ben"
+    assert data["standings"][0]["name"] == "=Ben"
 
 
 def test_only_an_event_one_organizes_joins_and_bad_rules_are_refused(client, make_user, make_tournament, login):
@@ -191,3 +192,23 @@ def test_only_an_event_one_organizes_joins_and_bad_rules_are_refused(client, mak
                                                                    "format": "single", "tier": ""})
     assert response.status_code == 303
     assert db.session.scalar(sa.select(sa.func.count()).select_from(SeriesEvent)) == 2
+
+
+def test_series_games_lists_every_game_in_time_order_for_ratings(client, make_user, make_tournament, login):
+    owner = make_user()
+    login()
+    series = _series(client)
+    t = fixture_event(owner, make_tournament)  # 3 swiss rounds (byes, a tie, an intentional draw), a top-4 cut
+    client.post(f"/series/{series.id}/events", data={"event": t.id})
+    games = series_games(db.session.get(Series, series.id))
+    from app.services import cut as cut_service
+    played = [g for g in cut_service.load(t).bracket.games if g.reported]
+    assert len(games) == 9 + len(played)
+    assert [g.stage for g in games] == ["swiss"] * 9 + ["cut"] * len(played)
+    assert [g.round for g in games[:9]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+    assert sum(g.bye for g in games) == 3 and all(g.outcome == "bye" for g in games if g.bye)
+    assert [g.intentional_draw for g in games].count(True) == 1
+    assert {g.outcome for g in games if not g.bye} <= {"win", "loss", "draw"} and any(g.outcome == "draw" for g in games)
+    assert all(g.player_side == "corp" for g in games if not g.bye)  # the first named side is the Corp
+    keys = {line.key for line in series_standings.table(db.session.get(Series, series.id)).lines}
+    assert {g.player for g in games} | {g.opponent for g in games if g.opponent} <= keys

@@ -6,6 +6,7 @@ import io
 
 from ...core.series.points import figure
 from ...models import Series
+from ..export import safe_cell
 from .manage import rules
 from .standings import Table
 
@@ -22,20 +23,20 @@ def _invitation(table: Table, line) -> str:
 
 
 def as_csv(series: Series, table: Table) -> str:
-    """One row per series player: rank, name, NetrunnerDB username, points, events, wins, invitation, then each
+    """Safe to open in a spreadsheet (app/services/export.py safe_cell). One row per series player: rank, name, NetrunnerDB username, points, events, wins, invitation, then each
     event's points (empty where they did not play; in brackets where the result does not count)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "name", "nrdb", "points", "events", "wins", "invited"]
-                    + [f"{e.date.isoformat()} {e.name}" for e in table.events])
+    writer.writerow([safe_cell(c) for c in ["rank", "name", "nrdb", "points", "events", "wins", "invited"]
+                     + [f"{e.date.isoformat()} {e.name}" for e in table.events]])
     for line in table.lines:
         by_event = {r.event: r for r in line.results}
         cells = []
         for e in table.events:
             r = by_event.get(e.id)
             cells.append("" if r is None else figure(r.points) if r.counted else f"({figure(r.points)})")
-        writer.writerow([line.rank, line.name, line.account or "", figure(line.total), line.events, line.wins,
-                         _invitation(table, line)] + cells)
+        writer.writerow([safe_cell(c) for c in [line.rank, line.name, line.account or "", figure(line.total),
+                                                line.events, line.wins, _invitation(table, line)] + cells])
     return out.getvalue()
 
 

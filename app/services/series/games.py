@@ -1,6 +1,8 @@
 """Every game of a series' events, in time order, as plain values: what a rating learns from."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Optional
@@ -46,27 +48,57 @@ def series_games(series: Series, roster: Optional[Roster] = None) -> list[Series
         .where(SeriesEvent.series_id == series.id).order_by(Tournament.date, Tournament.id)).scalars().all()
     out: list[SeriesGame] = []
     for t in events:
-        for g in state.completed_games(t, published_only=True):
-            if g.opponent is None:
-                out.append(SeriesGame(t.id, t.date, "swiss", g.round, key[g.player], None, None, BYE, False))
-                continue
-            outcome = WIN if g.player_points > g.opponent_points else LOSS if g.player_points < g.opponent_points \
-                else DRAW
-            side = g.player_side.value if g.player_side is not None and t.fmt.sided_tables else None
-            out.append(SeriesGame(t.id, t.date, "swiss", g.round, key[g.player], key[g.opponent], side, outcome,
-                                  bool(g.intentional_draw)))
-        cut = cut_service.load(t) if t.cut_kind else None
-        if cut is None:
-            continue
-        for g in sorted(cut.bracket.games, key=lambda g: (g.round, g.id)):
-            if not g.ready or not g.reported:
-                continue
-            sides = cut.sides(g)
-            first, second = sides if sides is not None else (g.player1, g.player2)
-            side = "corp" if sides is not None else None
-            out.append(SeriesGame(t.id, t.date, "cut", g.round, key[first], key[second], side,
-                                  WIN if g.winner == first else LOSS, False))
+        for stage, number, first, second, side, outcome, draw in _event_games(t):
+            out.append(SeriesGame(t.id, t.date, stage, number, key[first], key[second] if second else None, side,
+                                  outcome, draw))
     return out
+
+
+# Each event's games by (event, slug, version), entries by id: a result bumps its own event's version only, so the
+# others are read from here (per process; the oldest go first).
+_GAMES: "OrderedDict[tuple, tuple]" = OrderedDict()
+_GAMES_KEPT = 1024
+_lock = threading.Lock()
+
+
+def _event_games(t: Tournament) -> tuple:
+    cache_key = (t.id, t.slug, t.version)
+    with _lock:
+        if cache_key in _GAMES:
+            _GAMES.move_to_end(cache_key)
+            return _GAMES[cache_key]
+    games = tuple(_read_games(t))
+    with _lock:
+        _GAMES[cache_key] = games
+        while len(_GAMES) > _GAMES_KEPT:
+            _GAMES.popitem(last=False)
+    return games
+
+
+def forget_cached() -> None:
+    with _lock:
+        _GAMES.clear()
+
+
+def _read_games(t: Tournament):
+    for g in state.completed_games(t, published_only=True):
+        if g.opponent is None:
+            yield "swiss", g.round, g.player, None, None, BYE, False
+            continue
+        outcome = WIN if g.player_points > g.opponent_points else LOSS if g.player_points < g.opponent_points \
+            else DRAW
+        side = g.player_side.value if g.player_side is not None and t.fmt.sided_tables else None
+        yield "swiss", g.round, g.player, g.opponent, side, outcome, bool(g.intentional_draw)
+    cut = cut_service.load(t) if t.cut_kind else None
+    if cut is None:
+        return
+    for g in sorted(cut.bracket.games, key=lambda g: (g.round, g.id)):
+        if not g.ready or not g.reported:
+            continue
+        sides = cut.sides(g)
+        first, second = sides if sides is not None else (g.player1, g.player2)
+        yield "cut", g.round, first, second, "corp" if sides is not None else None, \
+            WIN if g.winner == first else LOSS, False
 
 
 @dataclass
