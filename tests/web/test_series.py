@@ -212,3 +212,33 @@ def test_series_games_lists_every_game_in_time_order_for_ratings(client, make_us
     assert all(g.player_side == "corp" for g in games if not g.bye)  # the first named side is the Corp
     keys = {line.key for line in series_standings.table(db.session.get(Series, series.id)).lines}
     assert {g.player for g in games} | {g.opponent for g in games if g.opponent} <= keys
+
+
+def test_garbage_in_the_series_forms_is_a_form_error_and_changes_nothing(client, make_user, make_tournament, login):
+    owner = make_user()
+    login()
+    series = _series(client)
+    t = make_tournament(owner, name="Mine")
+    client.post(f"/series/{series.id}/events", data={"event": t.id})
+    before = db.session.get(Series, series.id).version
+    cases = {"points_table": ["1: 1e999", "1: 2000000", "x" * 600, "1: 10\x00", "1-99999999: 1", "1:"],
+             "participation": ["0.1234567890123456", "abc", "1/0", "-1", "5000", "1\x00"],
+             "best_n": ["0", "-3", "x", "99999999999"], "field_reference": ["0", "1e3"],
+             "tiers": ["Store", "Store: x", "A: 1, a: 2", "S\x00: 1", "Store: 1/0"],
+             "invite_top": ["-1", "1e9"], "tie_breaks-0": ["nonsense"], "kind": ["cup"], "name": ["", "x\x00"]}
+    for field, values in cases.items():
+        for value in values:
+            response = client.post(f"/series/{series.id}/edit", data={**RULES, field: value})
+            assert response.status_code == 422, (field, value, response.status_code)
+    for data in ({"tier": "Nope"}, {"tier": "\x00"}, {"tier": "x" * 41}):
+        row = db.session.scalars(sa.select(SeriesEvent)).one()
+        response = client.post(f"/series/{series.id}/events/{row.id}/tier", data=data)
+        assert response.status_code == 303
+    for data in ({"player": "x", "target": "e1"}, {"player": "1", "target": "zzz"}, {"player": "99999999999"}):
+        assert client.post(f"/series/{series.id}/players/confirm", data=data).status_code == 303
+        assert client.post(f"/series/{series.id}/players/reject", data=data).status_code == 303
+        assert client.post(f"/series/{series.id}/players/undo", data=data).status_code == 303
+    assert client.post(f"/series/{series.id}/players/nobody/decision", data={"note": "x"}).status_code == 303
+    assert client.post(f"/series/{series.id}/players/e1/decision", data={"note": "x" * 300}).status_code == 303
+    assert db.session.get(Series, series.id).version == before
+    assert db.session.scalars(sa.select(SeriesEvent)).one().tier == ""

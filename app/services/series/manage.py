@@ -14,6 +14,9 @@ from ...extensions import db
 from ...models import Series, SeriesEvent, SeriesKind, SeriesStaff, Staff, Tournament, User, new_slug
 
 
+PARTICIPATION_MAX = Series.__table__.c.participation.type.length
+
+
 class SeriesError(ValueError):
     """A message for the form: nothing was changed."""
 
@@ -45,6 +48,8 @@ def check(settings: Settings) -> None:
         raise PointsError(f"The participation point {settings.participation!r} is not a number.") from None
     if not 0 <= participation <= 1000:
         raise PointsError("The participation point runs from 0 to 1000.")
+    if len(str(participation)) > PARTICIPATION_MAX:
+        raise PointsError("Use a simpler participation point, such as 1, 0.5 or 1/3.")
     unknown = [t for t in settings.tie_breaks if t not in TIE_BREAKS]
     if unknown or len(set(settings.tie_breaks)) != len(settings.tie_breaks):
         raise PointsError("Choose each tie-break once, from the list.")

@@ -16,7 +16,7 @@ from ...core.pairing.history import gc_paused
 from ...core.series import EventResult, Invitation, invitations
 from ...core.series import standings as rank
 from ...extensions import db
-from ...models import Series, SeriesEvent, Tournament
+from ...models import Series, SeriesEvent, Tournament, utcnow
 from .. import cut as cut_service
 from .. import next_step, state
 from . import manage
@@ -35,8 +35,9 @@ class Placings:
 
 
 def placings(t: Tournament) -> Placings:
-    """Kept per event version (a finished event never changes): one result recomputes its own event only."""
-    key = (t.id, t.slug, t.version)
+    """Kept per event version (a finished event never changes) and day (an event without a cut is over once its
+    day has passed): one result recomputes its own event only."""
+    key = (t.id, t.slug, t.version, utcnow().date())
     with _lock:
         if key in _PLACINGS:
             _PLACINGS.move_to_end(key)

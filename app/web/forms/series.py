@@ -24,10 +24,11 @@ class SeriesForm(FlaskForm):
                        choices=[SelectChoice(k.value, k.label) for k in SeriesKind])
     points_table = StringField(
         "Points per placing", default="1st 10, 2nd 8, 3rd-4th 6, 5th-8th 4", filters=[strip],
-        validators=[DataRequired(), Length(max=500)],
+        validators=[DataRequired(), Length(max=500), printable],
         description="Each placing or range of placings with its points, e.g. 1st 10, 2nd 8, 3rd-4th 6. Points may "
                     "be decimals (2.5). An event's placing is its final one: the cut's, then the swiss rank.")
-    participation = StringField("Participation points", default="0", filters=[strip], validators=[Length(max=16)],
+    participation = StringField("Participation points", default="0", filters=[strip],
+                                validators=[Length(max=16), printable],
                                 description="Every player placed in an event gets these on top (never scaled).")
     best_n = IntegerField("Results that count", validators=[Optional(), NumberRange(min=1, max=1000)],
                           description="Each player's best N events count; leave empty to count every event.")
@@ -35,7 +36,7 @@ class SeriesForm(FlaskForm):
         "Scale by field size", validators=[Optional(), NumberRange(min=1, max=100_000)],
         description="A field size whose points stand as written: an event of twice as many players gives twice "
                     "the placing points. Leave empty not to scale.")
-    tiers = StringField("Event tiers", filters=[strip], validators=[Length(max=500)],
+    tiers = StringField("Event tiers", filters=[strip], validators=[Length(max=500), printable],
                         description="Names and multipliers, e.g. Store: 1, Regional: 2, National: 3; then give each "
                                     "event its tier. An event without one counts once.")
     tie_breaks = FieldList(SelectField(choices=[SelectChoice("", "—")] +
@@ -70,7 +71,7 @@ class SeriesForm(FlaskForm):
 
 class AddEventForm(FlaskForm):
     event = SelectField("Event", coerce=int, validate_choice=False, validators=[InputRequired("Choose an event.")])
-    tier = StringField("Tier", filters=[strip], validators=[Length(max=40)])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
 
 
 class NewEventForm(FlaskForm):
@@ -78,11 +79,11 @@ class NewEventForm(FlaskForm):
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
                          default=Format.SINGLE_SIDED.value)
-    tier = StringField("Tier", filters=[strip], validators=[Length(max=40)])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
 
 
 class TierForm(FlaskForm):
-    tier = StringField("Tier", filters=[strip], validators=[Length(max=40)])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
 
 
 class MatchForm(FlaskForm):
