@@ -213,8 +213,8 @@ def add_event(series: Series, tournament: Tournament, tier: str = "") -> SeriesE
     """Count the event in the series (the caller checked that the user organizes it)."""
     row = SeriesEvent(series_id=series.id, tournament_id=tournament.id, tier=_tier(series, tier))
     db.session.add(row)
-    bump(series)
     try:
+        bump(series)  # flushes the new row first: a racing duplicate fails here
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -83,8 +83,8 @@ def confirm(series: Series, player_id: int, target: str) -> None:
     other = int(target[1:]) if target.startswith("e") else None
     db.session.add(SeriesLink(series_id=series.id, player_id=player_id, target_player_id=other,
                               target_account_id=account))
-    bump(series)
     try:
+        bump(series)  # flushes the new row first: a racing duplicate fails here
         db.session.commit()
     except IntegrityError:  # the same entry confirmed twice at once: the first stands
         db.session.rollback()
@@ -97,8 +97,8 @@ def reject(series: Series, player_id: int, target: str) -> None:
     if not any(s.player_id == player_id and s.target == target for s in current.people.suggestions):
         raise SeriesError("That match is no longer suggested: the page was out of date.")
     db.session.add(SeriesRejection(series_id=series.id, player_id=player_id, target=target))
-    bump(series)
     try:
+        bump(series)  # flushes the new row first: a racing duplicate fails here
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -145,8 +145,8 @@ def record(series: Series, key: str, holds_invitation: bool, declined: bool, not
         row = SeriesPlayer(series_id=series.id, key=key)
         db.session.add(row)
     row.holds_invitation, row.declined, row.note = holds_invitation, declined, note.strip()[:200]
-    bump(series)
     try:
+        bump(series)  # flushes the new row first: a racing duplicate fails here
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
