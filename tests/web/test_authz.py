@@ -457,3 +457,28 @@ def test_the_walk_catches_an_unguarded_route(app, make_user, make_tournament):
     rules = [r for r in _mutating_rules(app) if r.endpoint == "unguarded"]
     failures = _walk(app, app.test_client(), rules, ids)
     assert len(failures) == 2 and "answered 200" in failures[0] and "changed the database" in failures[1]
+
+
+def test_own_series_with_the_victims_events_and_rows(app, make_user, make_tournament, login):
+    """Another organizer's own series cannot take in the victim's event, nor reach the victim's series' rows
+    (its events, staff, entries) by their ids: refused or 404, nothing changed."""
+    from app.models import Series
+
+    ids = _victim(make_user, make_tournament)
+    mallory = make_user("mallory@example.com", "mallory password")
+    own = Series(owner_id=mallory.id, name="Mallory League", slug="mallorys")
+    db.session.add(own)
+    db.session.commit()
+    attacker = login("mallory@example.com", "mallory password")
+    before = _snapshot()
+    sid = own.id
+    answers = [
+        attacker.post(f"/series/{sid}/events", data={"event": ids["tid"]}).status_code,
+        attacker.post(f"/series/{sid}/events/{ids['series_event_id']}/tier", data={"tier": ""}).status_code,
+        attacker.post(f"/series/{sid}/events/{ids['series_event_id']}/remove").status_code,
+        attacker.post(f"/series/{sid}/staff/{ids['series_staff_id']}/delete").status_code,
+        attacker.post(f"/series/{sid}/players/undo", data={"player": ids["pid"]}).status_code,
+        attacker.post(f"/series/{sid}/players/{ids['key']}/decision", data={"declined": "y"}).status_code,
+    ]
+    assert answers[0] == 422 and answers[1:4] == [404, 404, 404], answers
+    assert _snapshot() == before
