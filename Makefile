@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-recall bench-import simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,9 @@ bench-uploads: $(VENV)/.installed
 # an ABR send of a finished 300-player event to a stand-in ABR on 127.0.0.1 (build, click, send, click to sent)
 bench-abr: $(VENV)/.installed
 	$(PY) -m bench.bench_abr
+
+bench-series: $(VENV)/.installed
+	$(PY) -m bench.bench_series
 
 # phones through deploy/nginx-sass.conf and straight to gunicorn (needs PostgreSQL, nginx and wrk from Debian)
 bench-proxy: $(VENV)/.installed

@@ -638,3 +638,7 @@ def _bump_versions(session, _context, _instances) -> None:
             obj.version = (obj.version or 0) + 1
     changed -= {obj.id for obj in session.dirty if isinstance(obj, Tournament)}
     touch(session, changed)
+
+
+from . import series  # noqa: E402,F401
+from .series import Series, SeriesEvent, SeriesKind, SeriesLink, SeriesPlayer, SeriesRejection, SeriesStaff  # noqa: E402,F401

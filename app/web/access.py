@@ -15,7 +15,7 @@ from flask_login import current_user
 from werkzeug.exceptions import Forbidden
 
 from ..extensions import db
-from ..models import Player, Staff, Tournament
+from ..models import Player, Series, SeriesStaff, Staff, Tournament
 from ..services import event_stats, player_links
 
 # Capabilities, from the narrowest to the widest.
@@ -125,3 +125,43 @@ def managed_player(tid: int, pid: int, capability: str) -> tuple[Tournament, Pla
         abort(404)
     return t, player
 
+
+
+# Series (app/models/series.py): its owner does everything; its staff manage it (rules, events, players,
+# invitations) but neither delete it nor change its staff. The site admin reads every series (GET). The public sees
+# the standings and the series players' pages; the name suggestions and the TO's notes stay with the managers.
+SERIES_MANAGE = "series manage"
+SERIES_OWN = "series own"
+SERIES_GRANTS = {OWNER: {SERIES_MANAGE, SERIES_OWN}, ORGANIZER: {SERIES_MANAGE}}
+
+
+def series_role(user, series) -> str | None:
+    if not user.is_authenticated:
+        return None
+    if series.owner_id == user.id:
+        return OWNER
+    return db.session.scalar(sa.select(SeriesStaff.role).filter_by(series_id=series.id, user_id=user.id))
+
+
+def may_series(user, series, capability: str = SERIES_MANAGE) -> bool:
+    return capability in SERIES_GRANTS.get(series_role(user, series), ())
+
+
+def managed_series(series_id: int, capability: str = SERIES_MANAGE) -> Series:
+    """The series, if the logged-in user holds `capability` in it (GET: the site admin too); 404 or 403 otherwise.
+    Routes using it are also wrapped in @login_required."""
+    series = db.session.get(Series, series_id)
+    if series is None:
+        abort(404)
+    admin_reads = request.method in READ_METHODS and current_user.is_authenticated and current_user.is_admin
+    if not (admin_reads or may_series(current_user, series, capability)):
+        who = "the series' owner" if capability == SERIES_OWN else "the series' owner and staff"
+        raise Forbidden(f"This is for {who}.")
+    return series
+
+
+def public_series(slug: str) -> Series:
+    series = db.session.execute(db.select(Series).filter_by(slug=slug)).scalar_one_or_none()
+    if series is None:
+        abort(404)
+    return series

@@ -136,6 +136,22 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
             "public": [f"/t/{slug}", f"/t/{slug}/pairings", f"/t/{slug}/standings", f"/t/{slug}/report",
                        f"/t/{slug}/p/{token}", f"/t/{slug}/p/{token}/decklists", f"/t/{slug}/p/{token}/history"],
         })
+        # A series holding the event (app/web/views/series.py): the managers' pages and the public ones.
+        with live_server.app_context():
+            from app.services.series import manage as series_manage
+            from app.services.series import standings as series_standings
+
+            owner = db.session.get(User, organizer["id"])
+            league = series_manage.create(owner, series_manage.Settings(
+                name=f"Axe League {unique}", kind="league", points_table="1st 10, 2nd 8, 3rd-4th 6",
+                participation="1", tiers="Store: 1, Regional: 2", invite_top=2))
+            series_manage.add_event(league, db.session.get(Tournament, tid), "Regional")
+            sid, series_slug = league.id, league.slug
+            key = series_standings.table(league).lines[0].key
+            db.session.remove()
+        scan({"to": ["/series", "/series/new", f"/series/{sid}", f"/series/{sid}/edit", f"/series/{sid}/players",
+                     f"/series/{sid}/staff"],
+              "public": [f"/s/{series_slug}", f"/s/{series_slug}/players/{key}", f"/t/{slug}"]})
         pages["to"].goto(f"/tournaments/{tid}")
         # The scanned dashboard had the ABR panel with its button (the event is over).
         expect(pages["to"].locator("#abr-send")).to_be_visible()

@@ -22,6 +22,8 @@ ACCOUNT = "account"  # any logged-in user, acting on their own account or creati
 PLAYER = "player"    # a player through their secret link; no account role grants it
 SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
 NRDB = "nrdb"        # a browser signed in with NetrunnerDB, acting on its own account; no account role grants it
+SERIES = "series"          # the victim's series: its owner and its staff (the event's organizer is on it), the admin
+SERIES_OWN = "series own"  # reading; the event's scorekeeper holds no role in the series
 AFTER_SWISS = "after swiss"  # anyone once the swiss is over; before, SCORE (and the admin reading). The victim's
                              # event is mid-swiss; test_after_swiss_routes_are_public_once_it_ends walks the rest.
 
@@ -85,6 +87,15 @@ ROUTES = {
     # a player's own NetrunnerDB decks (app/web/views/nrdb_picker.py): their link, and signed in with the account the
     # entry is linked to (tests/web/test_nrdb_picker.py walks the second half)
     "nrdb_picker.decks": PLAYER, "nrdb_picker.pick": PLAYER,
+    # series (app/web/views/series.py): anyone makes their own; its owner and staff manage it; only the owner deletes
+    # it or changes its staff; the public reads the standings, players' pages and exports, not the suggestions
+    "series.index": ACCOUNT, "series.new": ACCOUNT,
+    "series.show": SERIES, "series.edit": SERIES, "series.add_event": SERIES, "series.new_event": SERIES,
+    "series.set_tier": SERIES, "series.remove_event": SERIES, "series.players": SERIES, "series.confirm": SERIES,
+    "series.reject": SERIES, "series.undo": SERIES, "series.decision": SERIES,
+    "series.delete": SERIES_OWN, "series.staff": SERIES_OWN, "series.add_staff": SERIES_OWN,
+    "series.remove_staff": SERIES_OWN,
+    "series.public": PUBLIC, "series.player": PUBLIC, "series.export_csv": PUBLIC, "series.export_json": PUBLIC,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -95,6 +106,8 @@ READ = {"GET", "HEAD"}
 # GET routes the admin may not read although their capability's holders may: a player's link is the player, so
 # only those who may reissue it see it (the admin sees, reports nothing).
 ADMIN_MAY_NOT_READ = {"player.show_link"}
+# The victim's series: the owner owns it, the event's organizer is its staff, nobody else holds a role in it.
+SERIES_GRANTS = {"owner": {SERIES, SERIES_OWN}, "organizer": {SERIES}}
 
 
 def expected_allowed(role: str, endpoint: str, method: str) -> bool:
@@ -109,6 +122,8 @@ def expected_allowed(role: str, endpoint: str, method: str) -> bool:
         return False
     if need == ACCOUNT:
         return True
+    if need in (SERIES, SERIES_OWN):
+        return need in SERIES_GRANTS.get(role, ()) or (role == "admin" and method in READ)
     return need in GRANTS[role] or (role == "admin" and method in READ and endpoint not in ADMIN_MAY_NOT_READ)
 
 
@@ -118,7 +133,7 @@ EXCLUDED = {"auth.login": "acts on the visitor's own session",
             "auth.signup": "creates the visitor's own account",
             "auth.logout": "ends the visitor's own session"}
 OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid",
-               "pending_id"}
+               "pending_id", "series_event_id", "series_staff_id"}
 # A payload that would be a valid change if the caller were allowed to make it.
 PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
            "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
@@ -171,13 +186,36 @@ def _victim(make_user, make_tournament):
     db.session.add(account)
     db.session.flush()
     players[0].nrdb_account_id = account.id
+    series = _victim_series(victim, organizer, t, players, make_tournament)
     db.session.commit()
     seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
             "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
-            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id}
+            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id, **series}
+
+
+def _victim_series(victim, organizer, t, players, make_tournament) -> dict:
+    """The victim's series: their event and a second one where "ben" is suggested as the first event's Ben (a
+    private suggestion), the event's organizer on its staff, a confirmed match to undo, a declined invitation."""
+    from app.models import Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesStaff
+
+    series = Series(owner_id=victim.id, name="Victim League", slug="victimlg", invite_top=2)
+    db.session.add(series)
+    db.session.flush()
+    second = make_tournament(victim, name="Victim League 2")
+    again = [Player(tournament_id=second.id, name=n) for n in ("ben", "Cat")]
+    db.session.add_all(again)
+    db.session.flush()
+    row = SeriesEvent(series_id=series.id, tournament_id=t.id)
+    member = SeriesStaff(series_id=series.id, user_id=organizer.id)
+    db.session.add_all([row, SeriesEvent(series_id=series.id, tournament_id=second.id), member,
+                        SeriesLink(series_id=series.id, player_id=again[1].id, target_player_id=players[2].id),
+                        SeriesPlayer(series_id=series.id, key=f"e{players[1].id}", declined=True, note="busy")])
+    db.session.flush()
+    return {"series_id": series.id, "series_slug": series.slug, "series_event_id": row.id,
+            "series_staff_id": member.id, "key": f"e{players[1].id}"}
 
 
 def _url_args(rule, ids: dict) -> dict:
@@ -432,3 +470,28 @@ def test_the_walk_catches_an_unguarded_route(app, make_user, make_tournament):
     rules = [r for r in _mutating_rules(app) if r.endpoint == "unguarded"]
     failures = _walk(app, app.test_client(), rules, ids)
     assert len(failures) == 2 and "answered 200" in failures[0] and "changed the database" in failures[1]
+
+
+def test_own_series_with_the_victims_events_and_rows(app, make_user, make_tournament, login):
+    """Another organizer's own series cannot take in the victim's event, nor reach the victim's series' rows
+    (its events, staff, entries) by their ids: refused or 404, nothing changed."""
+    from app.models import Series
+
+    ids = _victim(make_user, make_tournament)
+    mallory = make_user("mallory@example.com", "mallory password")
+    own = Series(owner_id=mallory.id, name="Mallory League", slug="mallorys")
+    db.session.add(own)
+    db.session.commit()
+    attacker = login("mallory@example.com", "mallory password")
+    before = _snapshot()
+    sid = own.id
+    answers = [
+        attacker.post(f"/series/{sid}/events", data={"event": ids["tid"]}).status_code,
+        attacker.post(f"/series/{sid}/events/{ids['series_event_id']}/tier", data={"tier": ""}).status_code,
+        attacker.post(f"/series/{sid}/events/{ids['series_event_id']}/remove").status_code,
+        attacker.post(f"/series/{sid}/staff/{ids['series_staff_id']}/delete").status_code,
+        attacker.post(f"/series/{sid}/players/undo", data={"player": ids["pid"]}).status_code,
+        attacker.post(f"/series/{sid}/players/{ids['key']}/decision", data={"declined": "y"}).status_code,
+    ]
+    assert answers[0] == 422 and answers[1:4] == [404, 404, 404], answers
+    assert _snapshot() == before

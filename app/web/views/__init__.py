@@ -6,11 +6,12 @@ from ...models import MAX_INT
 
 def register_blueprints(app: Flask) -> None:
     from . import (abr, api, auth, cut, decklists, judge_calls, nrdb, nrdb_decks, nrdb_picker, online, pairing_jobs,
-                   player, players, printouts, public, registration, rounds, slips, staff, stats, timer, tournaments)
+                   player, players, printouts, public, registration, rounds, series, slips, staff, stats, timer,
+                   tournaments)
 
     for module in (auth, tournaments, players, rounds, pairing_jobs, public, cut, api, player, timer, printouts,
                    staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
-                   online):
+                   online, series):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

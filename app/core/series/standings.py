@@ -1,0 +1,102 @@
+"""A series' standings: each player's events' points, the best N of them counted, ties broken as the TO chose.
+
+docs/domain.md 14.2. A player's results are plain values (EventResult); the rows come back ranked, equal rows
+(same total and every tie-break) sharing a rank.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Hashable, Mapping, Optional, Sequence
+
+from .points import Rules, event_points
+
+# The tie-breaks a TO orders, each with its wording; applied in the series' order after the counted total.
+TIE_BREAKS = {
+    "all_results": "Total of every result, not only the counted ones",
+    "countback": "Better placings: more 1st places, then more 2nd places, and so on",
+    "event_wins": "More events won",
+    "events_played": "More events played",
+}
+
+
+@dataclass(frozen=True)
+class EventResult:
+    event: Hashable  # the event's id
+    placing: int  # 1: the winner
+    field: int  # players placed in the event
+    multiplier: Fraction = Fraction(1)  # the event's tier
+
+
+@dataclass(frozen=True)
+class Score:
+    event: Hashable
+    placing: int
+    field: int
+    points: Fraction
+    counted: bool  # among the best N
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    player: Hashable
+    total: Fraction  # the counted results
+    all_results: Fraction  # every result
+    events: int
+    wins: int  # events won
+    scores: tuple[Score, ...]  # in the order the results were given
+
+
+def counted(points: Sequence[Fraction], best_n: Optional[int]) -> set[int]:
+    """The indexes of the results that count: the best N by points (all when N is None); among equal points the
+    earlier result counts, so the choice never depends on anything but the order given."""
+    order = sorted(range(len(points)), key=lambda i: (-points[i], i))
+    return set(order if best_n is None else order[:max(0, best_n)])
+
+
+def _countback(placings: list[int], length: int) -> tuple:
+    """Placings best first, padded so that a missing result compares worse than any placing."""
+    return tuple(sorted(placings)) + (float("inf"),) * (length - len(placings))
+
+
+def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
+              order_within: Optional[Mapping[Hashable, object]] = None) -> list[Row]:
+    """Every player with at least one result, ranked. Players equal on the total and every tie-break share a rank;
+    `order_within` (e.g. a folded name) orders them on the page, then the player's key."""
+    unknown = [t for t in rules.tie_breaks if t not in TIE_BREAKS]
+    if unknown:
+        raise ValueError(f"unknown tie-breaks: {unknown}")
+    rows = []
+    for player, mine in results.items():
+        if not mine:
+            continue
+        points = [event_points(rules, r.placing, r.field, r.multiplier) for r in mine]
+        chosen = counted(points, rules.best_n)
+        scores = tuple(Score(r.event, r.placing, r.field, p, i in chosen) for i, (r, p) in enumerate(zip(mine, points)))
+        rows.append(Row(0, player, sum((s.points for s in scores if s.counted), Fraction(0)), sum(points, Fraction(0)),
+                        len(mine), sum(1 for r in mine if r.placing == 1), scores))
+    longest = max((row.events for row in rows), default=0)
+
+    def strength(row: Row) -> tuple:
+        key: list = [-row.total]
+        for name in rules.tie_breaks:
+            if name == "all_results":
+                key.append(-row.all_results)
+            elif name == "countback":
+                key.append(_countback([s.placing for s in row.scores], longest))
+            elif name == "event_wins":
+                key.append(-row.wins)
+            elif name == "events_played":
+                key.append(-row.events)
+        return tuple(key)
+
+    within = order_within or {}
+    keyed = sorted(((strength(row), str(within.get(row.player, "")), str(row.player), row) for row in rows),
+                   key=lambda item: item[:3])
+    ranked, previous = [], None
+    for i, (key, _name, _player, row) in enumerate(keyed):
+        rank = ranked[-1].rank if previous == key else i + 1
+        ranked.append(Row(rank, row.player, row.total, row.all_results, row.events, row.wins, row.scores))
+        previous = key
+    return ranked

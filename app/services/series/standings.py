@@ -1,0 +1,206 @@
+"""A series' standings across its events: each event's final placings (the existing standings and cut services say
+them), the core's points and ranks, invitations; cached by the series' version and its events' versions, as the
+public pages are."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+from typing import Optional
+
+import sqlalchemy as sa
+
+from ...core.pairing.history import gc_paused
+from ...core.series import EventResult, Invitation, invitations
+from ...core.series import standings as rank
+from ...extensions import db
+from ...models import Series, SeriesEvent, Tournament, utcnow
+from .. import cut as cut_service
+from .. import next_step, state
+from . import manage
+from .people import Roster, decisions, roster as load_roster
+
+
+@dataclass(frozen=True)
+class Placings:
+    """An event's final order: the cut's placings first when it has a cut, then the swiss ranks (published
+    rounds only). `started`: a published result exists; before that the event places nobody."""
+
+    places: dict  # entry id -> placing (1: the winner)
+    field: int
+    started: bool
+    finished: bool
+
+
+def placings(t: Tournament) -> Placings:
+    """Kept per event version (a finished event never changes) and day (an event without a cut is over once its
+    day has passed): one result recomputes its own event only."""
+    key = (t.id, t.slug, t.version, utcnow().date())
+    with _lock:
+        if key in _PLACINGS:
+            _PLACINGS.move_to_end(key)
+            return _PLACINGS[key]
+    placed = _placings(t)
+    with _lock:
+        _PLACINGS[key] = placed
+        while len(_PLACINGS) > _PLACINGS_KEPT:
+            _PLACINGS.popitem(last=False)
+    return placed
+
+
+def _placings(t: Tournament) -> Placings:
+    cut = cut_service.load(t) if t.cut_kind else None
+    if cut is not None:
+        final = cut.final_standings()
+        # over when its cut is decided (next_step.event_over asks the same of the stored bracket)
+        return Placings({r["player"]: r["rank"] for r in final}, len(final), True, cut.bracket.is_complete())
+    swiss = state.standings(t, published_only=True)
+    started = any(s.rounds for s in swiss)
+    if not started:
+        return Placings({}, 0, False, False)
+    return Placings({s.player: s.rank for s in swiss}, len(swiss), True, next_step.event_over(t))
+
+
+_PLACINGS: "OrderedDict[tuple, Placings]" = OrderedDict()
+_PLACINGS_KEPT = 4096
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class EventColumn:
+    id: int
+    row_id: int  # the SeriesEvent
+    slug: str
+    name: str
+    date: date
+    tier: str
+    multiplier: Fraction
+    field: int
+    started: bool
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Result:
+    event: int
+    entry: int  # the entry's id in that event
+    placing: int
+    points: Fraction
+    counted: bool
+
+
+@dataclass(frozen=True)
+class Line:
+    rank: int
+    key: str  # the series player (app/core/series/people.py)
+    name: str
+    account: Optional[str]  # NetrunnerDB username
+    total: Fraction
+    all_results: Fraction
+    events: int
+    wins: int
+    results: tuple  # of Result, oldest event first
+    invitation: Optional[Invitation]
+
+    @property
+    def best(self) -> int:
+        """The best placing."""
+        return min(r.placing for r in self.results)
+
+
+@dataclass
+class Table:
+    events: list  # of EventColumn, oldest first
+    lines: list  # of Line, ranked
+    invitations: list  # of Invitation
+    roster: Roster
+
+    def column(self, row_id: int) -> Optional[EventColumn]:
+        return next((e for e in self.events if e.row_id == row_id), None)
+
+    def column_of(self, event: int) -> Optional[EventColumn]:
+        return next((e for e in self.events if e.id == event), None)
+
+    def line(self, key: str) -> Optional[Line]:
+        return next((line for line in self.lines if line.key == key), None)
+
+
+_TABLES: "OrderedDict[tuple, Table]" = OrderedDict()
+_KEPT = 64
+
+
+def versions(series: Series) -> tuple:
+    """What names a series' standings: the series' own version and every event's (any result bumps it)."""
+    events = db.session.execute(
+        sa.select(Tournament.id, Tournament.version).join(SeriesEvent, SeriesEvent.tournament_id == Tournament.id)
+        .where(SeriesEvent.series_id == series.id).order_by(Tournament.id)).all()
+    version = db.session.scalar(sa.select(Series.version).where(Series.id == series.id))
+    return (series.id, series.slug, version, tuple(tuple(e) for e in events))
+
+
+def table(series: Series) -> Table:
+    """The standings, built once per versions(series)."""
+    key = versions(series)
+    with _lock:
+        if key in _TABLES:
+            _TABLES.move_to_end(key)
+            return _TABLES[key]
+    built = build(series)
+    with _lock:
+        _TABLES[key] = built
+        while len(_TABLES) > _KEPT:
+            _TABLES.popitem(last=False)
+    return built
+
+
+def forget_cached() -> None:
+    """Empty the tables and placings kept (benchmarks measure a cold build)."""
+    with _lock:
+        _TABLES.clear()
+        _PLACINGS.clear()
+
+
+def build(series: Series) -> Table:
+    with gc_paused():  # thousands of small rows, all kept: a collection pass would find nothing
+        return _build(series)
+
+
+def _build(series: Series) -> Table:
+    rules = manage.rules(series)
+    tiers = {name.casefold(): m for name, m in manage.tiers(series).items()}
+    roster = load_roster(series)
+    key_of = roster.people.key_of
+    columns, results = [], {}
+    event_orders = []
+    for row in manage.events(series):
+        t = row.tournament
+        placed = placings(t)
+        multiplier = tiers.get(row.tier.casefold(), Fraction(1)) if row.tier else Fraction(1)
+        columns.append(EventColumn(t.id, row.id, t.slug, t.name, t.date, row.tier, multiplier, placed.field,
+                                   placed.started, placed.finished))
+        order = sorted(placed.places, key=placed.places.__getitem__)
+        for pid in order:
+            results.setdefault(key_of[pid], []).append(
+                (pid, EventResult(t.id, placed.places[pid], placed.field, multiplier)))
+        if placed.finished and order:
+            event_orders.append((t.id, [key_of[pid] for pid in order]))
+    names = {k: roster.name(k) for k in results}
+    rows = rank(rules, {k: [r for _pid, r in v] for k, v in results.items()},
+                {k: names[k].casefold() for k in names})
+    notes = decisions(series, roster)
+    invited = invitations([r.player for r in rows], series.invite_top,
+                          event_orders if series.invite_winners else (),
+                          holds={k for k, d in notes.items() if d.holds_invitation},
+                          declined={k for k, d in notes.items() if d.declined})
+    by_player = {i.player: i for i in invited}
+    lines = []
+    for r in rows:
+        entries = [pid for pid, _ in results[r.player]]
+        lines.append(Line(r.rank, r.player, names[r.player], roster.account(r.player), r.total, r.all_results,
+                          r.events, r.wins,
+                          tuple(Result(s.event, pid, s.placing, s.points, s.counted)
+                                for pid, s in zip(entries, r.scores)),
+                          by_player.get(r.player)))
+    return Table(columns, lines, invited, roster)

@@ -1,0 +1,116 @@
+"""A series' forms: its settings (the points rules), its events, its staff, the TO's decisions about players."""
+from __future__ import annotations
+
+from datetime import date
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, EmailField, FieldList, HiddenField, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+
+from ...core.pairing import Format
+from ...core.series import TIE_BREAKS
+from ...models import SeriesKind
+from ...services.series.manage import Settings
+from . import printable, strip
+from .auth import _email
+
+TIE_BREAK_SLOTS = len(TIE_BREAKS)
+
+
+class SeriesForm(FlaskForm):
+    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
+    kind = SelectField("Kind", default=SeriesKind.LEAGUE.value,
+                       choices=[SelectChoice(k.value, k.label) for k in SeriesKind])
+    points_table = StringField(
+        "Points per placing", default="1st 10, 2nd 8, 3rd-4th 6, 5th-8th 4", filters=[strip],
+        validators=[DataRequired(), Length(max=500), printable],
+        description="Each placing or range of placings with its points, e.g. 1st 10, 2nd 8, 3rd-4th 6. Points may "
+                    "be decimals (2.5). An event's placing is its final one: the cut's, then the swiss rank.")
+    participation = StringField("Participation points", default="0", filters=[strip],
+                                validators=[Length(max=16), printable],
+                                description="Every player placed in an event gets these on top (never scaled).")
+    best_n = IntegerField("Results that count", validators=[Optional(), NumberRange(min=1, max=1000)],
+                          description="Each player's best N events count; leave empty to count every event.")
+    field_reference = IntegerField(
+        "Scale by field size", validators=[Optional(), NumberRange(min=1, max=100_000)],
+        description="A field size whose points stand as written: an event of twice as many players gives twice "
+                    "the placing points. Leave empty not to scale.")
+    tiers = StringField("Event tiers", filters=[strip], validators=[Length(max=500), printable],
+                        description="Names and multipliers, e.g. Store: 1, Regional: 2, National: 3; then give each "
+                                    "event its tier. An event without one counts once.")
+    tie_breaks = FieldList(SelectField(choices=[SelectChoice("", "—")] +
+                                       [SelectChoice(k, v) for k, v in TIE_BREAKS.items()]),
+                           min_entries=TIE_BREAK_SLOTS, max_entries=TIE_BREAK_SLOTS)
+    invite_top = IntegerField("Invite the top", default=0, validators=[Optional(), NumberRange(min=0, max=1000)],
+                              description="Players of the standings marked invited (0: none).")
+    invite_winners = BooleanField("Invite each finished event's winner")
+
+    def validate_tie_breaks(self, field) -> None:
+        chosen = [entry.data for entry in field.entries if entry.data]
+        if len(chosen) != len(set(chosen)):
+            raise ValidationError("Choose each tie-break once.")
+
+    def settings(self) -> Settings:
+        return Settings(
+            name=self.name.data, kind=self.kind.data, points_table=self.points_table.data,
+            participation=self.participation.data or "0", best_n=self.best_n.data,
+            field_reference=self.field_reference.data, tiers=self.tiers.data or "",
+            tie_breaks=tuple(entry.data for entry in self.tie_breaks.entries if entry.data),
+            invite_top=self.invite_top.data or 0, invite_winners=bool(self.invite_winners.data))
+
+    def fill(self, series) -> None:
+        """The series' stored settings, for the edit page."""
+        for name in ("name", "kind", "points_table", "participation", "best_n", "field_reference", "tiers",
+                     "invite_top", "invite_winners"):
+            getattr(self, name).data = getattr(series, name)
+        chosen = [t for t in series.tie_breaks.split(",") if t]
+        for i, entry in enumerate(self.tie_breaks.entries):
+            entry.data = chosen[i] if i < len(chosen) else ""
+
+
+class AddEventForm(FlaskForm):
+    event = SelectField("Event", coerce=int, validate_choice=False, validators=[InputRequired("Choose an event.")])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
+
+
+class NewEventForm(FlaskForm):
+    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
+    date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
+    format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
+                         default=Format.SINGLE_SIDED.value)
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
+
+
+class TierForm(FlaskForm):
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
+
+
+class MatchForm(FlaskForm):
+    """A suggested match: the entry, and the series player it may be."""
+    player = IntegerField(validators=[InputRequired()])
+    target = HiddenField(validators=[DataRequired(), Length(max=24)])
+
+
+class UndoForm(FlaskForm):
+    player = IntegerField(validators=[InputRequired()])
+
+
+class DecisionForm(FlaskForm):
+    holds_invitation = BooleanField("Holds an invitation from elsewhere")
+    declined = BooleanField("Declined the invitation")
+    note = StringField("Private note", filters=[strip], validators=[Length(max=200), printable])
+
+
+class SeriesStaffForm(FlaskForm):
+    email = EmailField("Organizer's account e-mail", filters=[strip], validators=_email,
+                       description="They must have signed up already. Staff manage the series' rules, events, "
+                                   "players and invitations; only you delete it or change its staff.")
+
+
+class ConfirmDeleteForm(FlaskForm):
+    confirm = BooleanField("Yes, delete this series (its events stay)", validators=[DataRequired()])
+
+
+class CsrfForm(FlaskForm):
+    """CSRF only."""
