@@ -81,3 +81,28 @@ def test_without_the_switch_no_source_is_asked(make_user, make_tournament, login
 def test_no_source_no_strengths(make_user, make_tournament, login):
     _, t, _ = setup_event(make_user, make_tournament, login, n=4, seed_by_rating=True)
     assert ratings.strengths_before(t) is None
+
+
+def test_a_backup_carries_the_switch_and_a_restore_checks_it(make_user, make_tournament, login):
+    import io
+    import json
+
+    import sqlalchemy as sa
+
+    from app.services import backup
+
+    client, t, _ = setup_event(make_user, make_tournament, login, n=4, seed_by_rating=True)
+    doc = backup.backup(t)
+    assert doc["tournament"]["seed_by_rating"] is True
+
+    def restore(change):
+        d = json.loads(json.dumps(doc))
+        change(d["tournament"])
+        return client.post("/tournaments/restore", data={"file": (io.BytesIO(json.dumps(d).encode()), "b.json")},
+                           content_type="multipart/form-data")
+
+    assert restore(lambda t: t.update(seed_by_rating="yes")).status_code == 400
+    assert restore(lambda t: None).status_code in (302, 303)
+    assert restore(lambda t: t.pop("seed_by_rating")).status_code in (302, 303)  # a backup made before the switch
+    copies = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id).order_by(Tournament.id)).all()
+    assert [c.seed_by_rating for c in copies] == [True, False]
