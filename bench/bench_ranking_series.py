@@ -7,7 +7,7 @@ of the recommended number of rounds, results as in the one-event benchmark (2 % 
 logistic of the skill difference), from a stream seeded by the event so every pairer meets the same attendees and
 the same luck.
 
-- sass-rating: the engine with `strengths` (seeding by rating, docs/domain.md 13.2) from the ratings
+- sass-rating: the engine with `strengths` (seeding by rating, docs/domain.md 14.2) from the ratings
   (`app.core.ratings`, the default model) of the series' events before this one, played by sass-rating itself
   (event 1 has no ratings: plain sass). Never the true skill.
 - sass-glicko: the same with Glicko-2 ratings (to compare the models as seeds).

@@ -1,4 +1,4 @@
-"""Bayesian player ratings from a sequence of games (docs/domain.md 13): a skill estimate with its uncertainty.
+"""Bayesian player ratings from a sequence of games (docs/domain.md 14): a skill estimate with its uncertainty.
 
 Two models, both rating periods at a time (a period is one event): Weng-Lin (the Bradley-Terry variant the
 `openskill` package implements) and Glicko-2 (Glickman's algorithm, written here). Which ranks players better was

@@ -1,4 +1,4 @@
-"""Ratings for an event's pairing (docs/domain.md 13): where they come from, and the strengths the engine takes.
+"""Ratings for an event's pairing (docs/domain.md 14): where they come from, and the strengths the engine takes.
 
 An event by itself knows nothing about its players before round 1; a series (league, season, circuit) does. A
 series registers a rating source here: `fn(tournament)` returns None (not an event of a series it knows) or the

@@ -1,4 +1,4 @@
-"""Seeding by strength (docs/domain.md 13.2): a rating chooses among equal-cost pairings, nothing more.
+"""Seeding by strength (docs/domain.md 14.2): a rating chooses among equal-cost pairings, nothing more.
 
 A second, lexicographic stage after the optimal matching. The engine's pairing is cut into cells: its games whose
 two players' cost classes are the same two classes (sided swiss: points, side bias and bye eligibility; plain
