@@ -10,7 +10,7 @@ the same luck.
 - sass-rating: the engine with `strengths` (seeding by rating, docs/domain.md 14.2) from the ratings
   (`app.core.ratings`, the default model) of the series' events before this one, played by sass-rating itself
   (event 1 has no ratings: plain sass). Never the true skill.
-- sass-glicko: the same with Glicko-2 ratings (to compare the models as seeds).
+- sass-weng-lin (or sass-glicko2): the same with the other model's ratings (to compare the models as seeds).
 - sass and the peers (deployed, article, cobra): their own rule, no rating.
 
 Figures on the last 4 events of every series: Spearman of the final standings against true skill, the true top 8
@@ -36,10 +36,9 @@ CLUB = 40
 EVENTS = 12
 LAST = 4
 SIZES = (16, 28)
-RATED = {"sass-rating": R.DEFAULT_MODEL,
-         "sass-glicko": R.Model.GLICKO2 if R.DEFAULT_MODEL is R.Model.WENG_LIN else R.Model.WENG_LIN}
-NAMES = ["sass-rating", "sass-glicko" if R.DEFAULT_MODEL is R.Model.WENG_LIN else "sass-weng-lin", "sass", *PEERS]
-RATED = {NAMES[0]: R.DEFAULT_MODEL, NAMES[1]: RATED["sass-glicko"]}
+OTHER_MODEL = next(m for m in R.Model if m is not R.DEFAULT_MODEL)
+RATED = {"sass-rating": R.DEFAULT_MODEL, f"sass-{OTHER_MODEL.value}": OTHER_MODEL}
+NAMES = [*RATED, "sass", *PEERS]
 
 
 def _rated_sass(strengths):

@@ -264,4 +264,4 @@ def strengths(state: Ratings, keys: dict) -> dict:
     return {pid: round(1000 * state[key].mu) for pid, key in keys.items()}
 
 
-DEFAULT_MODEL = Model.WENG_LIN
+DEFAULT_MODEL = Model.GLICKO2  # ranks a club better after 8 and 12 events (docs/benchmarks.md, "Ratings")

@@ -63,8 +63,9 @@ def test_round_one_pairs_the_rated_top_half_against_the_bottom_half(make_user, m
     assert rated[3] - 1 <= strengths[by_name["Hal"]] <= rated[3] + 1  # unrated: the series' mean (Dan's, here)
     assert pair(client, t, 1).status_code == 303
     got = {frozenset(s.player_id for s in seats) for _, seats in matches(t, 1)}
-    assert strengths[by_name["Hal"]] == strengths[by_name["Dan"]]  # this series is symmetric: Dan is the mean
-    # 1st-5th, 2nd-6th, 3rd-7th, 4th-8th, Dan and Hal in either order (equal strengths: a seeded coin)
+    assert abs(strengths[by_name["Hal"]] - strengths[by_name["Dan"]]) <= 1  # a symmetric series: Dan is the mean
+    # 1st-5th, 2nd-6th, 3rd-7th, 4th-8th, Dan and Hal in either order (equal strengths: a seeded coin, else the
+    # last digits of the two means)
     named = [{frozenset((by_name[a], by_name[b])) for a, b in pairs} for pairs in (
         [("Ann", "Hal"), ("Ben", "Eve"), ("Cat", "Fay"), ("Dan", "Gus")],
         [("Ann", "Dan"), ("Ben", "Eve"), ("Cat", "Fay"), ("Hal", "Gus")])]
