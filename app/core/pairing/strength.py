@@ -11,7 +11,8 @@ Inside a cell the players are ranked by strength (strongest first; equal strengt
 engine's, so determinism holds and the sides' coins do not move), and re-paired top half against bottom half in
 order, as chess's Dutch system does in a score group: 1st against (k+1)-th, 2nd against (k+2)-th of 2k. When past
 meetings forbid some of those, the pairing nearest to it: the minimum of the sum of (rank gap - k)^2, an exact
-integer matching. A two-class cell (Corp class against Runner class) ranks its 2k players together and keeps
+integer matching, first over the pairs whose rank gap is within 16 of k, then 64, then all (a cell of more than
+400 players that pairs in neither window keeps the engine's games). A two-class cell (Corp class against Runner class) ranks its 2k players together and keeps
 each game between the two classes. Strengths are compared only, so ints and Fractions are exact; a player without
 one takes the mean of the others'.
 """
@@ -23,7 +24,8 @@ from typing import Callable, Hashable, Mapping, Sequence
 
 import rustworkx as rx
 
-CELL_LIMIT = 400  # larger cells with past meetings in them keep the engine's games (a solve would take seconds)
+WINDOWS = (16, 64, None)  # rank gaps tried around k, widened until the cell pairs (None: every pair)
+CELL_LIMIT = 400  # a cell this big pairs within a window or keeps the engine's games (a full solve takes seconds)
 
 
 def fill(strengths: Mapping, players: Sequence) -> dict:
@@ -78,16 +80,28 @@ def _repair(games: list[tuple], left, fresh, strength: dict, coin: dict) -> list
         dutch = [(order[i], order[i + k]) for i in range(k)]
         if all(may(a, b) for a, b in dutch):
             return dutch
-    if len(players) > CELL_LIMIT:
-        return games
+    for window in WINDOWS:
+        if window is None and len(players) > CELL_LIMIT:
+            break
+        mate = _nearest(order, k, may, window)
+        if mate is not None:
+            return mate
+    return games
+
+
+def _nearest(order: list, k: int, may, window) -> list[tuple] | None:
+    """The perfect matching of `order` (strongest first) with the least sum of (rank gap - k)^2, over the pairs
+    `may` allows whose gap is within `window` of k (None: every pair); None when there is no such matching."""
+    n = len(order)
     graph = rx.PyGraph()
     graph.add_nodes_from(order)
     top = 4 * k * k + 1
-    for i in range(len(order)):
-        for j in range(i + 1, len(order)):
+    for i in range(n):
+        lo, hi = (i + 1, n) if window is None else (max(i + 1, i + k - window), min(n, i + k + window + 1))
+        for j in range(lo, hi):
             if may(order[i], order[j]):
                 graph.add_edge(i, j, top - (j - i - k) ** 2)
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if len(mate) != k:
-        return games
+        return None
     return [(order[min(i, j)], order[max(i, j)]) for i, j in sorted(mate, key=min)]

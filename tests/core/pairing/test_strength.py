@@ -94,3 +94,15 @@ def test_equal_strengths_keep_determinism_and_sides_are_still_balanced():
         games += [Game(r, p.player, p.opponent, 3, 0, player_side=Side.CORP) for p in plan.pairings]
     assert pair_round(Format.SINGLE_SIDED, ents, games, seed=5, strengths={}).total_cost == \
         pair_round(Format.SINGLE_SIDED, ents, games, seed=5).total_cost
+
+
+def test_a_big_two_class_cell_is_paired_inside_the_window():
+    """120 players: Corps the 60 strongest, Runners the 60 weakest; the window's solve (gaps near k = 60) gives the
+    Dutch pairing exactly: i-th strongest Corp against i-th strongest Runner."""
+    corps, runners = [f"c{i}" for i in range(60)], [f"r{i}" for i in range(60)]
+    strength = {**{c: 1000 - i for i, c in enumerate(corps)}, **{r: 500 - i for i, r in enumerate(runners)}}
+    shuffled = runners[:]
+    random.Random(4).shuffle(shuffled)
+    cls = lambda p: p[0]  # noqa: E731
+    out = seed_cells(list(zip(corps, shuffled)), cls, lambda a, b: True, strength, random.Random(0))
+    assert {frozenset(g) for g in out} == {frozenset((f"c{i}", f"r{i}")) for i in range(60)}
