@@ -32,7 +32,7 @@ class Model(str, enum.Enum):
 @dataclass(frozen=True)
 class Game:
     """One game in time order. `outcome` is the first player's score: 1, 1/2 or 0. `second` None: a bye.
-    `first_side`: the side the first player played (None: not sided). `period`: the event it belongs to
+    `first_side`: the side the first player played (a Side or its value, "corp" / "runner"; None: not sided). `period`: the event it belongs to
     (consecutive games with the same period form one rating period; None: the game is a period of its own)."""
 
     first: Hashable
@@ -139,8 +139,7 @@ def rate_period(state: Ratings, games: Sequence[Game]) -> Ratings:
     else:
         new = _weng_lin(state, games)
     sided = [g for g in games if g.first_side is not None]
-    corp = sum((Fraction(g.outcome) if g.first_side is Side.CORP else 1 - Fraction(g.outcome) for g in sided),
-               Fraction(0))
+    corp = sum((Fraction(g.outcome) if _side(g) == 1 else 1 - Fraction(g.outcome) for g in sided), Fraction(0))
     return replace(new, corp_score=state.corp_score + corp, sided_games=state.sided_games + len(sided))
 
 
