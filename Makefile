@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -80,6 +80,10 @@ bench-player-live: $(VENV)/.installed
 
 bench-ranking: $(VENV)/.installed
 	$(PY) -m bench.bench_ranking
+	$(PY) -m bench.bench_ranking --series 200
+
+bench-ratings: $(VENV)/.installed
+	$(PY) -m bench.bench_ratings
 
 bench-recall: $(VENV)/.installed
 	$(PY) -m bench.bench_recall_rounds --write

@@ -1,6 +1,8 @@
 """Ranking accuracy of single-sided swiss: SASS's engine against the peers' pairing rules on the same events.
 
-`python -m bench.bench_ranking [--events N] [--jobs J]` (default 2,000 events per field size, 28 x 6 and 60 x 7).
+`python -m bench.bench_ranking [--events N] [--jobs J] [--quick]` (default 2,000 events per field size, 28 x 6 and
+60 x 7; --quick 40). `--series N`: simulated series instead, seeding by rating against the peers
+(bench_ranking_series.py).
 
 Each event draws true skills from a standard normal; a game is tied with probability 2 %, otherwise the Corp wins
 with probability 1 / (1 + exp(-(skill_corp - skill_runner))). The results come from their own random stream seeded
@@ -272,13 +274,19 @@ def play(name, n, rounds, seed):
     """The event under one pairer, yielded after each round: (skill, players, games, rematches so far)."""
     rng = random.Random(seed)
     skill = [rng.gauss(0, 1) for _ in range(n)]
+    yield from _play(ALL[name], skill, rounds, seed)
+
+
+def _play(pairer, skill, rounds, seed):
+    """An event of players 0..n-1 with these true skills under `pairer`, yielded after each round."""
+    n = len(skill)
     pair_rng = random.Random(seed * 31 + 3)
     luck = random.Random(seed * 7 + 1)
     st = {i: Player(i) for i in range(n)}
     games: list[Game] = []
     rematches = 0
     for rnd in range(1, rounds + 1):
-        pairs, bye = ALL[name](list(st.values()), games, rnd, pair_rng, skill)
+        pairs, bye = pairer(list(st.values()), games, rnd, pair_rng, skill)
         for c, r in pairs:
             a, b = st[c], st[r]
             if c in b.corped_vs or r in a.corped_vs:
@@ -348,10 +356,19 @@ def main(argv=None) -> None:
     ap.add_argument("--events", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-references", action="store_true", help="peers only (faster)")
+    ap.add_argument("--series", type=int, default=0,
+                    help="simulated series instead of single events (bench_ranking_series.py): how many")
+    ap.add_argument("--quick", action="store_true", help="a bounded run: 12 series, or 40 events per field")
     ap.add_argument("--pairers", help="only these, comma-separated (sass is always run: it is what the others are "
                                       f"compared with); from {', '.join(ALL)}")
     args = ap.parse_args(argv)
-    T = args.events
+    if args.series:
+        from .bench_ranking_series import run
+
+        with Pool(args.jobs) as pool:
+            run(12 if args.quick else args.series, pool)
+        return
+    T = 40 if args.quick else args.events
     names = list(PAIRERS) + ([] if args.no_references else list(REFERENCES))
     if args.pairers:
         names = ["sass"] + [name for name in args.pairers.split(",") if name != "sass"]

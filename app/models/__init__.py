@@ -135,6 +135,8 @@ class Tournament(db.Model):
     lists_locked = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     # Played online on jinteki.net: players give their jinteki.net username (app/services/online/).
     online = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # Ratings from the event's series choose among equal-cost pairings (app/services/ratings.py).
+    seed_by_rating = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (

@@ -94,6 +94,7 @@ def backup(tournament: Tournament) -> dict:
             "decklists": {"collected": t.decklists, "card_format": t.card_format, "restriction": t.restriction,
                           "visibility": t.decklist_visibility, "locked": t.lists_locked},
             "online": t.online,
+            "seed_by_rating": t.seed_by_rating,
         },
         "owner": t.owner.email,
         "staff": [{"email": email, "role": role} for email, role in staff],

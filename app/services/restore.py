@@ -117,6 +117,7 @@ def read(doc) -> EventPlan:
         **_organiser(t.get("organiser")),
         **_decklist_settings(t.get("decklists")),
         "online": j.boolean(t.get("online", False), "online"),  # absent before online events
+        "seed_by_rating": j.boolean(t.get("seed_by_rating", False), "seed_by_rating"),  # absent before ratings
     }
     if t.get("abr_id") is not None:  # where the results go (app/services/abr/)
         settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, 2**31 - 1)

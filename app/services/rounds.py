@@ -17,7 +17,7 @@ from ..core.pairing import Side
 from ..core.results import BYE
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament, touch
-from . import backup, state
+from . import backup, ratings, state
 from .locks import lock_tournament
 
 
@@ -215,10 +215,11 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
     number = check_pairable(t, expected_number)
     entrants = state.entrants(t)
     games = state.completed_games(t)
+    strengths = ratings.strengths_before(t) if t.seed_by_rating else None
     try:
         plan = pair_round(t.fmt, entrants, games, round_number=number, seed=t.seed,
                           score_factor=t.score_factor_value,
-                          power_pairing=t.power_pairing and t.fmt.counts_games)
+                          power_pairing=t.power_pairing and t.fmt.counts_games, strengths=strengths)
     except (PairingError, ValueError) as e:
         raise RoundError(f"Round {number} cannot be paired. {e}") from e
     tables = [(p.table, [p.player] if p.opponent is None else [p.player, p.opponent]) for p in plan.pairings]

@@ -22,6 +22,7 @@ from .plain_cost import LexCost
 from .plain_exact import solve_reference
 from .plain_field import Field, Infeasible
 from .plain_solve import solve_fast
+from .strength import seed_cells
 from .tables import number_tables
 from .tiebreakers import ranking_keys
 from .types import Entrant, Game, PairingError, RoundPlan
@@ -38,6 +39,7 @@ def pair_plain(
     seed,
     power_pairing: bool = False,
     solver: str = "auto",
+    strengths=None,
 ) -> RoundPlan:
     """Pair the next plain-swiss round. Raises PairingError naming the players when no legal pairing exists.
 
@@ -63,6 +65,8 @@ def pair_plain(
         by_id = {e.id: e for e in active}
         raise PairingError(f"No legal pairing for round {round_number}", [by_id[p] for p in unmatched])
 
+    if strengths is not None and not power_pairing:
+        pairs = _seeded(problem, pairs, ranked, strengths, f"{seed}:{round_number}")
     games_out, bye_takers = [], []
     for u, v in pairs:
         u, v = min(u, v), max(u, v)
@@ -76,6 +80,19 @@ def pair_plain(
         sort_key=lambda g: (-points[g[0]], -points[g[1]], index[g[0]]),
     )
     return RoundPlan(round=round_number, pairings=pairings, total_cost=problem.cost(pairs), notes=[how])
+
+
+def _seeded(problem: Field, pairs, ranked: list, strengths, seed) -> list:
+    """Games re-paired by strength inside their pod cells (strength.py); the bye stays. A pair's cost is its pods'
+    down-pair type, so the lexicographic cost is unchanged (checked; should it differ, the engine's pairs stand).
+    Power pairing has a pod per player: nothing to choose."""
+    games = [(u, v) for u, v in pairs if problem.n not in (u, v)]
+    rest = [(u, v) for u, v in pairs if problem.n in (u, v)]
+    by_index = {i: strengths[p] for i, p in enumerate(ranked) if p in strengths}
+    out = seed_cells(games, problem.pod.__getitem__, lambda u, v: v not in problem.met[u], by_index,
+                     random.Random(f"{seed}:strength"))
+    out += rest
+    return out if problem.cost(out) == problem.cost(pairs) else pairs
 
 
 @dataclass

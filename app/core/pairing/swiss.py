@@ -14,6 +14,7 @@ from .formats import Format
 from .history import History
 from .matching import NoPerfectMatching, solve
 from .single_sided import SingleSidedRules
+from .strength import seed_cells
 from .tables import number_tables
 from .types import Entrant, PairingError, RoundPlan
 
@@ -39,6 +40,7 @@ def pair_sided(
     cost_model: str,
     solver: str,
     work_budget: int | None = None,
+    strengths=None,
 ) -> RoundPlan:
     fmt = Format(fmt)
     model = CostModel(cost_model, fmt.scoring.round_points, score_factor, sided=fmt is Format.SINGLE_SIDED)
@@ -89,12 +91,11 @@ def pair_sided(
         by_id = {e.id: e for e in active}
         raise PairingError(f"No legal pairing for round {round_number}", [by_id[p] for p in unmatched])
 
-    games, byes = [], []
-    for a, b in result.pairs:
-        if a is BYE or b is BYE:
-            byes.append(b if a is BYE else a)
-        else:
-            games.append(rules.orient(a, b, standing[a], standing[b], rng))
+    matched = [(a, b) for a, b in result.pairs if a is not BYE and b is not BYE]
+    byes = [b if a is BYE else a for a, b in result.pairs if a is BYE or b is BYE]
+    if strengths is not None:
+        matched = _seeded(matched, standing, history, strengths, class_cost, f"{seed}:{round_number}")
+    games = [rules.orient(a, b, standing[a], standing[b], rng) for a, b in matched]
     points = {p: r.points for p, r in records.items()}
     fixed = {e.id: e.fixed_table for e in active if e.fixed_table is not None}
     pairings = number_tables(games, requested + byes, points, fixed)
@@ -106,6 +107,19 @@ def pair_sided(
         gap=_gap(result, model.scale),
         notes=list(result.notes),
     )
+
+
+def _seeded(pairs, standing, history, strengths, class_cost, seed) -> list:
+    """The games re-paired by strength inside their cells (strength.py): fresh pairs of the same two classes
+    only, so each costs its class cost as before. The total is checked all the same; should it differ, the
+    engine's games stand."""
+    out = seed_cells(pairs, standing.__getitem__, lambda a, b: not history.times_met(a, b), strengths,
+                     random.Random(f"{seed}:strength"))
+
+    def total(ps):
+        return sum(class_cost(standing[a], standing[b]) if not history.times_met(a, b) else 0 for a, b in ps)
+
+    return out if total(out) == total(pairs) and len(out) == len(pairs) else pairs
 
 
 def _gap(result, scale: int):

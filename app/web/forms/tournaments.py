@@ -71,6 +71,12 @@ class TournamentForm(FlaskForm):
     abr_id = abr_event_field()
     online = BooleanField("Online event (jinteki.net): ask each player's jinteki.net username and show it in the "
                           "pairings; one report address for the whole event")
+    seed_by_rating = BooleanField(
+        "Seed by rating: among pairings that are equally good, pair the stronger half of a score group against "
+        "the weaker half by the players' ratings from their series",
+        description="It never changes who meets whom by score, by side or as a rematch; it only picks between "
+                    "pairings those rules rate the same. Players without a rating count as average. "
+                    "Off: those choices are left to the event's random seed.")
 
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
@@ -104,6 +110,7 @@ class TournamentForm(FlaskForm):
         tournament.late_registration = bool(self.late_registration.data)
         tournament.abr_id = self.abr_id.data
         tournament.online = bool(self.online.data)
+        tournament.seed_by_rating = bool(self.seed_by_rating.data)
 
 
 class DeleteTournamentForm(FlaskForm):

@@ -1,0 +1,52 @@
+"""Ratings for an event's pairing (docs/domain.md 15): where they come from, and the strengths the engine takes.
+
+An event by itself knows nothing about its players before round 1; a series (league, season, circuit) does. A
+series registers a rating source here: `fn(tournament)` returns None (not an event of a series it knows) or the
+series' games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this
+event's player ids to their rating keys (the series' own player identity). `strengths_before` rates those games
+and gives every player of the event an exact integer strength; a player the map leaves out, or one never rated,
+takes the series' mean (`Ratings.unrated`). With no source, or no source that knows the event: None, and the
+engine pairs as without ratings.
+"""
+from __future__ import annotations
+
+from typing import Callable, Hashable, Optional, Sequence
+
+from ..core import ratings as core
+from ..models import Player, Tournament
+from ..extensions import db
+
+RatingSource = Callable[[Tournament], Optional[tuple[Sequence[core.Game], dict[int, Hashable]]]]
+RATING_SOURCES: list[RatingSource] = []
+
+
+def register_rating_source(fn: RatingSource) -> RatingSource:
+    """Add a source (usable as a decorator); the first source that knows an event is the one used."""
+    if fn not in RATING_SOURCES:
+        RATING_SOURCES.append(fn)
+    return fn
+
+
+def unregister_rating_source(fn: RatingSource) -> None:
+    if fn in RATING_SOURCES:
+        RATING_SOURCES.remove(fn)
+
+
+def ratings_before(t: Tournament) -> Optional[tuple[core.Ratings, dict[int, Hashable]]]:
+    """The ratings from the first source that knows `t`, with its map of player ids to keys; None: no source."""
+    for source in list(RATING_SOURCES):
+        found = source(t)
+        if found is not None:
+            games, keys = found
+            return core.rate(games), dict(keys)
+    return None
+
+
+def strengths_before(t: Tournament) -> Optional[dict[int, int]]:
+    """Every player's strength for the engine (an int: 1000 x the rating's mean), None without a source."""
+    found = ratings_before(t)
+    if found is None:
+        return None
+    state, keys = found
+    ids = db.session.scalars(db.select(Player.id).where(Player.tournament_id == t.id)).all()
+    return core.strengths(state, {pid: keys.get(pid, ("unrated", pid)) for pid in ids})
