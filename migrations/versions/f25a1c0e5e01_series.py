@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'f25a1c0e5e01'
-down_revision = 'f24d0e11e504'
+down_revision = "f24d0e11e504"
 branch_labels = None
 depends_on = None
 

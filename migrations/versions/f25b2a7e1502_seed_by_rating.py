@@ -1,7 +1,7 @@
 """seeding by rating: a per-event switch letting the series' ratings choose among equal-cost pairings
 
 Revision ID: f25b2a7e1502
-Revises: f24d0e11e504
+Revises: f25a1c0e5e01
 Create Date: 2026-11-27 17:20:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'f25b2a7e1502'
-down_revision = 'f24d0e11e504'
+down_revision = "f25a1c0e5e01"
 branch_labels = None
 depends_on = None
 

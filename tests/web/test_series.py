@@ -10,9 +10,10 @@ from fractions import Fraction
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Player, Series, SeriesEvent, SeriesLink, NrdbAccount
-from app.services import state
+from app.models import Match, Player, Series, SeriesEvent, SeriesLink, NrdbAccount
+from app.services import ratings, state
 from app.services.series import people
+from app.services.series import ratings as series_ratings
 from app.services.series import standings as series_standings
 from app.services.series.games import series_games
 from tests.cut_helpers import add_players, add_round, fixture_event
@@ -242,3 +243,58 @@ def test_garbage_in_the_series_forms_is_a_form_error_and_changes_nothing(client,
     assert client.post(f"/series/{series.id}/players/e1/decision", data={"note": "x" * 300}).status_code == 303
     assert db.session.get(Series, series.id).version == before
     assert db.session.scalars(sa.select(SeriesEvent)).one().tier == ""
+
+
+# --- ratings (docs/domain.md 15) ---
+
+def _league(client, owner, make_tournament):
+    """Week 1: Ann beats Ben and Cat, Ben loses twice; week 2: Ann and Ben again (a later event, not played)."""
+    series = _series(client)
+    first, p1 = _small(owner, make_tournament, "Week 1", date(2026, 1, 5), ["Ann", "Ben", "Cat", "Dan"],
+                       [[(0, 1, "corp"), (2, 3, "corp")], [(0, 2, "corp"), (1, 3, "runner")]])
+    second, p2 = _small(owner, make_tournament, "Week 2", date(2026, 1, 12), ["Ann", "Ben"], [])
+    for t in (first, second):
+        assert client.post(f"/series/{series.id}/events", data={"event": t.id, "tier": ""}).status_code == 303
+    return db.session.get(Series, series.id), first, p1, second, p2
+
+
+def test_ratings_on_the_standings_and_a_players_page_follow_a_changed_result(client, make_user, make_tournament,
+                                                                            login):
+    owner = make_user()
+    login()
+    series, first, p1, _second, _p2 = _league(client, owner, make_tournament)
+    table = series_standings.table(series)
+    shown = series_ratings.shown(series, table)
+    ann, ben = f"e{p1[0].id}", f"e{p1[1].id}"
+    assert shown[ann] > shown[ben]  # Ann won both games, Ben lost both
+    page = client.get(f"/s/{series.slug}").get_data(as_text=True)
+    assert "Rating" in page and str(shown[ann]) in page
+    assert str(shown[ann]) in client.get(f"/s/{series.slug}/players/{ann}").get_data(as_text=True)
+    # Ann's last win (round 2, against Cat) becomes a loss: rated again (the event's version changed)
+    game = db.session.scalars(sa.select(Match).filter_by(tournament_id=first.id, table=1)
+                              .order_by(Match.round_id.desc())).first()
+    assert client.post(f"/tournaments/{first.id}/matches/{game.id}/result",
+                       data={"result": "runner"}).status_code < 400
+    again = series_ratings.shown(series, series_standings.table(series))
+    cat = f"e{p1[2].id}"
+    assert again[ann] < shown[ann] and again[cat] > shown[cat]
+
+
+def test_a_later_event_of_the_series_is_seeded_by_the_ratings_before_it(client, make_user, make_tournament, login):
+    owner = make_user()
+    login()
+    _series_, first, p1, second, p2 = _league(client, owner, make_tournament)
+    games, keys = series_ratings.games_before(second)
+    assert {g.period for g in games} == {first.id}  # only what came before week 2
+    assert keys == {p2[0].id: f"e{p2[0].id}", p2[1].id: f"e{p2[1].id}"}  # names alone join nobody
+    strengths = ratings.strengths_before(second)
+    assert strengths[p2[0].id] == strengths[p2[1].id]  # both unrated: the series' mean
+    for new, old in zip(p2, p1):  # the TO confirms week 2's Ann and Ben are week 1's
+        assert client.post(f"/series/{_series_.id}/players/confirm",
+                           data={"player": new.id, "target": f"e{old.id}"}).status_code < 400
+    assert series_ratings.games_before(second)[1] == {p2[0].id: f"e{p1[0].id}", p2[1].id: f"e{p1[1].id}"}
+    strengths = ratings.strengths_before(second)
+    assert strengths[p2[0].id] > strengths[p2[1].id]
+    assert series_ratings.games_before(first)[0] == []  # week 1 has nothing before it
+    solo = make_tournament(owner, name="Not in a series")
+    assert series_ratings.games_before(solo) is None and ratings.strengths_before(solo) is None

@@ -8,6 +8,7 @@ from flask_login import current_user, login_required
 from ...core.series import PointsError
 from ...core.series.points import figure
 from ...services.series import exports, manage, people
+from ...services.series import ratings as series_ratings
 from ...services.series import standings as series_standings
 from ...services.series.games import record_by_side, series_games
 from ..access import ORGANIZE, SERIES_OWN, managed_series, may, may_series, public_series
@@ -60,7 +61,7 @@ def _show(series, add_form=None, new_form=None, status=200):
         "series/show.html", series=series, table=table, rows=manage.events(series), suggestions=suggestions,
         candidates=manage.candidates(series, current_user), add_form=add_form or AddEventForm(),
         new_form=new_form or NewEventForm(), tier_form=TierForm(), remove_form=CsrfForm(),
-        owner=may_series(current_user, series, SERIES_OWN), ratings=None), status
+        owner=may_series(current_user, series, SERIES_OWN), ratings=series_ratings.shown(series, table)), status
 
 
 @bp.get("/series/<int:series_id>")
@@ -306,8 +307,9 @@ def remove_staff(series_id: int, series_staff_id: int):
 @bp.get("/s/<series_slug>")
 def public(series_slug: str):
     series = public_series(series_slug)
-    return render_template("series/public.html", series=series, table=series_standings.table(series),
-                           ratings=None)
+    table = series_standings.table(series)
+    return render_template("series/public.html", series=series, table=table,
+                           ratings=series_ratings.shown(series, table))
 
 
 @bp.get("/s/<series_slug>/players/<key>")
@@ -319,7 +321,8 @@ def player(series_slug: str, key: str):
         abort(404)
     games = [g for g in series_games(series, table.roster) if key in (g.player, g.opponent)]
     return render_template("series/player.html", series=series, table=table, line=line,
-                           record=record_by_side(games, key), rating=None)
+                           record=record_by_side(games, key),
+                           rating=series_ratings.shown(series, table).get(key))
 
 
 @bp.get("/s/<series_slug>/standings.csv")
