@@ -135,6 +135,8 @@ class Tournament(db.Model):
     lists_locked = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     # Played online on jinteki.net: players give their jinteki.net username (app/services/online/).
     online = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # The event's local time zone (an IANA name): times are stored in UTC and shown in it (the schedule).
+    time_zone = db.Column(db.String(64), nullable=False, default="UTC", server_default="UTC")
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -287,6 +289,8 @@ class Round(db.Model):
     timer_state = db.Column(db.String(8))
     timer_ends_at = db.Column(db.DateTime(timezone=True))
     timer_remaining_ms = db.Column(db.Integer)
+    # When play began (the schedule's estimate, app/services/schedule/): the publication, then the timer's first start.
+    started_at = db.Column(db.DateTime(timezone=True))
     # The engine's proof (docs/engine.md, "A bound on every round"): proven optimal, or the best pairing found
     # within the work budget and its proven distance from the optimum in cost units (an exact fraction, "7/2").
     # NULL: not paired by the engine here (an imported round, or one from before this column).
@@ -638,3 +642,5 @@ def _bump_versions(session, _context, _instances) -> None:
             obj.version = (obj.version or 0) + 1
     changed -= {obj.id for obj in session.dirty if isinstance(obj, Tournament)}
     touch(session, changed)
+from . import schedule  # noqa: E402,F401
+from .schedule import ScheduleDay, ScheduleItem  # noqa: E402,F401
