@@ -644,3 +644,4 @@ def _bump_versions(session, _context, _instances) -> None:
     touch(session, changed)
 from . import schedule  # noqa: E402,F401
 from .schedule import ScheduleDay, ScheduleItem  # noqa: E402,F401
+tournament_part(ScheduleDay), tournament_part(ScheduleItem)

@@ -39,9 +39,10 @@ def local(t: Tournament, moment: datetime) -> datetime:
     return as_utc(moment).astimezone(zone(t))
 
 
-def at(t: Tournament, day: date, clock: time) -> datetime:
-    """A wall-clock time on a date in the event's zone, as aware UTC (a time skipped by a clock change moves on)."""
-    return datetime.combine(day, clock, tzinfo=zone(t)).astimezone(ZoneInfo("UTC"))
+def at(zone_name: str, day: date, clock: time) -> datetime:
+    """A wall-clock time on a date in a time zone (the event's), as aware UTC (a time skipped by a clock change
+    moves on)."""
+    return datetime.combine(day, clock, tzinfo=ZoneInfo(zone_name)).astimezone(ZoneInfo("UTC"))
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def standard_day(t: Tournament) -> Plan:
     active = db.session.scalar(sa.select(sa.func.count()).select_from(Player)
                                .where(Player.tournament_id == t.id, Player.dropped.is_(False))) or 0
     rounds = t.planned_rounds or max(3, recommended_rounds(active))
-    days, items = rule.standard_day(at(t, t.date, STANDARD_START), min(rounds, 20), minutes=t.round_minutes)
+    days, items = rule.standard_day(at(zone(t).key, t.date, STANDARD_START), min(rounds, 20), minutes=t.round_minutes)
     return Plan(tuple(days), tuple(items))
 
 

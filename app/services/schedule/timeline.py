@@ -14,7 +14,7 @@ from ...extensions import db
 from ...models import Round, Tournament, as_utc, utcnow
 from .. import next_step
 from ..rounds import round_summaries
-from ..timer import clock_from_row
+from ..timer import clock_from_row, iso
 from . import plan as plans
 
 
@@ -56,3 +56,29 @@ def planned(t: Tournament) -> Optional[rule.Timeline]:
     if not plan:
         return None
     return rule.estimate(plan.days, plan.items, rule.Progress(), plan.days[0].starts_at)
+
+
+def minute_now() -> datetime:
+    """Now, up to the next whole minute: estimates stay the same for a minute (so do pages' and answers' ETags),
+    and are never before the real now."""
+    now = utcnow()
+    return now.replace(second=0, microsecond=0) + timedelta(minutes=1) if now.second or now.microsecond else now
+
+
+def as_api(t: Tournament, tl: Optional[rule.Timeline]) -> dict:
+    """The read-only API's view (docs/api.md): the event's time zone, its days, each item's planned and expected
+    times (ISO 8601 UTC) and state, and what comes next."""
+    if tl is None:
+        return {"time_zone": t.time_zone, "days": [], "items": [], "next": None}
+
+    def item(s: rule.Slot) -> dict:
+        return {"day": s.item.day, "kind": s.item.kind.value, "name": s.name, "round": s.round,
+                "minutes": s.item.minutes, "fixed_end": s.item.fixed_end, "state": s.state.value,
+                "planned_start": iso(s.planned_start), "planned_end": iso(s.planned_end),
+                "start": iso(s.start), "end": iso(s.end)}
+
+    return {"time_zone": t.time_zone,
+            "days": [{"number": d.number, "starts_at": iso(d.starts_at), "turnaround": d.turnaround} for d in tl.days],
+            "items": [item(s) for s in tl.slots],
+            "next": None if tl.next is None else {"kind": tl.next.kind, "at": iso(tl.next.at),
+                                                   "item": tl.slots.index(tl.next.slot)}}
