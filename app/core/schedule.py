@@ -182,9 +182,12 @@ def estimate(days: list[Day] | tuple[Day, ...], items: list[Item] | tuple[Item, 
         if progress.over or i < begun:
             state = State.DONE  # a later item began: this one is over
         elif it.kind == Kind.ROUND:
-            state = State.DONE if number in progress.finished else State.NOW if started else State.COMING
+            over = number in progress.finished or progress.cut_started
+            state = State.DONE if over else State.NOW if started else State.COMING
         elif it.kind == Kind.CUT:
             state = State.NOW if started else State.COMING
+        elif slots and slots[-1].state != State.DONE:
+            state = State.COMING  # a break begins once what comes before it is over
         else:
             state = State.DONE if end <= now else State.NOW if start <= now else State.COMING
         slots.append(Slot(it, number, pstart, pend, start, end, state))
