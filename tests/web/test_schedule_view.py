@@ -191,3 +191,20 @@ def test_the_schedule_travels_in_the_backup(event, client, login):
     assert restore(absent).status_code in (302, 303)
     newest = db.session.scalars(sa.select(Tournament).order_by(Tournament.id.desc())).first()
     assert newest.time_zone == "UTC" and rows(newest) == ([], [])
+
+
+def test_a_two_day_event_stays_on_the_front_page_and_the_list_on_day_two(event, client):
+    to, t, _ = event
+    today = datetime.now(BERLIN).date()
+    r = to.post(f"/tournaments/{t.id}/schedule", data=plan_form(
+        day=today - timedelta(days=1), items=[("round", 60, "", 1), ("round", 60, "", 2)], days=[(today, "09:00")]))
+    assert r.status_code == 303, text(r)[-600:]
+    assert "On now" not in text(client.get("/"))  # no published round yet: not listed
+    pair(to, t, 1)
+    to.post(f"/tournaments/{t.id}/rounds/1/publish")
+    assert "On now Schedule Open day 2 of 2" in text(client.get("/"))
+    assert "Schedule Open on now: day 2 of 2" in text(to.get("/tournaments"))
+    other = to.post(f"/tournaments/{t.id}/schedule", data=plan_form(day=today + timedelta(days=3),
+                                                                    items=[("round", 60, "", 1)]))
+    assert other.status_code == 303
+    assert "On now" not in text(client.get("/")) and "on now" not in text(to.get("/tournaments"))

@@ -3,7 +3,7 @@ lock), and the event's time zone (times stored in UTC, shown in it)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Optional
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from ...core import schedule as rule
 from ...core.standings import recommended_rounds
 from ...extensions import db
-from ...models import Player, ScheduleDay, ScheduleItem, Tournament, as_utc
+from ...models import Player, Round, ScheduleDay, ScheduleItem, Tournament, as_utc
 from ..locks import lock_tournament
 
 
@@ -29,10 +29,7 @@ def zones() -> tuple[str, ...]:
 
 def zone(t: Tournament) -> ZoneInfo:
     """The event's time zone; UTC if its name is unknown here (a file from a machine with newer data)."""
-    try:
-        return ZoneInfo(t.time_zone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+    return _zone(t.time_zone)
 
 
 def local(t: Tournament, moment: datetime) -> datetime:
@@ -119,3 +116,52 @@ def planned_rounds_note(t: Tournament, plan: Plan) -> Optional[str]:
     if plan and t.planned_rounds and n != t.planned_rounds:
         return f"The schedule has {n} swiss rounds; the event plans {t.planned_rounds}."
     return None
+
+
+@dataclass(frozen=True)
+class Running:
+    """An event under way today (its local today): which of its days this is, of how many."""
+
+    tournament_id: int
+    day: int
+    days: int
+
+
+def running(now: datetime, ids: Optional[list[int]] = None) -> dict[int, Running]:
+    """Events whose schedule has a day today in their own time zone, by id (one query; `ids` narrows it): a
+    two-day event is "on now" on day 2 as on day 1, whatever its date says."""
+    query = (sa.select(ScheduleDay.tournament_id, ScheduleDay.number, ScheduleDay.starts_at, Tournament.time_zone)
+             .join(Tournament, Tournament.id == ScheduleDay.tournament_id)
+             .where(ScheduleDay.starts_at.between(now - timedelta(days=2), now + timedelta(days=2))))
+    if ids is not None:
+        query = query.where(ScheduleDay.tournament_id.in_(ids))
+    out = {}
+    for tid, number, starts_at, zone_name in db.session.execute(query):
+        tz = _zone(zone_name)
+        if as_utc(starts_at).astimezone(tz).date() == now.astimezone(tz).date():
+            out[tid] = number
+    if not out:
+        return {}
+    totals = dict(db.session.execute(sa.select(ScheduleDay.tournament_id, sa.func.count())
+                                     .where(ScheduleDay.tournament_id.in_(list(out)))
+                                     .group_by(ScheduleDay.tournament_id)).all())
+    return {tid: Running(tid, day, totals[tid]) for tid, day in out.items()}
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def running_events(now: datetime) -> list[tuple[Tournament, Running]]:
+    """The events under way today with a published round (what the site's front page lists as on now)."""
+    on = running(now)
+    if not on:
+        return []
+    events = db.session.scalars(
+        sa.select(Tournament).where(Tournament.id.in_(list(on)),
+                                    sa.exists().where(Round.tournament_id == Tournament.id, Round.published))
+        .order_by(Tournament.name)).all()
+    return [(t, on[t.id]) for t in events]

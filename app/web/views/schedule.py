@@ -8,7 +8,7 @@ from collections import OrderedDict
 from datetime import datetime
 from typing import Optional
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
 from ...core import schedule as rule
@@ -27,7 +27,7 @@ _LOCK = threading.Lock()
 
 def timeline(t: Tournament) -> Optional[rule.Timeline]:
     now = timelines.minute_now()
-    key = (t.id, t.version, now)
+    key = (t.id, t.slug, t.version, now)  # the slug too: a deleted event's id may come back (SQLite)
     with _LOCK:
         if key in _KEPT:
             return _KEPT[key]
@@ -54,6 +54,22 @@ def schedule_today(t: Tournament) -> tuple:
     if found is None or found.current_day is None:
         return None, (), 0
     return found.current_day, found.day_slots(found.current_day), len(found.days)
+
+
+@bp.app_template_global("schedule_running")
+def schedule_running(t: Tournament) -> Optional[plans.Running]:
+    """Whether the event is under way today, and which of its days (the organizer's list), one query a request."""
+    kept = request.environ.get("sass.schedule_running")  # this request's, not the app context's (tests share one)
+    if kept is None:
+        kept = request.environ["sass.schedule_running"] = plans.running(utcnow())
+    return kept.get(t.id)
+
+
+@bp.app_template_global("schedule_on_now")
+def schedule_on_now() -> list:
+    """The events under way today with a published round (the site's front page): a two-day event stays there on
+    day 2."""
+    return plans.running_events(utcnow())
 
 
 @bp.app_template_filter("event_time")
