@@ -208,3 +208,16 @@ def test_a_two_day_event_stays_on_the_front_page_and_the_list_on_day_two(event, 
                                                                     items=[("round", 60, "", 1)]))
     assert other.status_code == 303
     assert "On now" not in text(client.get("/")) and "on now" not in text(to.get("/tournaments"))
+
+
+@pytest.mark.parametrize("junk", [
+    {"items-0-day": "abc"}, {"items-0-order": "-5"}, {"items-0-minutes": "9" * 30}, {"days-0-date": "2026-02-30"},
+    {"days-0-start": "25:99"}, {"days-0-turnaround": "121"}, {"items-0-kind": "nap"}, {"items-99999-kind": "round"},
+    {"items-0-label": "x" * 61}, {"days-0-remove": "y"}, {"time_zone": ""},
+])
+def test_junk_is_a_form_error_never_a_500(event, junk):
+    to, t, _ = event
+    r = to.post(f"/tournaments/{t.id}/schedule", data={**plan_form(items=FOUR), **junk})
+    assert r.status_code in (303, 422), r.status_code
+    if r.status_code == 303:  # accepted: the junk was an extra row past the form's end, or a removed day
+        assert junk.keys() & {"items-99999-kind", "days-0-remove"}
