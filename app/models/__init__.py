@@ -137,6 +137,8 @@ class Tournament(db.Model):
     online = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     # Ratings from the event's series choose among equal-cost pairings (app/services/ratings.py).
     seed_by_rating = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # The event's local time zone (an IANA name): times are stored in UTC and shown in it (the schedule).
+    time_zone = db.Column(db.String(64), nullable=False, default="UTC", server_default="UTC")
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -289,6 +291,8 @@ class Round(db.Model):
     timer_state = db.Column(db.String(8))
     timer_ends_at = db.Column(db.DateTime(timezone=True))
     timer_remaining_ms = db.Column(db.Integer)
+    # When play began (the schedule's estimate, app/services/schedule/): the publication, then the timer's first start.
+    started_at = db.Column(db.DateTime(timezone=True))
     # The engine's proof (docs/engine.md, "A bound on every round"): proven optimal, or the best pairing found
     # within the work budget and its proven distance from the optimum in cost units (an exact fraction, "7/2").
     # NULL: not paired by the engine here (an imported round, or one from before this column).
@@ -644,3 +648,6 @@ def _bump_versions(session, _context, _instances) -> None:
 
 from . import series  # noqa: E402,F401
 from .series import Series, SeriesEvent, SeriesKind, SeriesLink, SeriesPlayer, SeriesRejection, SeriesStaff  # noqa: E402,F401
+from . import schedule  # noqa: E402,F401
+from .schedule import ScheduleDay, ScheduleItem  # noqa: E402,F401
+tournament_part(ScheduleDay), tournament_part(ScheduleItem)

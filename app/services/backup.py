@@ -26,6 +26,7 @@ from ..extensions import db
 from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
                       Tournament, User, as_utc, utcnow)
 from . import player_links
+from .schedule import carry as schedule_carry
 from . import round_tables
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,7 @@ def backup(tournament: Tournament) -> dict:
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],
             "results": [_cut_row(r, number) for r in results],
         },
+        "schedule": schedule_carry.dump(t),  # any version may carry it (app/services/schedule/carry.py)
     }
 
 

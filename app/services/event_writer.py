@@ -22,6 +22,7 @@ from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player
 from ..core.names import name_key
 from .jsonfile import FileError
 from .nrdb import accounts as nrdb_accounts
+from .schedule import carry as schedule_carry
 from .upload_slots import Busy
 
 log = logging.getLogger(__name__)
@@ -150,6 +151,7 @@ class EventPlan:
     staff_ids: list = field(default_factory=list)  # (user id, role)
     pending_staff: list = field(default_factory=list)  # a move: (e-mail, role) with no account here yet
     decklists: list = field(default_factory=list)  # of DecklistRow
+    schedule: object = None  # a backup's schedule (app/services/schedule/carry.py Carried), if it had one
 
 
 class NameClash:
@@ -254,6 +256,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
                              "corp_id": player_id.get(r.corp), "table": r.table, "round": r.round,
                              "player1_id": player_id.get(r.player1), "player2_id": player_id.get(r.player2)}
                             for r in cut_rows])
+    schedule_carry.write(tid, plan.schedule)
     return t
 
 

@@ -19,6 +19,7 @@ from ..core.standings import recommended_rounds
 from . import cut as cut_service
 from . import decklists
 from .rounds import round_summaries
+from .schedule import plan as schedule_plan
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
     "add_players", "pair", "publish", "results", "cut", "cut_results", "finished")
@@ -153,9 +154,9 @@ def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
 
 def event_over(t: Tournament, today: Optional[date] = None) -> bool:
     """The event is over: its top cut is decided; or no cut was made, the swiss is complete (the "finished" step)
-    and the event's day has passed. The end of the swiss alone is not the end: a TO may still cut (even a field too
-    small for the usual cut), and lists set public "after the event" must not show before that cut is played.
+    and the event's last day has passed (its schedule's last day: a two-day event is not over after day 1). The
+    end of the swiss alone is not the end: a TO may still cut (even a field too small for the usual cut), and lists set public "after the event" must not show before that cut is played.
     Which decklists are public after the event asks it (app/services/decklists.py public_lists)."""
     if t.cut_kind:
         return cut_service.decided(t)
-    return t.date < (today or utcnow().date()) and decide(facts_for(t)).kind == FINISHED
+    return schedule_plan.last_date(t) < (today or utcnow().date()) and decide(facts_for(t)).kind == FINISHED

@@ -26,6 +26,7 @@ from . import jsonfile as j
 from . import participation
 from . import rounds as rounds_service
 from . import staff as staff_service
+from .schedule import carry as schedule_carry
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
 from .jsonfile import FileError
@@ -181,6 +182,7 @@ def read(doc) -> EventPlan:
         plan.staff = _check_staff(doc)
     if doc["version"] >= 5:
         plan.decklists = _check_decklists(doc.get("decklists"), ids, settings)
+    plan.schedule = schedule_carry.read(doc.get("schedule"))  # any version; absent: none
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core.pairing import Side
 from ..core.results import BYE
 from ..extensions import db
-from ..models import Match, Player, Round, Seat, Tournament, touch
+from ..models import Match, Player, Round, Seat, Tournament, touch, utcnow
 from . import backup, ratings, state
 from .locks import lock_tournament
 
@@ -294,7 +294,7 @@ def seat_rows(t: Tournament, round_id: int, match_id: int, players: Sequence[int
 def publish_round(t: Tournament, number: int) -> None:
     """Publish the round, then keep a backup beside the database (backup.keep): every publish, whoever asks."""
     done = db.session.execute(sa.update(Round).where(Round.tournament_id == t.id, Round.number == number)
-                              .values(published=True))
+                              .values(published=True, started_at=sa.func.coalesce(Round.started_at, utcnow())))
     if not done.rowcount:
         db.session.rollback()
         raise NotFound(f"There is no round {number}.")

@@ -81,7 +81,8 @@ def act(t: Tournament, number: int, action: str, minutes: Optional[int] = None,
                Round.timer_state.is_not_distinct_from(row.timer_state),
                Round.timer_ends_at.is_not_distinct_from(row.timer_ends_at),
                Round.timer_remaining_ms.is_not_distinct_from(row.timer_remaining_ms))
-        .values(timer_state=new.state, timer_ends_at=new.ends_at, timer_remaining_ms=new.remaining_ms)
+        .values(timer_state=new.state, timer_ends_at=new.ends_at, timer_remaining_ms=new.remaining_ms,
+                **({"started_at": now} if old.state is None and new.state == clock.RUNNING else {}))
         .execution_options(synchronize_session=False))
     if done.rowcount != 1:
         db.session.rollback()

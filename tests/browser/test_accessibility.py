@@ -14,6 +14,7 @@ from app.extensions import db
 from app.models import AbrUpload, Player, Staff, Tournament, User, utcnow
 from app.services import cut, decklists, judge_calls, player_links
 from app.services.nrdb import accounts
+from app.services.schedule import plan as schedule_plan
 from conftest import PASSWORD, SeededEvent
 from cut_helpers import play_cut
 from test_decklists_flow import CORP, RUNNER
@@ -84,6 +85,15 @@ def _to_the_cut(live, event: SeededEvent, owner_id: int) -> None:
         db.session.remove()
 
 
+def _schedule(live, tid: int) -> None:
+    """The standard day, in Berlin's time (the schedule's pages and the "Next:" lines)."""
+    with live.app_context():
+        t = db.session.get(Tournament, tid)
+        template = schedule_plan.standard_day(t)
+        schedule_plan.save(t, "Europe/Berlin", list(template.days), list(template.items))
+        db.session.remove()
+
+
 def _scan(page, axe: Axe, path: str, width: str) -> list[str]:
     """Open `path` (it must answer 200) and list axe's violations there, one line per rule."""
     response = page.goto(path)
@@ -118,10 +128,11 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
                     for path in paths.get(who, ()):
                         found.extend(_scan(page, axe, path, width))
 
-        # Round 3 under way: result buttons, the judge-call panel, the player's table.
-        scan({"to": [f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/3"],
+        _schedule(live_server, tid)
+        # Round 3 under way: result buttons, the judge-call panel, the player's table; the schedule's pages.
+        scan({"to": [f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/3", f"/tournaments/{tid}/schedule"],
               "keeper": [f"/tournaments/{tid}/rounds/3"],
-              "public": [f"/t/{slug}/p/{token}", f"/t/{slug}/pairings"]})
+              "public": [f"/t/{slug}/p/{token}", f"/t/{slug}/pairings", f"/t/{slug}", f"/t/{slug}/schedule"]})
         _to_the_cut(live_server, event, organizer["id"])
         scan({"to": [f"/tournaments/{tid}/cut"]})  # the cut in progress: side choices and result buttons
         with live_server.app_context():  # the cut to its end: the event is over and ABR's button shows

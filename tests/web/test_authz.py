@@ -46,6 +46,9 @@ ROUTES = {
     "pairing_jobs.follow": ORGANIZE,
     # results to AlwaysBeRunning (app/web/views/abr.py)
     "abr.index": ORGANIZE, "abr.send": ORGANIZE,
+    # the event's schedule (app/web/views/schedule.py): organizers plan it, everyone reads it
+    "schedule.edit": ORGANIZE, "schedule.save": ORGANIZE, "schedule.standard": ORGANIZE, "schedule.clear": ORGANIZE,
+    "schedule.public": PUBLIC, "api.schedule": PUBLIC,
     "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN, "staff.forget": OWN,
     # players' phones and the read-only API
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,

@@ -13,6 +13,8 @@ def register_blueprints(app: Flask) -> None:
                    staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
                    online, series):
         app.register_blueprint(module.bp)
+    from . import schedule
+    app.register_blueprint(schedule.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 
 

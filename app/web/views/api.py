@@ -22,6 +22,7 @@ from .. import page_cache, shared_answers
 from ...services import participation, registration
 from ...services import state
 from ...services import timer
+from ...services.schedule import timeline as schedule_timeline
 from ..access import public_tournament, stats_tournament
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -74,8 +75,16 @@ def tournament(slug: str):
             "bracket": url_for("api.bracket", slug=t.slug, _external=True),
             "stats": url_for("api.stats", slug=t.slug, _external=True),
             "nrtm": url_for("cut.nrtm", slug=t.slug, _external=True),
+            "schedule": url_for("api.schedule", slug=t.slug, _external=True),
         },
     })
+
+
+@bp.get("/tournaments/<slug>/schedule")
+def schedule(slug: str):
+    """The schedule with its estimate (app/core/schedule.py), the same for a minute."""
+    t = public_tournament(slug)
+    return _json(schedule_timeline.as_api(t, schedule_timeline.for_event(t, schedule_timeline.minute_now())))
 
 
 @bp.get("/tournaments/<slug>/rounds")

@@ -187,6 +187,8 @@ def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
         nav = "".join(base.blocks["site_nav"](base.new_context({**context, "current_user": AnonymousUserMixin()})))
         _NAV[(current_app.name, request.script_root)] = nav
     slots = {"nav": nav}
+    if "schedule" in page.parts:  # the schedule's "Next:" line moves with the time, not with the event's version
+        slots["schedule"] = env.get_template("schedule/_next.html").render(context)
     clock_state = ""
     if page.meta.get("clock"):
         number = page.meta["clock"]
