@@ -469,6 +469,8 @@ class ResultChange(db.Model):
     player_id = db.Column(db.Integer, db.ForeignKey("players.id", ondelete="CASCADE"))
     old_result = db.Column(db.String(16))
     new_result = db.Column(db.String(16), nullable=False)
+    # why an account changed it, when a rule did (a penalty's game loss: app/services/penalties/); NULL otherwise
+    reason = db.Column(db.String(200))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -638,3 +640,7 @@ def _bump_versions(session, _context, _instances) -> None:
             obj.version = (obj.version or 0) + 1
     changed -= {obj.id for obj in session.dirty if isinstance(obj, Tournament)}
     touch(session, changed)
+
+
+from . import penalties  # noqa: E402,F401
+from .penalties import DeckCheck, DeckCheckDraw, Penalty  # noqa: E402,F401

@@ -85,6 +85,9 @@ ROUTES = {
     # a player's own NetrunnerDB decks (app/web/views/nrdb_picker.py): their link, and signed in with the account the
     # entry is linked to (tests/web/test_nrdb_picker.py walks the second half)
     "nrdb_picker.decks": PLAYER, "nrdb_picker.pick": PLAYER,
+    # penalties and deck checks, private to the staff (a disqualification takes ORGANIZE inside penalties.new)
+    "penalties.index": SCORE, "penalties.new": SCORE,
+    "deck_checks.index": SCORE, "deck_checks.draw": SCORE, "deck_checks.check": SCORE,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.

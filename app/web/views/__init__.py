@@ -12,6 +12,9 @@ def register_blueprints(app: Flask) -> None:
                    staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
                    online):
         app.register_blueprint(module.bp)
+    from . import deck_checks, penalties  # penalties and deck checks
+    for module in (penalties, deck_checks):
+        app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 
 
