@@ -126,3 +126,28 @@ def test_the_log_stays_off_public_and_player_pages(event, login, app):
         body = anyone.get(url).get_data(as_text=True)
         assert "SECRET-NOTE" not in body and "Slow play" not in body, url
     assert anyone.get(f"/tournaments/{t.id}/penalties").status_code in (302, 401)
+
+
+def test_double_sided_game_loss_takes_the_chosen_game(app, make_user, make_tournament, login):
+    from cut_helpers import add_players, add_round
+
+    owner = make_user("to@example.com", "correct horse")
+    t = make_tournament(owner, name="Classic", format="double")
+    ann, ben, cat, dan = add_players(t, ["Ann", "Ben", "Cat", "Dan"])
+    add_round(t, 1, [(ann, ben, "3-0/3-0"), (cat, dan, None)])
+    to = login()
+    form = to.get(f"/tournaments/{t.id}/penalties/new").get_data(as_text=True)
+    assert "game 2" in form and "The other game" in form
+    # which game is required for a double-sided game loss
+    assert _post(to, t, player=str(ann.id), game="0").status_code == 400
+    assert _post(to, t, player=str(ann.id), game="2").status_code == 303
+    _, seat, match = _seat(t, "Ann")
+    assert match.result == "3-0/0-3" and seat.points == 3
+    # before the result is in, the other game is asked for
+    r = _post(to, t, player=str(dan.id), game="1")
+    assert r.status_code == 409 and "other game" in r.get_data(as_text=True)
+    assert _post(to, t, player=str(dan.id), game="1", other_game="tie").status_code == 303
+    _, seat, match = _seat(t, "Dan")
+    assert match.result == "3-0/1-1" and seat.points == 1
+    # a match loss on top of a game loss in the same round is the same loss again: refused
+    assert _post(to, t, player=str(ann.id), kind="match_loss").status_code == 409
