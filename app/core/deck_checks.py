@@ -1,4 +1,4 @@
-"""Random deck checks: which players a draw picks, reproducibly from its seed (docs/domain.md 12).
+"""Random deck checks: which players a draw picks, reproducibly from its seed (docs/domain.md 14).
 
 Pure code. The same seed, pool and candidates always pick the same players, so a stored draw can be shown to be
 the one the seed made (app/services/penalties/deck_checks.py keeps the seed).

@@ -1,5 +1,5 @@
 """Penalties: the infractions a judge records, the penalties they carry, and what a penalty does to a round's
-result (docs/domain.md 12).
+result (docs/domain.md 14).
 
 Pure code (no Flask, no SQL). A result is changed only as an Outcome of app/core/results.py, so the points come
 from the format's scoring as for any reported result.
@@ -139,7 +139,7 @@ def penalized(fmt: Format, current: Optional[str], seat: int, kind: Kind, game: 
     """The round's result once the penalty applies, as an Outcome (None: the penalty leaves the result alone).
 
     `current` is the table's stored result (None: not in yet); `seat` is the penalized player's index in the
-    Outcome's order (0: single-sided's Corp, else seat 1; 1: the other). The rules (docs/domain.md 12):
+    Outcome's order (0: single-sided's Corp, else seat 1; 1: the other). The rules (docs/domain.md 14):
 
     - a warning or a disqualification changes no result (a disqualified player is dropped instead);
     - single-sided: a game loss and a match loss are the same, the round's one game lost: the opponent's win;

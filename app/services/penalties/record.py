@@ -64,7 +64,7 @@ def user_name(user: User) -> str:
 def record(t: Tournament, user: User, player_id: int, round_number: Optional[int], infraction: Infraction,
            kind: Kind, notes: str = "", game: int = ROUND, other_game: Optional[str] = None,
            past: bool = False) -> Penalty:
-    """Record the penalty and apply it (docs/domain.md 12). A loss needs the player seated at a table of two in
+    """Record the penalty and apply it (docs/domain.md 14). A loss needs the player seated at a table of two in
     that round; a round another round follows is over, so a loss there takes `past` (the judge confirmed it); once
     the cut exists no penalty changes a swiss result. Refused (nothing changed) otherwise."""
     lock_tournament(t)
