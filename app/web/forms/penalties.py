@@ -55,7 +55,7 @@ class DrawForm(FlaskForm):
                                                 if p is Pool.FIELD else ""))
                                             for p in Pool], default=Pool.FIELD.value,
                       validators=[DataRequired("Choose where to pick from.")])
-    top_tables = IntegerField("Top tables", default=4,
+    top_tables = IntegerField("Top tables (when picking from them)", default=4,
                               validators=[InputRequired("Say how many top tables."), NumberRange(1, MAX_TOP_TABLES)])
 
 
