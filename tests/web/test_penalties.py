@@ -151,3 +151,20 @@ def test_double_sided_game_loss_takes_the_chosen_game(app, make_user, make_tourn
     assert match.result == "3-0/1-1" and seat.points == 1
     # a match loss on top of a game loss in the same round is the same loss again: refused
     assert _post(to, t, player=str(ann.id), kind="match_loss").status_code == 409
+
+
+def test_the_nrtm_file_carries_the_loss_as_its_result_and_nothing_else(event, login, app):
+    t = event
+    keeper = login("sam@example.com", "correct horse")
+    ann, seat, _ = _seat(t, "Ann")
+    assert _post(keeper, t, player=str(ann.id), notes="SECRET-NOTE").status_code == 303
+    body = app.test_client().get(f"/t/{t.slug}.json")
+    assert body.status_code == 200
+    text = body.get_data(as_text=True)
+    assert "SECRET-NOTE" not in text and "tardiness" not in text.lower()
+    data = body.get_json()
+    number = next(p["id"] for p in data["players"] if p["name"] == "Ann")
+    (pairing,) = [p for p in data["rounds"][0] if number in (p["player1"]["id"], p["player2"]["id"])]
+    mine = pairing["player1"] if pairing["player1"]["id"] == number else pairing["player2"]
+    theirs = pairing["player2"] if mine is pairing["player1"] else pairing["player1"]
+    assert (mine["combinedScore"], theirs["combinedScore"]) == (0, 3)  # the lost game; no points taken off
