@@ -98,6 +98,8 @@ def test_a_disqualification_drops_the_player_and_takes_an_organizer(event, login
     assert r.status_code == 303
     ann, _, match = _seat(t, "Ann")
     assert ann.dropped and match.result is None
+    players = to.get(f"/tournaments/{t.id}/players").get_data(as_text=True)
+    assert players.count(">disqualified</a>") == 1
 
 
 def test_refusals_change_nothing(event, login):

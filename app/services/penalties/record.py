@@ -167,6 +167,12 @@ def penalty_log(t: Tournament, player_id: Optional[int] = None,
             for p, name in db.session.execute(query.order_by(Penalty.id.desc()))]
 
 
+def disqualified(t: Tournament) -> set[int]:
+    """The ids of the event's disqualified players (the staff's player list marks them)."""
+    return set(db.session.scalars(sa.select(Penalty.player_id).where(
+        Penalty.tournament_id == t.id, Penalty.kind == Kind.DISQUALIFICATION.value)))
+
+
 def counts(t: Tournament) -> dict[int, int]:
     """Penalties per player id: the form shows a player's earlier ones before a judge records another."""
     return dict(db.session.execute(sa.select(Penalty.player_id, sa.func.count(Penalty.id))

@@ -4,14 +4,14 @@ no public page, player page or export but the backup shows it (docs/features.md)
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from ...core.penalties import ROUND, Infraction, Kind, games
 from ...extensions import db
 from ...models import Player, Round, Tournament
 from ...services.penalties import record as service
-from ..access import ORGANIZE, SCORE, managed_tournament, may
+from ..access import ORGANIZE, SCORE, managed_tournament, may, may_read
 from ..forms.penalties import PenaltyForm
 
 bp = Blueprint("penalties", __name__, url_prefix="/tournaments/<int:tid>/penalties")
@@ -29,6 +29,18 @@ def _players(t: Tournament) -> list[Player]:
 def _int_arg(name: str):
     value = request.args.get(name, "")
     return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+@bp.app_template_global("disqualified")
+def disqualified(t: Tournament) -> set[int]:
+    """The event's disqualified players' ids, read once per request (the staff's player list marks each row);
+    empty for anyone who may not read the event's scoring pages."""
+    if not current_user.is_authenticated or not may_read(current_user, t, SCORE):
+        return set()
+    cache = g.setdefault("disqualified", {})
+    if t.id not in cache:
+        cache[t.id] = service.disqualified(t)
+    return cache[t.id]
 
 
 @bp.get("")
