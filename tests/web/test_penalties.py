@@ -170,3 +170,32 @@ def test_the_nrtm_file_carries_the_loss_as_its_result_and_nothing_else(event, lo
     mine = pairing["player1"] if pairing["player1"]["id"] == number else pairing["player2"]
     theirs = pairing["player2"] if mine is pairing["player1"] else pairing["player1"]
     assert (mine["combinedScore"], theirs["combinedScore"]) == (0, 3)  # the lost game; no points taken off
+
+
+def test_a_finished_round_takes_the_judges_confirmation_and_the_cut_refuses(app, make_user, make_tournament, login):
+    from cut_helpers import add_players, add_round
+
+    owner = make_user("to@example.com", "correct horse")
+    t = make_tournament(owner, name="Later")
+    ann, ben, cat, dan = add_players(t, ["Ann", "Ben", "Cat", "Dan"])
+    add_round(t, 1, [(ann, ben, "corp"), (cat, dan, "corp")])
+    add_round(t, 2, [(ann, cat, None), (ben, dan, None)])
+    to = login()
+    r = _post(to, t, player=str(ann.id), infraction="deck_error")
+    assert r.status_code == 409 and "Round 1 is over" in r.get_data(as_text=True)
+    assert _seat_in(t, ann, 1).points == 3
+    assert _post(to, t, player=str(ann.id), infraction="deck_error", past="y").status_code == 303
+    assert _seat_in(t, ann, 1).points == 0
+    t.cut_kind = "double"
+    db.session.commit()
+    r = _post(to, t, player=str(cat.id), round="2", infraction="slow_play")
+    assert r.status_code == 409 and "top cut exists" in r.get_data(as_text=True)
+    assert db.session.scalar(sa.select(sa.func.count(Penalty.id))) == 1
+
+
+def _seat_in(t, player, number):
+    from app.models import Round
+
+    db.session.expire_all()
+    return db.session.scalars(sa.select(Seat).join(Round, Round.id == Seat.round_id)
+                              .where(Seat.player_id == player.id, Round.number == number)).one()
