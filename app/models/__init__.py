@@ -475,6 +475,8 @@ class ResultChange(db.Model):
     player_id = db.Column(db.Integer, db.ForeignKey("players.id", ondelete="CASCADE"))
     old_result = db.Column(db.String(16))
     new_result = db.Column(db.String(16), nullable=False)
+    # why an account changed it, when a rule did (a penalty's game loss: app/services/penalties/); NULL otherwise
+    reason = db.Column(db.String(200))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -651,3 +653,5 @@ from .series import Series, SeriesEvent, SeriesKind, SeriesLink, SeriesPlayer, S
 from . import schedule  # noqa: E402,F401
 from .schedule import ScheduleDay, ScheduleItem  # noqa: E402,F401
 tournament_part(ScheduleDay), tournament_part(ScheduleItem)
+from . import penalties  # noqa: E402,F401
+from .penalties import DeckCheck, DeckCheckDraw, Penalty  # noqa: E402,F401

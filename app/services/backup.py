@@ -28,6 +28,7 @@ from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange,
 from . import player_links
 from .schedule import carry as schedule_carry
 from . import round_tables
+from .penalties import carried as penalties_carried
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ KIND = "sass-backup"
 # Any version may carry the event's AlwaysBeRunning id (`tournament.abr_id`); absent: none given.
 # Also in 6, as an imported NRTM file gives them: a player's `file_rank`, a match's `two_for_one`, a seat's
 # `penalty`, and a double-sided total kept without its games ("3-3", results.games_known); absent: none.
+# Any version may carry `penalties` (the penalty log, deck-check draws and checks: app/services/penalties/carried.py)
+# and a result change's `reason` (a penalty's game loss); absent: none.
 VERSION = 6
 READS = (1, 2, 3, 4, 5, 6)
 STAFF_ROLES = ("organizer", "scorekeeper")
@@ -76,7 +79,8 @@ def backup(tournament: Tournament) -> dict:
                                 .order_by(ResultChange.id)):
         changes.setdefault(c.match_id, []).append({"actor": c.actor, "player": number.get(c.player_id),
                                                    "old": c.old_result, "new": c.new_result,
-                                                   "at": _time(c.created_at)})
+                                                   "at": _time(c.created_at),
+                                                   **({"reason": c.reason} if c.reason else {})})
     t = tournament
     staff = [(s.user.email, s.role) for s in db.session.scalars(
         sa.select(Staff).filter_by(tournament_id=t.id).join(Staff.user).order_by(User.email))]
@@ -130,6 +134,8 @@ def backup(tournament: Tournament) -> dict:
              "updated_by": d.updated_by, "updated_at": _time(d.updated_at), "unlocked": d.unlocked}
             for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)
                                         .order_by(Decklist.player_id, Decklist.side))],
+        # the staff's penalty log and deck checks (app/services/penalties/carried.py); absent: none
+        penalties_carried.KEY: penalties_carried.dump(t, number),
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],

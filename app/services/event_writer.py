@@ -23,6 +23,7 @@ from ..core.names import name_key
 from .jsonfile import FileError
 from .nrdb import accounts as nrdb_accounts
 from .schedule import carry as schedule_carry
+from .penalties import carried as penalties_carried
 from .upload_slots import Busy
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,7 @@ class ChangeRow:
     old: Optional[str]
     new: str
     at: datetime
+    reason: Optional[str] = None  # why a rule changed it (a penalty's game loss)
 
 
 @dataclass
@@ -152,6 +154,7 @@ class EventPlan:
     pending_staff: list = field(default_factory=list)  # a move: (e-mail, role) with no account here yet
     decklists: list = field(default_factory=list)  # of DecklistRow
     schedule: object = None  # a backup's schedule (app/services/schedule/carry.py Carried), if it had one
+    penalties: Optional[object] = None  # penalties.carried.Carried: the penalty log and deck checks
 
 
 class NameClash:
@@ -235,7 +238,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
         for r in plan.rounds for m in r.matches for c in m.claims])
     _insert_all(ResultChange, [
         {"tournament_id": tid, "match_id": match_id[round_id[r.number], m.table], "actor": c.actor, "user_id": None,
-         "player_id": player_id.get(c.player), "old_result": c.old, "new_result": c.new, "created_at": c.at}
+         "player_id": player_id.get(c.player), "old_result": c.old, "new_result": c.new, "reason": c.reason,
+         "created_at": c.at}
         for r in plan.rounds for m in r.matches for c in m.changes])
 
     _insert_all(Staff, [{"tournament_id": tid, "user_id": uid, "role": role, "created_at": now}
@@ -251,6 +255,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "identity_was": d.identity_was, "updated_by": d.updated_by, "updated_at": d.updated_at,
          "unlocked": d.unlocked}
         for d in plan.decklists])
+    penalties_carried.insert(plan.penalties, tid, player_id)
     cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]
     _insert_all(CutResult, [{"tournament_id": tid, "game": r.game, "winner_id": player_id.get(r.winner),
                              "corp_id": player_id.get(r.corp), "table": r.table, "round": r.round,

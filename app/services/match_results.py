@@ -65,10 +65,11 @@ def lock_match(t: Tournament, match_id: int) -> LockedMatch:
     return LockedMatch(match, number, published, corp_first(t, seats), bool(is_past))
 
 
-def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Actor) -> None:
+def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Actor,
+                 reason: Optional[str] = None) -> None:
     """The one place a match result is written (TO, staff and players alike): the result, its flags and both
-    seats all from one Outcome, every column written, and a log row when the result changes. The caller holds
-    the lock (lock_match) and commits."""
+    seats all from one Outcome, every column written, and a log row when the result changes (with `reason`
+    when a rule made the change: a penalty's game loss). The caller holds the lock (lock_match) and commits."""
     match = locked.match
     if match.is_bye or len(locked.seats) != 2:
         db.session.rollback()
@@ -83,7 +84,7 @@ def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Ac
     if old != outcome.key:
         db.session.execute(sa.insert(ResultChange).values(
             tournament_id=t.id, match_id=match.id, actor=actor.kind, user_id=actor.user_id,
-            player_id=actor.player_id, old_result=old, new_result=outcome.key, created_at=utcnow()))
+            player_id=actor.player_id, old_result=old, new_result=outcome.key, reason=reason, created_at=utcnow()))
     touch(db.session, [t.id])
 
 

@@ -31,6 +31,7 @@ from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, 
                            RoundRow, SeatRow)
 from .jsonfile import FileError
 from .match_results import check_log
+from .penalties import carried as penalties_carried
 from .rounds import RoundError
 
 from .backup import ACTORS, HASH, KIND, READS, SLUG, STAFF_ROLES
@@ -183,6 +184,7 @@ def read(doc) -> EventPlan:
     if doc["version"] >= 5:
         plan.decklists = _check_decklists(doc.get("decklists"), ids, settings)
     plan.schedule = schedule_carry.read(doc.get("schedule"))  # any version; absent: none
+    plan.penalties = penalties_carried.read(doc.get(penalties_carried.KEY), ids, numbers, fmt)
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
@@ -397,6 +399,7 @@ def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: 
             old=stored(j.text(c.get("old"), f"{where} change {k} old", 16, null=True), f"{where} change {k} old"),
             new=stored(j.text(c.get("new"), f"{where} change {k} new", 16), f"{where} change {k} new"),
             at=j.iso_time(c.get("at"), f"{where} change {k} at"),
+            reason=j.text(c.get("reason"), f"{where} change {k} reason", 200, null=True),  # absent: none
         ))
     last = changes[-1] if changes else None
     try:

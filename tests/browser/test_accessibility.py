@@ -15,6 +15,10 @@ from app.models import AbrUpload, Player, Staff, Tournament, User, utcnow
 from app.services import cut, decklists, judge_calls, player_links
 from app.services.nrdb import accounts
 from app.services.schedule import plan as schedule_plan
+from app.services.penalties import deck_checks as penalty_checks
+from app.services.penalties import record as penalty_record
+from app.core.deck_checks import Pool
+from app.core.penalties import Infraction, Kind
 from conftest import PASSWORD, SeededEvent
 from cut_helpers import play_cut
 from test_decklists_flow import CORP, RUNNER
@@ -60,6 +64,10 @@ def _event(live, owner_id: int, unique: str) -> tuple[dict, SeededEvent]:
         t = db.session.get(Tournament, ids["tid"])
         judge_calls.call(t, db.session.get(Player, ids["zoe"]), "Timing question", timedelta(0))
         db.session.commit()
+        keeper = db.session.query(User).filter_by(email=ids["keeper"]).one()  # a penalty and a deck check
+        penalty_record.record(t, keeper, ids["zoe"], 1, Infraction.SLOW_PLAY, Kind.WARNING, "Reminded twice.")
+        draw = penalty_checks.draw(t, keeper, 2, Pool.FIELD)
+        penalty_checks.mark(t, keeper, draw.picked[0], draw.id)
         db.session.remove()
     event.report(1)
     event.pair(2)
@@ -143,7 +151,8 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
                    f"/tournaments/{tid}/players/import", f"/tournaments/{tid}/rounds/3",
                    f"/tournaments/{tid}/rounds/3/slips", f"/tournaments/{tid}/cut", f"/tournaments/{tid}/staff",
                    f"/tournaments/{tid}/decklists", f"/tournaments/{tid}/abr"],
-            "keeper": [f"/tournaments/{tid}/judge-calls"],
+            "keeper": [f"/tournaments/{tid}/judge-calls", f"/tournaments/{tid}/penalties",
+                       f"/tournaments/{tid}/penalties/new", f"/tournaments/{tid}/deck-checks"],
             "public": [f"/t/{slug}", f"/t/{slug}/pairings", f"/t/{slug}/standings", f"/t/{slug}/report",
                        f"/t/{slug}/p/{token}", f"/t/{slug}/p/{token}/decklists", f"/t/{slug}/p/{token}/history"],
         })

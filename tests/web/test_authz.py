@@ -99,6 +99,9 @@ ROUTES = {
     "series.delete": SERIES_OWN, "series.staff": SERIES_OWN, "series.add_staff": SERIES_OWN,
     "series.remove_staff": SERIES_OWN,
     "series.public": PUBLIC, "series.player": PUBLIC, "series.export_csv": PUBLIC, "series.export_json": PUBLIC,
+    # penalties and deck checks, private to the staff (a disqualification takes ORGANIZE inside penalties.new)
+    "penalties.index": SCORE, "penalties.new": SCORE,
+    "deck_checks.index": SCORE, "deck_checks.draw": SCORE, "deck_checks.check": SCORE,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.

@@ -15,6 +15,9 @@ def register_blueprints(app: Flask) -> None:
         app.register_blueprint(module.bp)
     from . import schedule
     app.register_blueprint(schedule.bp)
+    from . import deck_checks, penalties  # penalties and deck checks
+    for module in (penalties, deck_checks):
+        app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 
 

@@ -1,0 +1,193 @@
+"""Recording a penalty: the infraction, the penalty, the notes, who and when; a game or match loss changes the
+table's result through the one result writer, logged with its reason; a disqualification drops the player.
+
+All of it happens under the event's lock and the match's (match_results.lock_match), in one transaction, and a
+partial unique index allows one loss per player, round and game: two judges recording the same game loss at once
+store and apply it once, and the second hears that it is already recorded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from ...core.penalties import ROUND, Infraction, Kind, PenaltyError, penalized
+from ...core.results import BYE, label
+from ...extensions import db
+from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, as_utc, touch, utcnow
+from .. import backup
+from ..locks import lock_tournament
+from ..match_results import Actor, lock_match, write_result
+from ..rounds import RoundError
+
+
+class Refused(PenaltyError):
+    """The penalty was not recorded (the message says why); nothing changed."""
+
+
+class AlreadyRecorded(Refused):
+    """The same loss is recorded already (by another judge, or a second tap)."""
+
+
+class NotFound(LookupError):
+    """The player is not part of this event."""
+
+
+@dataclass(frozen=True)
+class PenaltyView:
+    id: int
+    player_id: int
+    player: str
+    round_number: Optional[int]
+    game: int
+    infraction: Infraction
+    kind: Kind
+    notes: str
+    recorded_by: str
+    created_at: datetime
+    result_before: Optional[str]
+    result_after: Optional[str]
+
+    @property
+    def changed_result(self) -> bool:
+        return self.result_after is not None and self.result_after != self.result_before
+
+
+def user_name(user: User) -> str:
+    """How the log names the staff member who acted: their display name, else their e-mail (staff pages only)."""
+    return user.display_name or user.email
+
+
+def record(t: Tournament, user: User, player_id: int, round_number: Optional[int], infraction: Infraction,
+           kind: Kind, notes: str = "", game: int = ROUND, other_game: Optional[str] = None,
+           past: bool = False) -> Penalty:
+    """Record the penalty and apply it (docs/domain.md 17). A loss needs the player seated at a table of two in
+    that round; a round another round follows is over, so a loss there takes `past` (the judge confirmed it); once
+    the cut exists no penalty changes a swiss result. Refused (nothing changed) otherwise."""
+    lock_tournament(t)
+    try:
+        player = db.session.scalar(sa.select(Player).where(Player.id == player_id, Player.tournament_id == t.id))
+        if player is None:
+            raise NotFound("That player is not part of this event.")
+        if round_number is not None and db.session.scalar(
+                sa.select(Round.id).filter_by(tournament_id=t.id, number=round_number)) is None:
+            raise Refused(f"Round {round_number} does not exist.")
+        before = after = None
+        if kind.loses:
+            before, after = _apply_loss(t, user, player, round_number, infraction, kind, game, other_game, past)
+        else:
+            game = ROUND
+        if kind.drops:
+            done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.dropped.is_(False))
+                                      .values(dropped=True), execution_options={"synchronize_session": False})
+            if done.rowcount:
+                touch(db.session, [t.id])
+        penalty = Penalty(tournament_id=t.id, player_id=player.id, round_number=round_number, game=game,
+                          infraction=infraction.value, kind=kind.value, notes=notes, recorded_by_id=user.id,
+                          recorded_by=user_name(user), created_at=utcnow(), result_before=before,
+                          result_after=after)
+        db.session.add(penalty)
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise AlreadyRecorded(_already(kind, round_number)) from None
+    except (PenaltyError, LookupError):
+        db.session.rollback()
+        raise
+    except RoundError as e:  # the result writer's refusal (a bye, a match gone)
+        db.session.rollback()
+        raise Refused(str(e)) from None
+    db.session.commit()
+    backup.follow(t)
+    return penalty
+
+
+def _already(kind: Kind, round_number: Optional[int]) -> str:
+    return (f"A loss for this player in round {round_number} is recorded already (another judge, or a second "
+            "tap): it counts once. See the penalty log.")
+
+
+def _apply_loss(t: Tournament, user: User, player: Player, round_number: Optional[int], infraction: Infraction,
+                kind: Kind, game: int, other_game: Optional[str], past: bool) -> tuple[Optional[str], str]:
+    """The loss written to the player's table: (the result before, the result after)."""
+    if round_number is None:
+        raise Refused(f"A {kind.label.lower()} takes a round's game: choose the round.")
+    seat = db.session.execute(
+        sa.select(Seat.match_id, Match.is_bye).join(Match, Match.id == Seat.match_id)
+        .join(Round, Round.id == Seat.round_id)
+        .where(Seat.player_id == player.id, Round.tournament_id == t.id, Round.number == round_number)).first()
+    if seat is None:
+        raise Refused(f"{player.name} has no table in round {round_number}: record a warning instead, or choose "
+                      "the round they played.")
+    if seat.is_bye:
+        raise Refused(f"{player.name} had the bye in round {round_number}: a bye has no game to lose.")
+    losses = db.session.execute(
+        sa.select(Penalty.player_id, Penalty.game).where(
+            Penalty.tournament_id == t.id, Penalty.round_number == round_number,
+            Penalty.kind.in_([Kind.GAME_LOSS.value, Kind.MATCH_LOSS.value]),
+            Penalty.player_id.in_(sa.select(Seat.player_id).where(Seat.match_id == seat.match_id)))).all()
+    if any(p == player.id and (g == game or ROUND in (g, game)) for p, g in losses):
+        raise AlreadyRecorded(_already(kind, round_number))
+    if any(p != player.id for p, _ in losses):
+        raise Refused("The opponent already lost this round (or one of its games) to a penalty: both losing is "
+                      "not a result SASS stores. Record a warning, or ask an organizer to enter the result.")
+    locked = lock_match(t, seat.match_id)
+    if locked.later and not past:
+        raise Refused(f"Round {round_number} is over: tick \"change a finished round\" to apply the loss to its "
+                      "result (the later rounds keep their pairings).")
+    index = next(i for i, s in enumerate(locked.seats) if s.player_id == player.id)
+    before = locked.match.result
+    if before == BYE:
+        raise Refused("A bye has no game to lose.")
+    outcome = penalized(t.fmt, before, index, kind, game, other_game)
+    if t.cut_kind is not None and outcome.key != before:
+        raise Refused("The top cut exists, seeded from these swiss results: a penalty no longer changes them. "
+                      "Record a warning; an organizer can change the result from the round page.")
+    reason = f"{kind.label} for {player.name} ({infraction.label.lower()})"
+    if kind is Kind.GAME_LOSS and game != ROUND:
+        reason = f"{kind.label} (game {game}) for {player.name} ({infraction.label.lower()})"
+    write_result(t, locked, outcome, Actor.account(user, t), reason=reason[:200])
+    return before, outcome.key
+
+
+def penalty_log(t: Tournament, player_id: Optional[int] = None,
+                round_number: Optional[int] = None) -> list[PenaltyView]:
+    """The event's penalties, newest first, for one player and/or one round if asked."""
+    query = sa.select(Penalty, Player.name).join(Player, Player.id == Penalty.player_id).where(
+        Penalty.tournament_id == t.id)
+    if player_id is not None:
+        query = query.where(Penalty.player_id == player_id)
+    if round_number is not None:
+        query = query.where(Penalty.round_number == round_number)
+    return [PenaltyView(p.id, p.player_id, name, p.round_number, p.game, Infraction(p.infraction), Kind(p.kind),
+                        p.notes, p.recorded_by, as_utc(p.created_at), p.result_before, p.result_after)
+            for p, name in db.session.execute(query.order_by(Penalty.id.desc()))]
+
+
+def disqualified(t: Tournament) -> set[int]:
+    """The ids of the event's disqualified players (the staff's player list marks them)."""
+    return set(db.session.scalars(sa.select(Penalty.player_id).where(
+        Penalty.tournament_id == t.id, Penalty.kind == Kind.DISQUALIFICATION.value)))
+
+
+def counts(t: Tournament) -> dict[int, int]:
+    """Penalties per player id: the form shows a player's earlier ones before a judge records another."""
+    return dict(db.session.execute(sa.select(Penalty.player_id, sa.func.count(Penalty.id))
+                                   .where(Penalty.tournament_id == t.id).group_by(Penalty.player_id)).all())
+
+
+def result_label(t: Tournament, key: Optional[str]) -> str:
+    return label(t.fmt, key) if key else "no result"
+
+
+def tables(t: Tournament, round_number: Optional[int]) -> dict[int, int]:
+    """Player id -> their table in the round (the form's list names each player's table)."""
+    if round_number is None:
+        return {}
+    return dict(db.session.execute(
+        sa.select(Seat.player_id, Match.table).join(Match, Match.id == Seat.match_id)
+        .join(Round, Round.id == Seat.round_id)
+        .where(Round.tournament_id == t.id, Round.number == round_number)).all())
