@@ -3,9 +3,13 @@ format, players and staff. The organizer who made the group owns it; an event si
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timezone
 
 from ..extensions import db
-from . import utcnow
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 def new_group_slug() -> str:

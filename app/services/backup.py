@@ -128,6 +128,10 @@ def backup(tournament: Tournament) -> dict:
              "updated_by": d.updated_by, "updated_at": _time(d.updated_at), "unlocked": d.unlocked}
             for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)
                                         .order_by(Decklist.player_id, Decklist.side))],
+        # streaming (any version may carry it; absent: no stream, nobody opted out, no table featured)
+        "streaming": {"stream_url": t.stream_url, "no_coverage": [number[p.id] for p in players if p.no_coverage],
+                      "featured": [{"round": r.number, "table": r.featured_table} for r in rounds
+                                   if r.featured_table is not None]},
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],

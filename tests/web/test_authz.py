@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import JudgeCall, Match, NrdbAccount, PendingStaff, Player, Round, Seat, Staff, User
+from app.models import EventGroup, EventGroupMember, JudgeCall, Match, NrdbAccount, PendingStaff, Player, Round, Seat, Staff, User
 from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
@@ -22,6 +22,7 @@ ACCOUNT = "account"  # any logged-in user, acting on their own account or creati
 PLAYER = "player"    # a player through their secret link; no account role grants it
 SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
 NRDB = "nrdb"        # a browser signed in with NetrunnerDB, acting on its own account; no account role grants it
+GROUP = "group"      # the event group's owner (the account that made it; the victim here); the admin reads it
 AFTER_SWISS = "after swiss"  # anyone once the swiss is over; before, SCORE (and the admin reading). The victim's
                              # event is mid-swiss; test_after_swiss_routes_are_public_once_it_ends walks the rest.
 
@@ -85,6 +86,14 @@ ROUTES = {
     # a player's own NetrunnerDB decks (app/web/views/nrdb_picker.py): their link, and signed in with the account the
     # entry is linked to (tests/web/test_nrdb_picker.py walks the second half)
     "nrdb_picker.decks": PLAYER, "nrdb_picker.pick": PLAYER,
+    # event groups (app/web/views/groups.py): an account makes its own; only the group's owner changes it (its
+    # events' staff do not); its page and each event's "your entry" answer are public
+    "groups.index": ACCOUNT, "groups.create": ACCOUNT,
+    "groups.manage": GROUP, "groups.update": GROUP, "groups.delete": GROUP, "groups.add": GROUP,
+    "groups.remove": GROUP, "groups.move": GROUP,
+    "groups.page": PUBLIC, "groups.entry": PUBLIC,
+    # streaming (app/web/views/streaming.py): the organizers set the stream and the featured table; the feed is public
+    "streaming.save": ORGANIZE, "streaming.feature": ORGANIZE, "streaming.feed": PUBLIC,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -109,6 +118,8 @@ def expected_allowed(role: str, endpoint: str, method: str) -> bool:
         return False
     if need == ACCOUNT:
         return True
+    if need == GROUP:
+        return role == "owner" or (role == "admin" and method in READ)
     return need in GRANTS[role] or (role == "admin" and method in READ and endpoint not in ADMIN_MAY_NOT_READ)
 
 
@@ -171,13 +182,18 @@ def _victim(make_user, make_tournament):
     db.session.add(account)
     db.session.flush()
     players[0].nrdb_account_id = account.id
+    group = EventGroup(owner_id=victim.id, name="Victim Weekend", slug="victim-weekend")
+    db.session.add(group)
+    db.session.flush()
+    db.session.add(EventGroupMember(group_id=group.id, tournament_id=t.id, position=0))
     db.session.commit()
     seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
             "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
-            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id}
+            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id,
+            "gid": group.id, "gslug": group.slug}
 
 
 def _url_args(rule, ids: dict) -> dict:

@@ -7,10 +7,11 @@ from ...models import MAX_INT
 def register_blueprints(app: Flask) -> None:
     from . import (abr, api, auth, cut, decklists, judge_calls, nrdb, nrdb_decks, nrdb_picker, online, pairing_jobs,
                    player, players, printouts, public, registration, rounds, slips, staff, stats, timer, tournaments)
+    from . import groups, streaming
 
     for module in (auth, tournaments, players, rounds, pairing_jobs, public, cut, api, player, timer, printouts,
                    staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
-                   online):
+                   online, groups, streaming):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

@@ -76,6 +76,7 @@ def _apply(form: PlayerForm, player: Player, started: bool, online: bool) -> Non
     player.corp_identity = form.corp_identity.data or ""
     player.runner_identity = form.runner_identity.data or ""
     player.pronouns = form.pronouns.data or ""
+    player.no_coverage = bool(form.no_coverage.data)
     if not started:  # afterwards the field is not on the form: the recorded request stays as it was
         player.first_round_bye = bool(form.first_round_bye.data)
     player.fixed_table = form.fixed_table.data
