@@ -11,8 +11,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from app.extensions import db
-from app.models import AbrUpload, Player, Staff, Tournament, User, utcnow
-from app.services import cut, decklists, judge_calls, player_links
+from app.models import AbrUpload, EventGroup, EventGroupMember, Player, Staff, Tournament, User, utcnow
+from app.services import cut, decklists, judge_calls, player_links, streaming
 from app.services.nrdb import accounts
 from conftest import PASSWORD, SeededEvent
 from cut_helpers import play_cut
@@ -84,6 +84,21 @@ def _to_the_cut(live, event: SeededEvent, owner_id: int) -> None:
         db.session.remove()
 
 
+def _group(live, owner_id: int, tid: int, unique: str) -> tuple[int, str]:
+    """The event in an event group of its owner's, with a featured table in round 3 (groups, streaming)."""
+    with live.app_context():
+        group = EventGroup(owner_id=owner_id, name=f"Axe Weekend {unique}", slug=f"axe-{unique}".lower())
+        db.session.add(group)
+        db.session.flush()
+        db.session.add(EventGroupMember(group_id=group.id, tournament_id=tid, position=0))
+        db.session.get(Tournament, tid).stream_url = "https://twitch.tv/axe"
+        db.session.commit()
+        streaming.feature(db.session.get(Tournament, tid), 3, 1)
+        ids = (group.id, group.slug)
+        db.session.remove()
+    return ids
+
+
 def _scan(page, axe: Axe, path: str, width: str) -> list[str]:
     """Open `path` (it must answer 200) and list axe's violations there, one line per rule."""
     response = page.goto(path)
@@ -103,6 +118,7 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
     try:
         ids, event = _event(live_server, organizer["id"], unique)
         tid, slug, token = ids["tid"], ids["slug"], ids["token"]
+        gid, gslug = _group(live_server, organizer["id"], tid, unique)
         axe = Axe()
         pages = {}
         for who, email in (("to", organizer["email"]), ("keeper", ids["keeper"]), ("public", None)):
@@ -131,10 +147,11 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
             "to": [f"/tournaments/{tid}", f"/tournaments/{tid}/edit", f"/tournaments/{tid}/players",
                    f"/tournaments/{tid}/players/import", f"/tournaments/{tid}/rounds/3",
                    f"/tournaments/{tid}/rounds/3/slips", f"/tournaments/{tid}/cut", f"/tournaments/{tid}/staff",
-                   f"/tournaments/{tid}/decklists", f"/tournaments/{tid}/abr"],
+                   f"/tournaments/{tid}/decklists", f"/tournaments/{tid}/abr", "/groups", f"/groups/{gid}"],
             "keeper": [f"/tournaments/{tid}/judge-calls"],
             "public": [f"/t/{slug}", f"/t/{slug}/pairings", f"/t/{slug}/standings", f"/t/{slug}/report",
-                       f"/t/{slug}/p/{token}", f"/t/{slug}/p/{token}/decklists", f"/t/{slug}/p/{token}/history"],
+                       f"/t/{slug}/p/{token}", f"/t/{slug}/p/{token}/decklists", f"/t/{slug}/p/{token}/history",
+                       f"/g/{gslug}", f"/t/{slug}/projector"],
         })
         pages["to"].goto(f"/tournaments/{tid}")
         # The scanned dashboard had the ABR panel with its button (the event is over).
