@@ -100,6 +100,16 @@ def feature(t: Tournament, number: int, table: Optional[int]) -> None:
     backup.follow(t)
 
 
+def unfeature_player(t: Tournament, player_id: int) -> None:
+    """A player opted out: no round keeps featuring a table they sit at. Part of the caller's transaction, which
+    holds the event's lock (as `feature` does), so the stored rows never feature an opted-out player."""
+    seated = (sa.select(Seat.id).join(Match, Match.id == Seat.match_id)
+              .where(Match.round_id == Round.id, Match.table == Round.featured_table, Seat.player_id == player_id)
+              .correlate(Round).exists())
+    db.session.execute(sa.update(Round).where(Round.tournament_id == t.id, Round.featured_table.is_not(None), seated)
+                       .values(featured_table=None).execution_options(synchronize_session=False))
+
+
 def featured(t: Tournament, number: Optional[int]) -> Optional[Featured]:
     """Round `number`'s featured table if it has one and nobody at it has opted out since; else None."""
     if not number:

@@ -113,6 +113,15 @@ def test_featuring_a_table(make_user, make_tournament, login, client):
     game[1][0].player.no_coverage = False
     db.session.commit()
 
+    # through the TO's form, the opt-out also clears the stored choice
+    assert _featured(t) == game[0].table
+    player = game[1][1].player
+    r = to.post(f"/tournaments/{t.id}/players/{player.id}/edit", data={"name": player.name, "no_coverage": "y"})
+    assert r.status_code in (302, 303) and _featured(t) is None
+    player.no_coverage = False
+    db.session.commit()
+    to.post(url, data={"table": str(game[0].table)})
+    assert _featured(t) == game[0].table
     to.post(url, data={"table": ""})
     assert _featured(t) is None
 
