@@ -12,6 +12,8 @@ from app.extensions import db
 from app.models import EventGroup, EventGroupMember, Player, Staff
 from app.services import groups as service
 from app.services import player_links
+from app.services import cut as cut_service
+from cut_helpers import play_cut
 from test_rounds import pair, report_all, setup_event
 
 
@@ -142,8 +144,14 @@ def test_public_page_states_and_entries(make_user, make_tournament, login, clien
         pair(to, main, number)
         to.post(f"/tournaments/{main.id}/rounds/{number}/publish")
         report_all(to, main, number)
-    assert "Round 3 of 3" in client.get("/g/worlds-2026").get_data(as_text=True) or \
-        "Finished" in client.get("/g/worlds-2026").get_data(as_text=True)
+    page = client.get("/g/worlds-2026").get_data(as_text=True)
+    states = lambda html: re.findall(r'<span class="badge">([^<]*)</span>', html)  # noqa: E731
+    assert states(page) == ["Finished", "Registration open", "Not started"]  # 4 players: no cut recommended
+    cut_service.create(main, 4, "single")
+    assert states(client.get("/g/worlds-2026").get_data(as_text=True))[0] == "Top 4 cut, bracket round 1"
+    play_cut(main, lambda game: game.higher_seed)
+    champion = cut_service.progress(main).champion
+    assert states(client.get("/g/worlds-2026").get_data(as_text=True))[0] == f"Finished: champion {champion}"
 
 
 def test_event_line_states(make_user, make_tournament):
@@ -154,3 +162,16 @@ def test_event_line_states(make_user, make_tournament):
     db.session.commit()
     assert service.event_line(t).label == "Registration open"
     assert db.session.scalar(sa.select(sa.func.count(Player.id))) == 0
+
+
+def test_a_deleted_event_leaves_its_group(make_user, make_tournament, login, client):
+    to, main, _ = setup_event(make_user, make_tournament, login, n=2, name="Main Event")
+    side = make_tournament(main.owner, name="Side Event")
+    group = _group(to)
+    for t in (main, side):
+        to.post(f"/groups/{group.id}/events", data={"tournament": t.id})
+    side_id = side.id
+    assert to.post(f"/tournaments/{side_id}/delete", data={"confirm": "y"}).status_code in (302, 303)
+    assert _members(group.id) == [main.id]
+    page = client.application.test_client().get("/g/worlds-2026").get_data(as_text=True)
+    assert "Main Event" in page and "Side Event" not in page
