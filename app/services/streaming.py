@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from ..core import identities
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
-from . import backup, standings, timer
+from . import backup, standings
 from . import rounds as rounds_service
 from .locks import lock_tournament
 
@@ -133,13 +133,12 @@ def opted_out(t: Tournament) -> list[str]:
                                    .order_by(Player.name_key)))
 
 
-def feed(t: Tournament) -> dict:
-    """What a stream overlay reads (docs/api.md, "Stream overlay feed"): the latest published round, its clock as
-    the phones get it (no field changes while it merely ticks, so the answer's ETag holds), and the featured
-    table's players: name, pronouns, identities, side this round, and their record so far (published rounds)."""
-    number, clock = timer.current(t)
+def feed(t: Tournament, number: Optional[int]) -> dict:
+    """What a stream overlay reads (docs/api.md, "Stream overlay feed") but the clock, which the caller adds: round
+    `number` (the latest published one) and its featured table's players: name, pronouns, identities, side this
+    round, and their record so far (published rounds). It changes only with the event's version."""
     answer: dict = {"event": t.name, "slug": t.slug, "stream_url": t.stream_url or None, "round": number,
-                    "clock": timer.as_status(number, clock), "table": None, "players": []}
+                    "table": None, "players": []}
     shown = featured(t, number)
     if shown is None:
         return answer

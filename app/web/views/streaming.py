@@ -9,7 +9,8 @@ from flask import Blueprint, current_app, flash, redirect, request, url_for
 from flask_login import login_required
 
 from ...services import streaming as service
-from .. import shared_answers
+from ...services import timer
+from .. import page_cache, shared_answers
 from ..access import ORGANIZE, managed_tournament, public_tournament
 from ..forms.streaming import FeatureForm, StreamForm
 
@@ -73,9 +74,13 @@ def feature(tid: int, number: int):
 @bp.get("/t/<slug>/stream.json")
 def feed(slug: str):
     """The featured table for a stream overlay: public, the same for everyone, with an ETag (a 304 while nothing
-    changed) and open CORS for GET, so a browser source on any origin can poll it."""
+    changed) and open CORS for GET, so a browser source on any origin can poll it. Its players and records are
+    built once per version of the event (app/web/page_cache.py), the clock read each time."""
     t = public_tournament(slug)
-    body = json.dumps(service.feed(t), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    number, clock = timer.current(t)  # the clock moves without the event's version: read on every request
+    page = page_cache.get(t, "stream-feed", lambda: ("", {"plain": True, "feed": service.feed(t, number)}))
+    answer = {**page.meta["feed"], "clock": timer.as_status(number, clock)}
+    body = json.dumps(answer, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:32])
     response.headers["Cache-Control"] = shared_answers.SHARED
