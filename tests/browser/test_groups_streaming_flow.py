@@ -95,6 +95,16 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
     assert [p["name"] for p in data["players"]] == [s.name for s in shown_table.seats]
     again = page.request.get(f"/t/{main.slug}/stream.json", headers={"If-None-Match": feed.headers["etag"]})
     assert again.status == 304
+    # An overlay on another origin (an OBS browser source) reads it and sends its ETag back (a CORS preflight).
+    overlay = new_context(bypass_csp=True).new_page()  # the page stands in for a site of its own
+    overlay.goto(live_server.url.replace("127.0.0.1", "localhost") + "/")  # another origin, same server
+    status, table, revalidated = overlay.evaluate("""async (url) => {
+        const first = await fetch(url, {cache: "no-store"});
+        const body = await first.json();
+        const again = await fetch(url, {cache: "no-store", headers: {"If-None-Match": first.headers.get("ETag")}});
+        return [first.status, body.table, again.status];
+    }""", f"{live_server.url}/t/{main.slug}/stream.json")
+    assert (status, table, revalidated) == (200, shown_table.table, 304)
 
     page.goto(f"/t/{main.slug}/projector")
     expect(page.locator("#on-stream")).to_contain_text(f"table {shown_table.table}")

@@ -163,6 +163,13 @@ def test_the_feed(make_user, make_tournament, login, client):
     to.post(f"/tournaments/{t.id}/rounds/2/timer/pause")
     assert client.get(f"/t/{t.slug}/stream.json", headers={"If-None-Match": etag}).status_code == 200
     assert client.get("/t/nope/stream.json").status_code == 404
+    preflight = client.options(f"/t/{t.slug}/stream.json", headers={
+        "Origin": "https://overlay.example", "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "if-none-match"})
+    assert preflight.status_code == 200 and preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert preflight.headers["Access-Control-Allow-Headers"] == "If-None-Match"
+    assert "private" in client.get(f"/t/{t.slug}/entry.json").headers["Cache-Control"]
+    assert "Access-Control-Allow-Origin" not in client.get(f"/t/{t.slug}/entry.json").headers
 
 
 def test_streaming_travels_in_the_backup(make_user, make_tournament, login):

@@ -17,6 +17,20 @@ from ..forms.streaming import FeatureForm, StreamForm
 bp = Blueprint("streaming", __name__)
 
 
+@bp.after_request
+def _open_cors(response):
+    """Any site may read the overlay feed, and send its ETag back: a browser asks first (a CORS preflight, OPTIONS)
+    before a cross-site request with If-None-Match."""
+    if request.endpoint == "streaming.feed":
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Expose-Headers"] = "ETag"
+        if request.method == "OPTIONS":
+            response.headers["Access-Control-Allow-Methods"] = "GET"
+            response.headers["Access-Control-Allow-Headers"] = "If-None-Match"
+            response.headers["Access-Control-Max-Age"] = "86400"
+    return response
+
+
 @bp.app_template_global()
 def stream_featured(t, number):
     """For templates: round `number`'s featured table (streaming.Featured) or None."""
@@ -84,7 +98,5 @@ def feed(slug: str):
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:32])
     response.headers["Cache-Control"] = shared_answers.SHARED
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    response.headers["Access-Control-Expose-Headers"] = "ETag"
     response.vary.add("Accept-Encoding")
     return response.make_conditional(request)
