@@ -63,6 +63,8 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
     stranger.goto(group_url)
     expect(stranger.locator("#group-events li")).to_have_count(2)
     expect(stranger.locator("#your-entries")).to_be_hidden()
+    stranger.set_viewport_size({"width": 1280, "height": 900})
+    stranger.screenshot(path=str(screenshots / "groups_page_1280.png"), full_page=True)
 
     # Streaming: the stream's address, an opted-out player refused, another table featured.
     with live_server.app_context():
@@ -79,6 +81,7 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
     page.get_by_role("button", name="Save the stream's address").click()
     expect(page.locator(".flash.success")).to_contain_text("stream's address is saved")
     expect(page.locator("#no-coverage")).to_contain_text(shy_name)
+    page.locator("#streaming").screenshot(path=str(screenshots / "streaming_dashboard_card_1280.png"))
     page.goto(f"/tournaments/{main.id}/rounds/1")
     page.get_by_label("Featured table").fill(str(shy_table.table))
     page.get_by_role("button", name="Feature", exact=True).click()
