@@ -30,10 +30,11 @@ def test_private_polls_bypass_the_cache_and_no_copy_is_served_at_any_age_while_u
     assert "proxy_cache " not in body
     for path in ("/t/ab12/p/7.abc", "/t/ab12/p/7.abc/live", "/t/ab12/p/7.abc/judge", "/t/ab12/me.json",
                  "/tournaments/3/rounds/1/live", "/tournaments/3/players/live", "/tournaments/3/judge-calls/live",
-                 "/tournaments", "/login", "/account"):
+                 "/tournaments", "/login", "/account", "/t/ab12/entry.json", "/groups", "/groups/3"):
         assert pattern.search(path), path
     for path in ("/t/ab12/pairings", "/t/ab12/status.json", "/t/ab12/standings", "/api/tournaments/ab12",
-                 "/t/ab12/rounds/2", "/static/app.js", "/t/ab12/p", "/t/p/me.json.x"):
+                 "/t/ab12/rounds/2", "/static/app.js", "/t/ab12/p", "/t/p/me.json.x", "/t/ab12/stream.json",
+                 "/g/worlds"):
         assert not pattern.search(path), path
     stale = re.search(r"proxy_cache_use_stale ([^;]*);", NGINX).group(1).split()
     assert "updating" not in stale

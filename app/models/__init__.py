@@ -139,6 +139,8 @@ class Tournament(db.Model):
     seed_by_rating = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     # The event's local time zone (an IANA name): times are stored in UTC and shown in it (the schedule).
     time_zone = db.Column(db.String(64), nullable=False, default="UTC", server_default="UTC")
+    # The event's live stream, shown on its public home (app/services/streaming.py checks it is an http(s) URL).
+    stream_url = db.Column(db.String(300), nullable=False, default="", server_default="")
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
@@ -242,6 +244,8 @@ class Player(db.Model):
     # An online event's handles (app/services/online/): where opponents find each other.
     jinteki_name = db.Column(db.String(40), nullable=False, default="", server_default="")
     discord = db.Column(db.String(40), nullable=False, default="", server_default="")
+    # The player asked not to be shown on stream: never featured (app/services/streaming.py).
+    no_coverage = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)
@@ -301,9 +305,12 @@ class Round(db.Model):
     # What the round's slip codes name it by (app/services/slip_codes.py), carried by backups; rounds from before
     # this column keep their id here, which their printed codes name.
     slip_ref = db.Column(db.Integer, nullable=False, default=new_slip_ref)
+    # The table on stream this round (app/services/streaming.py); NULL: none.
+    featured_table = db.Column(db.Integer)
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "number"),
+        CheckConstraint("featured_table IS NULL OR featured_table > 0", name="featured_table_positive"),
         UniqueConstraint("id", "tournament_id"),
         CheckConstraint("number > 0", name="number_positive"),
         CheckConstraint(  # NULL-safe: a CHECK that evaluates to NULL would let anything through
@@ -655,3 +662,5 @@ from .schedule import ScheduleDay, ScheduleItem  # noqa: E402,F401
 tournament_part(ScheduleDay), tournament_part(ScheduleItem)
 from . import penalties  # noqa: E402,F401
 from .penalties import DeckCheck, DeckCheckDraw, Penalty  # noqa: E402,F401
+from . import groups  # noqa: E402,F401
+from .groups import EventGroup, EventGroupMember  # noqa: E402,F401

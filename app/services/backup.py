@@ -136,6 +136,10 @@ def backup(tournament: Tournament) -> dict:
                                         .order_by(Decklist.player_id, Decklist.side))],
         # the staff's penalty log and deck checks (app/services/penalties/carried.py); absent: none
         penalties_carried.KEY: penalties_carried.dump(t, number),
+        # streaming (any version may carry it; absent: no stream, nobody opted out, no table featured)
+        "streaming": {"stream_url": t.stream_url, "no_coverage": [number[p.id] for p in players if p.no_coverage],
+                      "featured": [{"round": r.number, "table": r.featured_table} for r in rounds
+                                   if r.featured_table is not None]},
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],

@@ -46,6 +46,7 @@ class PlayerRow:
     nrdb: Optional[tuple] = None  # (NetrunnerDB id, username) of the account the entry is linked to
     jinteki_name: str = ""  # an online event's handles (app/services/online/)
     discord: str = ""
+    no_coverage: bool = False  # opted out of stream coverage (app/services/streaming.py)
 
 
 @dataclass
@@ -102,6 +103,7 @@ class RoundRow:
     certified: Optional[bool] = None  # the engine's proof where it was paired (Round.certified, Round.gap)
     gap: Optional[str] = None
     timer: tuple = (None, None, None)  # its clock: (state, ends_at, remaining_ms) as Round keeps them
+    featured_table: Optional[int] = None  # the table on stream (app/services/streaming.py)
 
 
 @dataclass
@@ -210,6 +212,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
          "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
          "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name, "discord": p.discord, "created_at": now,
+         "no_coverage": p.no_coverage,
          "nrdb_account_id": nrdb_account[p.nrdb[0]] if p.nrdb else None}
         for p in plan.players])
     by_key = _ids(Player.name_key, tid)
@@ -217,7 +220,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
 
     _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now,
                          "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap,
-                         "timer_state": r.timer[0], "timer_ends_at": r.timer[1], "timer_remaining_ms": r.timer[2]}
+                         "timer_state": r.timer[0], "timer_ends_at": r.timer[1], "timer_remaining_ms": r.timer[2],
+                         "featured_table": r.featured_table}
                         for r in plan.rounds])
     round_id = _ids(Round.number, tid)
     _insert_all(Match, [

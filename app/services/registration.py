@@ -76,7 +76,7 @@ def _commit(t: Tournament, name: str, player: Player) -> None:
 
 
 def register(t: Tournament, name: str, corp_identity: str = "", runner_identity: str = "",
-             pronouns: str = "", jinteki_name: str = "", discord: str = "") -> Player:
+             pronouns: str = "", jinteki_name: str = "", discord: str = "", no_coverage: bool = False) -> Player:
     """A new player of `t`, committed; RegistrationError (nothing written) when closed, full or the name is taken."""
     t = lock_tournament(t)
     state = status(t)
@@ -90,7 +90,8 @@ def register(t: Tournament, name: str, corp_identity: str = "", runner_identity:
     _check_handle(t, jinteki_name)
     online = dict(jinteki_name=jinteki_name or "", discord=discord or "") if t.online else {}
     player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity or "",
-                    runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True, **online)
+                    runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True,
+                    no_coverage=bool(no_coverage), **online)
     db.session.add(player)
     _commit(t, name, player)
     return player
@@ -101,7 +102,7 @@ def may_edit(t: Tournament) -> bool:
 
 
 def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runner_identity: str = "",
-         pronouns: str = "", jinteki_name: str = "", discord: str = "") -> None:
+         pronouns: str = "", jinteki_name: str = "", discord: str = "", no_coverage: bool = False) -> None:
     """A player's own change to their entry, before round 1 only."""
     t = lock_tournament(t)
     if not may_edit(t):
@@ -117,6 +118,7 @@ def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runn
     player.corp_identity = corp_identity or ""
     player.runner_identity = runner_identity or ""
     player.pronouns = pronouns or ""
+    player.no_coverage = bool(no_coverage)
     if t.online:
         player.jinteki_name, player.discord = jinteki_name or "", discord or ""
     _commit(t, name, player)

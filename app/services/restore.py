@@ -27,6 +27,7 @@ from . import participation
 from . import rounds as rounds_service
 from . import staff as staff_service
 from .schedule import carry as schedule_carry
+from . import streaming
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
 from .jsonfile import FileError
@@ -175,6 +176,7 @@ def read(doc) -> EventPlan:
             row.timer = _clock(raw.get("timer"), number)
         rounds.append(row)
 
+    _read_streaming(doc.get("streaming"), settings, players, rounds)
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
     if doc["version"] >= 4:
         plan.slug = j.text(t.get("slug"), "tournament slug", 16, empty=False)
@@ -190,6 +192,38 @@ def read(doc) -> EventPlan:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]
         plan.cut_ranking = cut["ranking"]
     return plan
+
+
+def _read_streaming(raw, settings: dict, players: list, rounds: list) -> None:
+    """The backup's "streaming" key (optional: absent, nothing is streamed): the stream's address, the players who
+    opted out of coverage, each round's featured table, which must be a game of that round with nobody opted out."""
+    if raw is None:
+        return
+    raw = j.obj(raw, "streaming")
+    try:
+        settings["stream_url"] = streaming.check_stream_url(j.text(raw.get("stream_url", ""), "stream_url", 300))
+    except streaming.StreamingError as e:
+        raise FileError(f"stream_url: {e}") from None
+    by_key = {p.key: p for p in players}
+    for i, key in enumerate(j.array(raw.get("no_coverage", []), "streaming no_coverage"), 1):
+        key = j.integer(key, f"streaming no_coverage {i}")
+        if key not in by_key:
+            raise FileError(f"streaming no_coverage names player {key}, who is not in the file")
+        by_key[key].no_coverage = True
+    by_number = {r.number: r for r in rounds}
+    for i, item in enumerate(j.array(raw.get("featured", []), "streaming featured"), 1):
+        item = j.obj(item, f"streaming featured {i}")
+        number = j.integer(item.get("round"), f"streaming featured {i} round", 1, 10000)
+        table = j.integer(item.get("table"), f"streaming featured {i} table", 1, 100000)
+        rnd = by_number.get(number)
+        if rnd is None or rnd.featured_table is not None:
+            raise FileError(f"streaming featured {i}: round {number} is not in the file, or named twice")
+        match = next((m for m in rnd.matches if m.table == table and not m.is_bye), None)
+        if match is None:
+            raise FileError(f"streaming featured {i}: round {number} has no game at table {table}")
+        if any(by_key[s.player].no_coverage for s in match.seats):
+            raise FileError(f"streaming featured {i}: table {table} has a player who opted out of coverage")
+        rnd.featured_table = table
 
 
 def _hash(value, where: str) -> str:

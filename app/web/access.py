@@ -15,7 +15,7 @@ from flask_login import current_user
 from werkzeug.exceptions import Forbidden
 
 from ..extensions import db
-from ..models import Player, Series, SeriesStaff, Staff, Tournament
+from ..models import EventGroup, Player, Series, SeriesStaff, Staff, Tournament
 from ..services import event_stats, player_links
 
 # Capabilities, from the narrowest to the widest.
@@ -165,3 +165,12 @@ def public_series(slug: str) -> Series:
     if series is None:
         abort(404)
     return series
+def owned_group(group_id: int) -> EventGroup:
+    """An event group, for the account that made it; the site admin reads it (GET) too. Anyone else, the staff of
+    its events included, gets a 404: a group is its owner's, not its events' (app/services/groups.py)."""
+    group = db.session.get(EventGroup, group_id)
+    if group is None or not current_user.is_authenticated:
+        abort(404)
+    if group.owner_id != current_user.id and not (current_user.is_admin and request.method in READ_METHODS):
+        abort(404)
+    return group

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import JudgeCall, Match, NrdbAccount, PendingStaff, Player, Round, Seat, Staff, User
+from app.models import EventGroup, EventGroupMember, JudgeCall, Match, NrdbAccount, PendingStaff, Player, Round, Seat, Staff, User
 from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
@@ -24,6 +24,7 @@ SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py w
 NRDB = "nrdb"        # a browser signed in with NetrunnerDB, acting on its own account; no account role grants it
 SERIES = "series"          # the victim's series: its owner and its staff (the event's organizer is on it), the admin
 SERIES_OWN = "series own"  # reading; the event's scorekeeper holds no role in the series
+GROUP = "group"      # the event group's owner (the account that made it; the victim here); the admin reads it
 AFTER_SWISS = "after swiss"  # anyone once the swiss is over; before, SCORE (and the admin reading). The victim's
                              # event is mid-swiss; test_after_swiss_routes_are_public_once_it_ends walks the rest.
 
@@ -102,6 +103,14 @@ ROUTES = {
     # penalties and deck checks, private to the staff (a disqualification takes ORGANIZE inside penalties.new)
     "penalties.index": SCORE, "penalties.new": SCORE,
     "deck_checks.index": SCORE, "deck_checks.draw": SCORE, "deck_checks.check": SCORE,
+    # event groups (app/web/views/groups.py): an account makes its own; only the group's owner changes it (its
+    # events' staff do not); its page and each event's "your entry" answer are public
+    "groups.index": ACCOUNT, "groups.create": ACCOUNT,
+    "groups.manage": GROUP, "groups.update": GROUP, "groups.delete": GROUP, "groups.add": GROUP,
+    "groups.remove": GROUP, "groups.move": GROUP,
+    "groups.page": PUBLIC, "groups.entry": PUBLIC,
+    # streaming (app/web/views/streaming.py): the organizers set the stream and the featured table; the feed is public
+    "streaming.save": ORGANIZE, "streaming.feature": ORGANIZE, "streaming.feed": PUBLIC,
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
@@ -130,6 +139,8 @@ def expected_allowed(role: str, endpoint: str, method: str) -> bool:
         return True
     if need in (SERIES, SERIES_OWN):
         return need in SERIES_GRANTS.get(role, ()) or (role == "admin" and method in READ)
+    if need == GROUP:
+        return role == "owner" or (role == "admin" and method in READ)
     return need in GRANTS[role] or (role == "admin" and method in READ and endpoint not in ADMIN_MAY_NOT_READ)
 
 
@@ -193,13 +204,18 @@ def _victim(make_user, make_tournament):
     db.session.flush()
     players[0].nrdb_account_id = account.id
     series = _victim_series(victim, organizer, t, players, make_tournament)
+    group = EventGroup(owner_id=victim.id, name="Victim Weekend", slug="victim-weekend")
+    db.session.add(group)
+    db.session.flush()
+    db.session.add(EventGroupMember(group_id=group.id, tournament_id=t.id, position=0))
     db.session.commit()
     seat = db.session.scalars(sa.select(Seat).filter_by(match_id=game.id)).first()
     return {"tid": t.id, "tournament_id": t.id, "pid": players[0].id, "player_id": players[0].id,
             "mid": game.id, "match_id": game.id, "rid": rnd.id, "round_id": rnd.id, "sid": seat.id,
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
             "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
-            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id, **series}
+            "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id,
+            "gid": group.id, "gslug": group.slug, **series}
 
 
 def _victim_series(victim, organizer, t, players, make_tournament) -> dict:

@@ -22,7 +22,7 @@ def addresses(slug: str) -> list[str]:
     return [f"/t/{slug}/pairings", f"/t/{slug}/pairings?q=an", f"/t/{slug}/rounds/1", f"/t/{slug}/rounds/2",
             f"/t/{slug}/standings", f"/t/{slug}/status.json", f"/api/tournaments/{slug}",
             f"/api/tournaments/{slug}/rounds", f"/api/tournaments/{slug}/rounds/1",
-            f"/api/tournaments/{slug}/standings", f"/api/tournaments/{slug}/bracket"]
+            f"/api/tournaments/{slug}/standings", f"/api/tournaments/{slug}/bracket", f"/t/{slug}/stream.json"]
 
 
 def body(response) -> str:

@@ -25,9 +25,12 @@ class EntryForm(HandleFields, FlaskForm):
     runner_identity = StringField("Runner identity", filters=[strip], validators=[Length(max=NAME_MAX), printable])
     pronouns = StringField("Pronouns (optional)", filters=[strip], validators=[Length(max=PRONOUNS_MAX), printable],
                            description="Shown beside the name, e.g. she/her, they/them.")
+    no_coverage = BooleanField("Don't show me on stream",
+                               description="The organizer will never feature your table on the event's stream.")
 
 
 class PlayerForm(EntryForm):
+    no_coverage = BooleanField("No stream coverage", description="The player opted out: never featured on stream.")
     first_round_bye = BooleanField("Bye in round 1", description="For example a prize from a qualifier.")
     fixed_table = IntegerField("Fixed table", validators=[Optional(), NumberRange(min=1, max=MAX_TABLE)],
                                description="Always seat this player at this table (accessibility). Leave empty "

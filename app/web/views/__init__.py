@@ -5,18 +5,13 @@ from ...models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import (abr, api, auth, cut, decklists, judge_calls, nrdb, nrdb_decks, nrdb_picker, online, pairing_jobs,
-                   player, players, printouts, public, registration, rounds, series, slips, staff, stats, timer,
-                   tournaments)
+    from . import (abr, api, auth, cut, deck_checks, decklists, groups, judge_calls, nrdb, nrdb_decks, nrdb_picker,
+                   online, pairing_jobs, penalties, player, players, printouts, public, registration, rounds,
+                   schedule, series, slips, staff, stats, streaming, timer, tournaments)
 
     for module in (auth, tournaments, players, rounds, pairing_jobs, public, cut, api, player, timer, printouts,
                    staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
-                   online, series):
-        app.register_blueprint(module.bp)
-    from . import schedule
-    app.register_blueprint(schedule.bp)
-    from . import deck_checks, penalties  # penalties and deck checks
-    for module in (penalties, deck_checks):
+                   online, series, schedule, penalties, deck_checks, groups, streaming):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

@@ -11,6 +11,7 @@ from ..forms.players import ImportForm, PlayerForm
 from ...core.identities import identities
 from ...models import Player, Tournament
 from ...services import players as roster
+from ...services import streaming
 from ...services.online import handles
 from ...services.locks import lock_tournament
 from ...services.player_import import UnreadableFile, decode, parse_players
@@ -76,6 +77,9 @@ def _apply(form: PlayerForm, player: Player, started: bool, online: bool) -> Non
     player.corp_identity = form.corp_identity.data or ""
     player.runner_identity = form.runner_identity.data or ""
     player.pronouns = form.pronouns.data or ""
+    player.no_coverage = bool(form.no_coverage.data)
+    if player.no_coverage and player.id is not None:
+        streaming.unfeature_player(player.tournament, player.id)
     if not started:  # afterwards the field is not on the form: the recorded request stays as it was
         player.first_round_bye = bool(form.first_round_bye.data)
     player.fixed_table = form.fixed_table.data

@@ -20,7 +20,8 @@ bp = Blueprint("registration", __name__, url_prefix="/t/<slug>")
 def _fields(t, form: EntryForm) -> dict:
     identity = (form.corp_identity.data, form.runner_identity.data) if t.fmt.netrunner else ("", "")
     return {"name": form.name.data, "corp_identity": identity[0], "runner_identity": identity[1],
-            "pronouns": form.pronouns.data, "jinteki_name": form.jinteki_name.data, "discord": form.discord.data}
+            "pronouns": form.pronouns.data, "jinteki_name": form.jinteki_name.data, "discord": form.discord.data,
+            "no_coverage": bool(form.no_coverage.data)}
 
 
 @bp.post("/register")

@@ -1,0 +1,28 @@
+"""Event group forms: a group's name and public address, an event to add, a move in the list."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, SelectField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
+
+from ...models import EventGroup
+from . import printable, strip
+
+NAME_MAX = EventGroup.__table__.c.name.type.length
+SLUG_MAX = EventGroup.__table__.c.slug.type.length
+
+
+class GroupForm(FlaskForm):
+    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=NAME_MAX), printable],
+                       description="What players see, e.g. Worlds 2026 weekend.")
+    slug = StringField("Public address", filters=[strip], validators=[Optional(), Length(max=SLUG_MAX)],
+                       description="The end of the page's address, /g/…: letters, digits and dashes, e.g. "
+                                   "worlds-2026. Changing it breaks printed QR codes.")
+
+
+class AddEventForm(FlaskForm):
+    tournament = IntegerField("Event", validators=[InputRequired(message="Choose one of your events.")])
+
+
+class MoveForm(FlaskForm):
+    direction = SelectField(choices=[("up", "Up"), ("down", "Down")], validators=[InputRequired()])
