@@ -175,3 +175,17 @@ def test_a_deleted_event_leaves_its_group(make_user, make_tournament, login, cli
     assert _members(group.id) == [main.id]
     page = client.application.test_client().get("/g/worlds-2026").get_data(as_text=True)
     assert "Main Event" in page and "Side Event" not in page
+
+
+def test_the_group_page_says_what_comes_next_in_each_event(make_user, make_tournament, login, client):
+    """An event with a schedule shows its own 'Next:' line on the group page (one id per event); one without, none."""
+    to, main, _players = setup_event(make_user, make_tournament, login, n=4, name="Main Event", planned_rounds=3)
+    side = make_tournament(main.owner, name="Startup Side")
+    group = _group(to)
+    for t in (main, side):
+        to.post(f"/groups/{group.id}/events", data={"tournament": t.id})
+    assert to.post(f"/tournaments/{main.id}/schedule/standard").status_code == 303
+    page = client.get("/g/worlds-2026").get_data(as_text=True)
+    assert page.count('class="schedule-next"') == 1 and f'id="schedule-next-{main.id}"' in page
+    line = re.search(r'id="schedule-next-\d+">(.*?)</p>', page, re.S).group(1)
+    assert "Next:" in line and "round 1" in line
