@@ -638,3 +638,9 @@ def _bump_versions(session, _context, _instances) -> None:
             obj.version = (obj.version or 0) + 1
     changed -= {obj.id for obj in session.dirty if isinstance(obj, Tournament)}
     touch(session, changed)
+
+
+from . import check_in  # noqa: E402,F401
+from .check_in import CheckIn, CheckInSettings, WaitlistEntry  # noqa: E402,F401
+for _part in (CheckInSettings, CheckIn, WaitlistEntry):
+    tournament_part(_part)
