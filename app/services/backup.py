@@ -27,6 +27,7 @@ from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange,
                       Tournament, User, as_utc, utcnow)
 from . import player_links
 from . import round_tables
+from .check_in import carried as check_in_carried
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,8 @@ def backup(tournament: Tournament) -> dict:
              "updated_by": d.updated_by, "updated_at": _time(d.updated_at), "unlocked": d.unlocked}
             for d in db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id)
                                         .order_by(Decklist.player_id, Decklist.side))],
+        # any version may carry it (app/services/check_in/carried.py); absent: check-in off, no waitlist
+        check_in_carried.KEY: check_in_carried.dump(t, number),
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],

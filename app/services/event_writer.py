@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
+from .check_in import carried as check_in_carried
 from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player, ResultChange, ResultClaim, Round,
                      Seat, Staff, Tournament, User, new_slip_ref, utcnow)
 from ..core.names import name_key
@@ -150,6 +151,7 @@ class EventPlan:
     staff_ids: list = field(default_factory=list)  # (user id, role)
     pending_staff: list = field(default_factory=list)  # a move: (e-mail, role) with no account here yet
     decklists: list = field(default_factory=list)  # of DecklistRow
+    check_in: Optional[object] = None  # a backup's check-in: app/services/check_in/carried.py (Plan)
 
 
 class NameClash:
@@ -249,6 +251,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "identity_was": d.identity_was, "updated_by": d.updated_by, "updated_at": d.updated_at,
          "unlocked": d.unlocked}
         for d in plan.decklists])
+    if plan.check_in is not None:
+        check_in_carried.write(tid, plan.check_in, player_id)
     cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]
     _insert_all(CutResult, [{"tournament_id": tid, "game": r.game, "winner_id": player_id.get(r.winner),
                              "corp_id": player_id.get(r.corp), "table": r.table, "round": r.round,

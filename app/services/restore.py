@@ -28,6 +28,7 @@ from . import rounds as rounds_service
 from . import staff as staff_service
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
+from .check_in import carried as check_in_carried
 from .jsonfile import FileError
 from .match_results import check_log
 from .rounds import RoundError
@@ -180,6 +181,7 @@ def read(doc) -> EventPlan:
         plan.staff = _check_staff(doc)
     if doc["version"] >= 5:
         plan.decklists = _check_decklists(doc.get("decklists"), ids, settings)
+    plan.check_in = check_in_carried.read(doc.get(check_in_carried.KEY), ids, {p.key: p.dropped for p in players})
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]

@@ -175,3 +175,66 @@ def test_settings_refuse_a_bad_deadline_and_change_nothing(app, client, login, m
     assert r.status_code == 422 and db.session.get(CheckInSettings, t.id) is None
     r = client.post(f"/tournaments/{t.id}/check-in/settings", data={"enabled": "y", "no_shows": "sometimes"})
     assert r.status_code == 422 and db.session.get(CheckInSettings, t.id) is None
+
+
+def _restore(client, doc):
+    import io
+    import json
+    return client.post("/tournaments/restore", data={"file": (io.BytesIO(json.dumps(doc).encode()), "backup.json")},
+                       content_type="multipart/form-data")
+
+
+def test_check_ins_and_the_waitlist_travel_in_the_backup(app, client, login, make_user, make_tournament):
+    from app.models import Tournament
+    from app.services import backup as backup_service
+
+    t = _full_event(make_user, make_tournament, login, client, cap=2, names=("Ana", "Ben", "Cy", "Dee", "Eve"))
+    _roll_call(client, t, waitlist="y", closes_in="30")
+    p = _players(t)
+    client.post(f"/tournaments/{t.id}/check-in/{p['Ana'].id}")
+    client.post(f"/tournaments/{t.id}/players/{p['Ben'].id}/drop")  # Cy moves in; Dee and Eve wait
+    first = backup_service.backup(t)
+    carried = first["check_in"]
+    assert carried["settings"]["waitlist"] and carried["settings"]["deadline"]
+    assert [(w["player"], w["promoted_at"] is not None) for w in carried["waitlist"]] == [(3, True), (4, False),
+                                                                                         (5, False)]
+    assert [c["player"] for c in carried["check_ins"]] == [1]
+    assert _restore(client, first).status_code in (302, 303)
+    copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
+    second = backup_service.backup(copy)
+    assert second["check_in"] == carried
+    # the copy's waitlist works: Eve is second in line there too
+    eve = db.session.scalars(sa.select(Player).filter_by(tournament_id=copy.id, name="Eve")).one()
+    assert "Waitlist position 2" in _page(app.test_client(), copy, eve)
+    # absent (an older backup): off, nobody waiting, restored all the same
+    older = dict(first)
+    older.pop("check_in")
+    older["tournament"] = dict(first["tournament"], slug="older")
+    assert _restore(client, older).status_code in (302, 303)
+
+
+def test_a_backup_whose_check_in_contradicts_itself_is_refused_whole(app, client, login, make_user, make_tournament):
+    import copy as copying
+
+    from app.models import Tournament
+    from app.services import backup as backup_service
+
+    t = _full_event(make_user, make_tournament, login, client, cap=1, names=("Ana", "Ben", "Cy"))
+    client.post(f"/tournaments/{t.id}/check-in/settings", data={"enabled": "y", "no_shows": "drop", "waitlist": "y"})
+    client.post(f"/tournaments/{t.id}/check-in/{_players(t)['Ana'].id}")
+    good = backup_service.backup(t)
+    bad = []
+    for change in (lambda d: d["players"][2].update(dropped=False),  # waiting yet in
+                   lambda d: d["check_in"]["waitlist"][0].update(player=99),
+                   lambda d: d["check_in"]["waitlist"][1].update(position=d["check_in"]["waitlist"][0]["position"]),
+                   lambda d: d["check_in"]["check_ins"].append(dict(d["check_in"]["check_ins"][0])),
+                   lambda d: d["check_in"]["settings"].update(no_shows="sometimes"),
+                   lambda d: d["check_in"]["settings"].update(round=0),
+                   lambda d: d["check_in"].update(waitlist="all")):
+        doc = copying.deepcopy(good)
+        change(doc)
+        r = _restore(client, doc)
+        if r.status_code != 400:
+            bad.append(r.status_code)
+    assert not bad
+    assert db.session.scalar(sa.select(sa.func.count(Tournament.id))) == 1
