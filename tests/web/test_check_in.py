@@ -238,3 +238,9 @@ def test_a_backup_whose_check_in_contradicts_itself_is_refused_whole(app, client
             bad.append(r.status_code)
     assert not bad
     assert db.session.scalar(sa.select(sa.func.count(Tournament.id))) == 1
+
+
+def test_the_player_list_marks_the_waitlist_in_order(app, client, login, make_user, make_tournament):
+    t = _full_event(make_user, make_tournament, login, client, cap=1, names=("Ana", "Ben", "Cy"))
+    page = client.get(f"/tournaments/{t.id}/players").get_data(as_text=True)
+    assert "waitlist 1" in page and "waitlist 2" in page and ">dropped<" not in page and "Let in" in page

@@ -38,6 +38,12 @@ def on_waitlist(player: Player) -> bool:
     return waitlist.is_waiting(player)
 
 
+@bp.app_template_global("waitlist_places")
+def waitlist_places(t: Tournament) -> dict[int, int]:
+    """Player id -> place in line (1: next), for the TO's player list; one query."""
+    return {pid: i for i, (pid, _) in enumerate(waitlist.waiting(t), 1)}
+
+
 @bp.post("/t/<slug>/p/<token>/check-in")
 def player_check_in(slug: str, token: str):
     t, player = linked_player(slug, token)
