@@ -8,7 +8,9 @@
   if (!list) { return; }
   var input = document.getElementById("find"), none = document.getElementById("no-match");
 
+  var current = "";  /* the server's key of the search text now shown */
   var show = function (q) {
+    current = q;
     var shown = 0;
     Array.prototype.forEach.call(list.children, function (row) {
       var hit = !q || row.getAttribute("data-names").indexOf(q) !== -1;
@@ -44,10 +46,45 @@
   };
 
   if (!window.fetch || !window.FormData) { return; }
+  var pending = 0, taps = 0;  /* taps on their way, and made: a poll sent before a tap is not drawn after it */
+
+  /* Phones' check-ins and other staff's ticks: the rows and counts as the server draws them, every 4 s (a 304
+     while the event is unchanged). */
+  var liveUrl = list.getAttribute("data-live-url"), etag = '"' + list.getAttribute("data-etag") + '"';
+  var poll = function () {
+    if (document.hidden || pending) { return; }
+    var sent = taps;
+    fetch(liveUrl, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": etag } })
+      .then(function (r) {
+        if (r.status !== 200) { return null; }
+        etag = r.headers.get("ETag") || etag;
+        return r.json();
+      })
+      .then(function (data) {
+        if (!data || pending || sent !== taps) { return; }
+        var focused = document.activeElement && document.activeElement.closest &&
+          document.activeElement.closest("#roll-call li");
+        var focusedId = focused ? focused.id : null;
+        list.innerHTML = data.rows;
+        show(current);
+        var counts = document.getElementById("check-in-counts");
+        if (counts && data.counts) { counts.outerHTML = data.counts; }
+        var again = focusedId && document.getElementById(focusedId);
+        if (again) { again.querySelector("button").focus(); }
+      })
+      .catch(function () {});
+  };
+  if (liveUrl) {
+    window.setInterval(poll, 4000);
+    document.addEventListener("visibilitychange", poll);
+  }
+
   list.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.hasAttribute("data-roll-call")) { return; }
     event.preventDefault();
+    pending += 1;
+    taps += 1;
     var button = form.querySelector("button");
     button.disabled = true;
     fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin",
@@ -57,6 +94,7 @@
         return r.json();
       })
       .then(function (answer) {
+        pending = Math.max(0, pending - 1);
         var row = form.closest("li");
         if (answer.row) {
           var holder = document.createElement("ul");
@@ -73,6 +111,7 @@
         say(answer.message, answer.ok);
       })
       .catch(function () {
+        pending = Math.max(0, pending - 1);
         button.disabled = false;
         form.submit();  /* the server decides, the page comes back */
       });

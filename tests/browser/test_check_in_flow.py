@@ -18,12 +18,12 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
                                                      unique):
     with live_server.app_context():
         t = Tournament(owner_id=organizer["id"], name=f"Check-in Regional {unique}", format="single",
-                       registration_open=True, registration_cap=3)
+                       registration_open=True, registration_cap=4)
         db.session.add(t)
         db.session.flush()
         db.session.add(CheckInSettings(tournament_id=t.id, enabled=True, round=1, no_shows="drop", waitlist=True))
         db.session.commit()
-        for name in ("Zoë Kovač", "Grace Hopper", "Alan Turing"):
+        for name in ("Zoë Kovač", "Grace Hopper", "Alan Turing", "Ada Lovelace"):
             registration.register(t, name)
         links = {p.name: f"/t/{t.slug}/p/{player_links.token(p)}"
                  for p in db.session.query(Player).filter_by(tournament_id=t.id)}
@@ -59,7 +59,7 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     desk.get_by_role("link", name="Check-in").click()
     counts = desk.locator("#check-in-counts")
     expect(counts).to_contain_text("1checked in")
-    expect(counts).to_contain_text("2not yet")
+    expect(counts).to_contain_text("3not yet")
     expect(counts).to_contain_text("1on the waitlist")
     desk.evaluate("window.notReloaded = true")
     zoe = desk.locator("#roll-call li", has_text="Zoë Kovač")
@@ -71,6 +71,12 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     expect(desk.locator("#check-in-counts")).to_contain_text("1checked in")
     desk.locator("#roll-call li", has_text="Zoë Kovač").get_by_role("button").click()
     expect(desk.locator("#check-in-counts")).to_contain_text("2checked in")
+    # Ada checks in on her phone meanwhile: the open roll call shows it by itself.
+    ada = new_context(**PHONE_360).new_page()
+    ada.goto(links["Ada Lovelace"])
+    ada.get_by_role("button", name="I am here: check me in").click()
+    expect(desk.locator("#check-in-counts")).to_contain_text("3checked in", timeout=LIVE)
+    expect(desk.locator("#roll-call li", has_text="Ada Lovelace")).to_contain_text("✓ checked in (phone)")
     assert desk.evaluate("window.notReloaded") is True
     desk.get_by_label("Find a player").fill("zoe kovac")
     expect(desk.locator("#roll-call li", has_text="Grace Hopper")).to_be_hidden()

@@ -244,3 +244,16 @@ def test_the_player_list_marks_the_waitlist_in_order(app, client, login, make_us
     t = _full_event(make_user, make_tournament, login, client, cap=1, names=("Ana", "Ben", "Cy"))
     page = client.get(f"/tournaments/{t.id}/players").get_data(as_text=True)
     assert "waitlist 1" in page and "waitlist 2" in page and ">dropped<" not in page and "Let in" in page
+
+
+def test_the_roll_call_poll_answers_304_until_something_changes(app, client, login, make_user, make_tournament):
+    t = _full_event(make_user, make_tournament, login, client, cap=5, names=("Ana", "Ben"))
+    _roll_call(client, t)
+    first = client.get(f"/tournaments/{t.id}/check-in/live")
+    assert first.status_code == 200 and 'data-names="ana"' in first.get_json()["rows"]
+    etag = first.headers["ETag"]
+    assert client.get(f"/tournaments/{t.id}/check-in/live", headers={"If-None-Match": etag}).status_code == 304
+    ana = _players(t)["Ana"]
+    app.test_client().post(f"/t/{t.slug}/p/{player_links.token(ana)}/check-in")
+    again = client.get(f"/tournaments/{t.id}/check-in/live", headers={"If-None-Match": etag})
+    assert again.status_code == 200 and "checked in (phone)" in again.get_json()["rows"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from math import ceil
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
@@ -15,6 +15,7 @@ from ...extensions import db
 from ...models import Player, Tournament, utcnow
 from ...services.check_in import phone, roll_call, settings, waitlist
 from ...services.locks import lock_tournament
+from ..conditional import client_has
 from ..access import ORGANIZE, SCORE, linked_player, managed_player, managed_tournament, may
 from ..forms.check_in import ButtonForm, SettingsForm
 
@@ -75,13 +76,36 @@ def _page(t: Tournament, form: SettingsForm | None = None, status: int = 200):
     wanted = name_key(query)  # without JavaScript the server filters (static/check_in.js does it as you type)
     rows = [r for r in sheet.rows if wanted in r.key]
     return render_template("check_in/index.html", t=t, sheet=sheet, rows=rows, form=form, query=query,
-                           organize=may(current_user, t, ORGANIZE)), status
+                           organize=may(current_user, t, ORGANIZE), etag=_etag(t)), status
+
+
+def _etag(t: Tournament) -> str:
+    """The roll call changes only with the event's version (a check-in, a drop, a registration bump it)."""
+    return f"check-in-{t.id}-{t.version}"
 
 
 @bp.get("/tournaments/<int:tid>/check-in")
 @login_required
 def index(tid: int):
     return _page(managed_tournament(tid, SCORE))
+
+
+@bp.get("/tournaments/<int:tid>/check-in/live")
+@login_required
+def live(tid: int):
+    """The roll call's rows (every active player: the page filters them itself) and counts for the open page to swap
+    in, so phones' check-ins and other staff's ticks show without a reload; 304 while nothing changed."""
+    t = managed_tournament(tid, SCORE)
+    etag = _etag(t)
+    if client_has(etag):
+        response = make_response("", 304)
+    else:
+        sheet = roll_call.sheet(t)
+        response = jsonify(rows=render_template("check_in/_rows.html", t=t, rows=sheet.rows, query=""),
+                           counts=render_template("check_in/_counts.html", sheet=sheet))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def _back(t: Tournament, anchor: str | None = None):
