@@ -1,5 +1,5 @@
 """Check-in and the waitlist under real concurrency: the app served on a loopback port, registrations, phones
-withdrawing and checking in, the staff's ticks and the TO's no-show drop fired from threads at the same instant.
+withdrawing and checking in, the staff's ticks, the TO's no-show drop and a raised cap fired from threads at the same instant.
 
 Whatever the interleaving the rows stay coherent: never more players in than the cap, nobody waiting while a place
 is free, promotions in the line's order and each once, nobody both checked in and dropped. Meant for PostgreSQL (row
@@ -17,6 +17,7 @@ from app.services import registration
 from test_participation_races import PASSWORD, fire, player_opener, post, served, to_opener  # noqa: F401
 
 CAP = 12
+RAISED = 14  # the TO raises the cap in the middle of it all
 
 
 def _event(make_user) -> Tournament:
@@ -40,7 +41,7 @@ def _retry(call, tries):
     return status
 
 
-def test_registrations_drops_check_ins_and_the_no_show_drop_racing_leave_coherent_rows(app, served, make_user,
+def test_registrations_drops_check_ins_no_shows_and_a_raised_cap_racing_leave_coherent_rows(app, served, make_user,
                                                                                       database_uri):
     t = _event(make_user)
     tries = 3 if database_uri.startswith("sqlite") else 1
@@ -57,8 +58,11 @@ def test_registrations_drops_check_ins_and_the_no_show_drop_racing_leave_coheren
     jobs += [lambda p=p: _retry(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/{p.id}", {}), tries)
              for p in ticked]
     jobs += [lambda: _retry(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/no-shows", {}), tries)]
+    settings = {"name": t.name, "date": t.date.isoformat(), "format": "single", "score_factor": "2",
+                "registration_open": "y", "registration_cap": str(RAISED)}
+    jobs += [lambda: _retry(lambda: post(to, f"{served}/tournaments/{t.id}/edit", settings), tries)]
     statuses = fire(jobs, workers=len(jobs))
-    assert set(statuses) <= {303}, statuses
+    assert set(statuses) <= {302, 303}, statuses
 
     db.session.expire_all()
     rows = db.session.execute(sa.select(Player.id, Player.name, Player.dropped).filter_by(tournament_id=t.id)).all()
@@ -71,8 +75,9 @@ def test_registrations_drops_check_ins_and_the_no_show_drop_racing_leave_coheren
     promoted = [pid for pid, _, promoted in line if promoted is not None]
     checked = set(db.session.scalars(sa.select(CheckIn.player_id).filter_by(tournament_id=t.id)))
 
-    assert len(active) <= CAP
-    assert not waiting or len(active) == CAP, (len(active), len(waiting))  # no free place while someone waits
+    assert db.session.get(Tournament, t.id).registration_cap == RAISED
+    assert len(active) <= RAISED
+    assert not waiting or len(active) == RAISED, (len(active), len(waiting))  # no free place while someone waits
     assert set(waiting) <= dropped  # a waiting player is never paired
     positions = [pos for _, pos, _ in line]
     assert max((pos for pid, pos, p in line if p is not None), default=0) < \
