@@ -17,7 +17,7 @@ from ..models import Player, Tournament
 from . import players as roster
 from .check_in import settings as check_in_settings
 from .check_in import waitlist
-from ..core.check_in import Entry
+from ..core.check_in import Entry, free_places
 from .locks import lock_tournament
 from .online import handles
 
@@ -71,7 +71,8 @@ def status(t: Tournament) -> Status:
             return Status(False, f"The event is full ({t.registration_cap} players). Ask the organizer.")
         if entry is Entry.WAITLIST:
             return Status(True, places_left=0, late=started, waitlist=True)
-        left = max(0, t.registration_cap - roster.active_count(t) - (waitlist.waiting_count(t) if keeps and not started else 0))
+        waiting = waitlist.waiting_count(t) if keeps and not started else 0  # they take the next free places
+        left = max(0, free_places(t.registration_cap, roster.active_count(t)) - waiting)
     return Status(True, places_left=left, late=started)
 
 

@@ -1,5 +1,6 @@
 """Check-in and the waitlist under real concurrency: the app served on a loopback port, registrations, phones
-withdrawing and checking in, the staff's ticks, the TO's no-show drop and a raised cap fired from threads at the same instant.
+withdrawing and checking in, the staff's ticks, the TO's no-show drop and a raised cap fired from threads at the same
+instant.
 
 Whatever the interleaving the rows stay coherent: never more players in than the cap, nobody waiting while a place
 is free, promotions in the line's order and each once, nobody both checked in and dropped. Meant for PostgreSQL (row

@@ -70,11 +70,12 @@ def test_a_full_event_without_a_waitlist_still_refuses(app, make_user, make_tour
 def test_waitlisted_players_stay_out_of_pairings_standings_and_the_nrtm_file(app, client, login, make_user,
                                                                               make_tournament):
     t = _full_event(make_user, make_tournament, login, client, cap=2, names=("Ana", "Ben", "Cy"))
+    client.post(f"/tournaments/{t.id}/players", data={"name": "Eve"})  # the TO's hand: in, beyond the cap
     rounds_service.pair_next_round(t, 1)
     rounds_service.publish_round(t, 1)
     doc = nrtm_export.export(t, "http://x")
-    assert sorted(r["name"] for r in doc["players"]) == ["Ana", "Ben"]
-    assert sorted(r["id"] for r in doc["players"]) == [1, 2]
+    assert sorted(r["name"] for r in doc["players"]) == ["Ana", "Ben", "Eve"]
+    assert sorted(r["id"] for r in doc["players"]) == [1, 2, 3]  # numbered among those the file holds
     # after round 1 a drop frees no place automatically: the TO lets Cy in by hand (a late entry)
     p = _players(t)
     client.post(f"/tournaments/{t.id}/players/{p['Ben'].id}/drop")
