@@ -258,3 +258,12 @@ def test_the_roll_call_poll_answers_304_until_something_changes(app, client, log
     app.test_client().post(f"/t/{t.slug}/p/{player_links.token(ana)}/check-in")
     again = client.get(f"/tournaments/{t.id}/check-in/live", headers={"If-None-Match": etag})
     assert again.status_code == 200 and "checked in (phone)" in again.get_json()["rows"]
+
+
+def test_the_dashboard_counts_the_roll_call_and_the_waitlist(app, client, login, make_user, make_tournament):
+    t = _full_event(make_user, make_tournament, login, client, cap=2, names=("Ana", "Ben", "Cy"))
+    _roll_call(client, t, waitlist="y")
+    client.post(f"/tournaments/{t.id}/check-in/{_players(t)['Ana'].id}")
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert ("before round 1: <strong>1</strong> checked in, <strong>1</strong> not yet; <strong>1</strong> on the "
+            "waitlist") in page

@@ -186,6 +186,25 @@ def sheet(t: Tournament, now: Optional[datetime] = None) -> Sheet:
                  settings.keeps_waitlist(t), t.registration_cap)
 
 
+@dataclass(frozen=True)
+class Counts:
+    running: bool
+    round: int
+    checked: int
+    not_yet: int
+    waiting: int
+
+
+def counts(t: Tournament) -> Counts:
+    """The dashboard's line: the roll call's counts in two aggregate queries (no rows)."""
+    call = settings.roll_call(t)
+    active, checked = db.session.execute(
+        sa.select(sa.func.count(Player.id), sa.func.count(CheckIn.id))
+        .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == call.round))
+        .where(Player.tournament_id == t.id, Player.dropped.is_(False))).one()
+    return Counts(call.running(latest_round(t)), call.round, checked, active - checked, waitlist.waiting_count(t))
+
+
 def check_ins(t: Tournament) -> list[CheckIn]:
     return db.session.scalars(sa.select(CheckIn).where(CheckIn.tournament_id == t.id)
                               .order_by(CheckIn.round, CheckIn.id)).all()

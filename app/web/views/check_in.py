@@ -39,6 +39,12 @@ def on_waitlist(player: Player) -> bool:
     return waitlist.is_waiting(player)
 
 
+@bp.app_template_global("check_in_counts")
+def check_in_counts(t: Tournament) -> roll_call.Counts:
+    """The dashboard's line for check-in (check_in/_dash_link.html)."""
+    return roll_call.counts(t)
+
+
 @bp.app_template_global("waitlist_places")
 def waitlist_places(t: Tournament) -> dict[int, int]:
     """Player id -> place in line (1: next), for the TO's player list; one query."""
