@@ -86,8 +86,11 @@ class RollCall:
         """The roll call is under way: on, and its round not paired yet (staff tick players off until then)."""
         return self.enabled and latest_round < self.round
 
-    def closed(self, now: datetime) -> bool:
-        """Its deadline has passed: phones no longer check in (staff still may)."""
+    def closed(self, now: datetime, promoted_at: Optional[datetime] = None) -> bool:
+        """Its deadline has passed: phones no longer check in (staff still may). A player let in from the waitlist
+        after the deadline was never given the chance: for them it has not passed."""
+        if promoted_at is not None and self.deadline is not None and promoted_at >= self.deadline:
+            return False
         return self.deadline is not None and now >= self.deadline
 
     def open_to_phones(self, latest_round: int, now: datetime) -> bool:
@@ -111,14 +114,14 @@ class Phone(Enum):
 
 
 def phone(roll_call: RollCall, latest_round: int, now: datetime, *, waitlisted: bool, dropped: bool,
-          checked_in: bool) -> Phone:
+          checked_in: bool, promoted_at: Optional[datetime] = None) -> Phone:
     if waitlisted:
         return Phone.WAITLIST
     if dropped or not roll_call.running(latest_round):
         return Phone.NONE
     if checked_in:
         return Phone.DONE
-    return Phone.MISSED if roll_call.closed(now) else Phone.OPEN
+    return Phone.MISSED if roll_call.closed(now, promoted_at) else Phone.OPEN
 
 
 class Refusal(ValueError):
@@ -126,9 +129,10 @@ class Refusal(ValueError):
 
 
 def check_check_in(roll_call: RollCall, latest_round: int, now: datetime, *, by_staff: bool, waitlisted: bool,
-                   dropped: bool) -> None:
+                   dropped: bool, promoted_at: Optional[datetime] = None) -> None:
     """A check-in allowed now, or Refusal: a roll call running; the player in (not waiting, not dropped); a phone
-    only before the deadline (staff tick late arrivals after it, the TO deciding)."""
+    only before the deadline, or after it for a player let in from the waitlist after it (staff tick late arrivals
+    after it, the TO deciding)."""
     if not roll_call.running(latest_round):
         raise Refusal("Check-in is not open." if not roll_call.enabled or latest_round < roll_call.round
                       else f"Round {roll_call.round} is paired: check-in is over.")
@@ -138,5 +142,5 @@ def check_check_in(roll_call: RollCall, latest_round: int, now: datetime, *, by_
     if dropped:
         raise Refusal("You have dropped. See the organizer." if not by_staff
                       else "This player has dropped: bring them back in first.")
-    if not by_staff and roll_call.closed(now):
+    if not by_staff and roll_call.closed(now, promoted_at):
         raise Refusal("Check-in closed. See the organizer at the desk.")

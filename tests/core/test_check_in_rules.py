@@ -100,3 +100,16 @@ def test_who_may_check_in():
         check_check_in(call, 1, NOW, by_staff=True, waitlisted=False, dropped=False)
     with pytest.raises(Refusal, match="not open"):
         check_check_in(RollCall(), 0, NOW, by_staff=True, waitlisted=False, dropped=False)
+
+
+def test_a_player_let_in_after_the_deadline_may_still_check_in_from_their_phone():
+    call = RollCall(enabled=True, round=1, deadline=NOW)
+    later = NOW + timedelta(minutes=10)
+    promoted = NOW + timedelta(minutes=2)
+    kw = dict(waitlisted=False, dropped=False, checked_in=False)
+    assert phone(call, 0, later, promoted_at=promoted, **kw) is Phone.OPEN
+    assert phone(call, 0, later, promoted_at=NOW - timedelta(minutes=1), **kw) is Phone.MISSED  # in before it
+    check_check_in(call, 0, later, by_staff=False, waitlisted=False, dropped=False, promoted_at=promoted)
+    with pytest.raises(Refusal):
+        check_check_in(call, 0, later, by_staff=False, waitlisted=False, dropped=False,
+                       promoted_at=NOW - timedelta(minutes=1))

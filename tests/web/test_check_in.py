@@ -267,3 +267,19 @@ def test_the_dashboard_counts_the_roll_call_and_the_waitlist(app, client, login,
     page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
     assert ("before round 1: <strong>1</strong> checked in, <strong>1</strong> not yet; <strong>1</strong> on the "
             "waitlist") in page
+
+
+def test_a_player_let_in_after_the_deadline_checks_in_from_their_phone(app, client, login, make_user,
+                                                                       make_tournament):
+    t = _full_event(make_user, make_tournament, login, client, cap=2, names=("Ana", "Ben", "Cy"))
+    _roll_call(client, t, waitlist="y", closes_in="0")
+    p = _players(t)
+    client.post(f"/tournaments/{t.id}/check-in/{p['Ana'].id}")
+    client.post(f"/tournaments/{t.id}/check-in/no-shows")  # Ben out, Cy in after the deadline
+    phone = app.test_client()
+    page = _page(phone, t, p["Cy"])
+    assert "You are in" in page and "I am here: check me in" in page
+    phone.post(f"/t/{t.slug}/p/{player_links.token(p['Cy'])}/check-in")
+    assert "Checked in for round 1" in _page(phone, t, p["Cy"])
+    rounds_service.pair_next_round(t, 1)  # past the deadline: nobody left to drop
+    assert set(db.session.scalars(sa.select(Seat.player_id))) == {p["Ana"].id, p["Cy"].id}

@@ -32,7 +32,8 @@ def view(t: Tournament, player: Player, now: Optional[datetime] = None) -> Phone
     latest = roll_call.latest_round(t)
     mine = roll_call.checked_in(t, player, call.round) if call.enabled else None
     state = rules.phone(call, latest, now or utcnow(), waitlisted=waiting, dropped=player.dropped,
-                        checked_in=mine is not None)
+                        checked_in=mine is not None,
+                        promoted_at=as_utc(entry.promoted_at) if entry is not None else None)
     return PhoneView(state, position=waitlist.position(t, player) if waiting else None,
                      promoted=entry is not None and not waiting and latest == 0 and not player.dropped,
                      round=call.round, deadline=as_utc(call.deadline) if call.deadline else None,

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from ...core import check_in as rules
 from ...core.names import name_key
 from ...extensions import db
-from ...models import CheckIn, Player, Round, Tournament, WaitlistEntry, touch, utcnow
+from ...models import CheckIn, Player, Round, Tournament, WaitlistEntry, as_utc, touch, utcnow
 from .. import backup
 from ..locks import lock_tournament
 from . import settings, waitlist
@@ -39,9 +39,11 @@ def check_in(t: Tournament, player: Player, *, by_staff: bool, now: Optional[dat
     t = lock_tournament(t)
     db.session.refresh(player)
     call = settings.roll_call(t)
+    entry = waitlist.entry_of(player)
     try:
         rules.check_check_in(call, latest_round(t), now or utcnow(), by_staff=by_staff,
-                             waitlisted=waitlist.is_waiting(player), dropped=player.dropped)
+                             waitlisted=entry is not None and entry.promoted_at is None, dropped=player.dropped,
+                             promoted_at=as_utc(entry.promoted_at) if entry is not None else None)
     except Refusal:
         db.session.rollback()
         raise

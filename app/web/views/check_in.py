@@ -189,7 +189,7 @@ def drop_no_shows(tid: int):
         return _back(t)
     if out.no_shows:
         flash(f"Dropped {len(out.no_shows)} no-show{'s' * (len(out.no_shows) != 1)}: {', '.join(out.no_shows)}. "
-              "Bring anyone back on the Players page.", "success")
+              "Bring anyone back on the Players page, then tick them here.", "success")
     else:
         flash("Everyone is checked in: nobody dropped.", "success")
     if out.let_in:
