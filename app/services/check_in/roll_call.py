@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from ...core import check_in as rules
 from ...core.names import name_key
 from ...extensions import db
-from ...models import CheckIn, Player, Round, Tournament, WaitlistEntry, as_utc, touch, utcnow
+from ...models import CheckIn, Player, Round, Tournament, as_utc, touch, utcnow
 from .. import backup
 from ..locks import lock_tournament
 from . import settings, waitlist
@@ -205,13 +205,3 @@ def counts(t: Tournament) -> Counts:
         .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == call.round))
         .where(Player.tournament_id == t.id, Player.dropped.is_(False))).one()
     return Counts(call.running(latest_round(t)), call.round, checked, active - checked, waitlist.waiting_count(t))
-
-
-def check_ins(t: Tournament) -> list[CheckIn]:
-    return db.session.scalars(sa.select(CheckIn).where(CheckIn.tournament_id == t.id)
-                              .order_by(CheckIn.round, CheckIn.id)).all()
-
-
-def entries(t: Tournament) -> list[WaitlistEntry]:
-    return db.session.scalars(sa.select(WaitlistEntry).where(WaitlistEntry.tournament_id == t.id)
-                              .order_by(WaitlistEntry.position)).all()

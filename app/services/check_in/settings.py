@@ -27,16 +27,15 @@ def keeps_waitlist(t: Tournament) -> bool:
 
 
 def save(t: Tournament, *, enabled: bool, no_shows: NoShows, waitlist: bool,
-         closes_in: Optional[int], keep_deadline: bool = False, now: Optional[datetime] = None) -> CheckInSettings:
+         closes_in: Optional[int], now: Optional[datetime] = None) -> CheckInSettings:
     """The TO's settings, not committed (the caller holds the lock and commits). `closes_in`: minutes from now to
-    the deadline, None for none, unless `keep_deadline` leaves the one set."""
+    the deadline, None for none."""
     found = row(t)
     if found is None:
         found = CheckInSettings(tournament_id=t.id, round=FIRST_ROUND)
         db.session.add(found)
     found.enabled, found.no_shows, found.waitlist = enabled, no_shows.value, waitlist
-    if not keep_deadline:
-        found.deadline = None if closes_in is None else (now or utcnow()) + timedelta(minutes=closes_in)
+    found.deadline = None if closes_in is None else (now or utcnow()) + timedelta(minutes=closes_in)
     return found
 
 

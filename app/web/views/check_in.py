@@ -30,7 +30,7 @@ EXPIRED = "The form expired. Reload the page and try again."
 def check_in_box(t: Tournament, player: Player, token: str) -> Markup:
     """The player page's part: their place on the waitlist or "you are in", and the check-in button."""
     return Markup(render_template("check_in/_player.html", t=t, token=token, me=phone.view(t, player),
-                                  Phone=Phone, form=ButtonForm()))
+                                  Phone=Phone))
 
 
 @bp.app_template_global("on_waitlist")
