@@ -1,4 +1,4 @@
-"""Check-in and the waitlist (docs/domain.md 14): who is in under a cap, who waits and in which order, who a
+"""Check-in and the waitlist (docs/domain.md 16): who is in under a cap, who waits and in which order, who a
 freed place lets in, when a roll call takes players' own check-ins, and whom it drops as no-shows.
 
 Plain values in, plain values out: the service (app/services/check_in/) loads the counts and rows, asks here, and
