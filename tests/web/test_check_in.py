@@ -283,3 +283,19 @@ def test_a_player_let_in_after_the_deadline_checks_in_from_their_phone(app, clie
     assert "Checked in for round 1" in _page(phone, t, p["Cy"])
     rounds_service.pair_next_round(t, 1)  # past the deadline: nobody left to drop
     assert set(db.session.scalars(sa.select(Seat.player_id))) == {p["Ana"].id, p["Cy"].id}
+
+
+def test_an_open_page_learns_that_the_deadline_passed(app, client, login, make_user, make_tournament, monkeypatch):
+    from datetime import timedelta
+
+    from app.models import utcnow
+    from app.services import player_page
+
+    t = _full_event(make_user, make_tournament, login, client, cap=5, names=("Ana",))
+    _roll_call(client, t, closes_in="30")
+    ana = _players(t)["Ana"]
+    before = player_page.version(t.slug, ana.id)
+    assert player_page.version(t.slug, ana.id) == before  # nothing changed: the same tag (a 304)
+    later = utcnow() + timedelta(minutes=31)
+    monkeypatch.setattr(player_page, "utcnow", lambda: later)  # the deadline's row as it was, the clock on
+    assert player_page.version(t.slug, ana.id) != before
