@@ -18,7 +18,7 @@ class SettingsForm(FlaskForm):
                                          "round is paired. The staff can still tick late arrivals.")
     no_shows = RadioField("After the deadline, players not checked in are", default=NoShows.DROP.value,
                           choices=[(NoShows.DROP.value, "dropped when the round is paired"),
-                                   (NoShows.DECIDE.value, "left in: I decide (the button below drops them)")])
+                                   (NoShows.DECIDE.value, "left in: I decide (\"Drop the no-shows now\" drops them)")])
     waitlist = BooleanField("Keep a waitlist when the event is full",
                             description="With a player cap: registrations beyond it wait in line; a place freed "
                                         "before round 1 goes to the next one, whose phone says so.")
