@@ -664,3 +664,7 @@ from . import penalties  # noqa: E402,F401
 from .penalties import DeckCheck, DeckCheckDraw, Penalty  # noqa: E402,F401
 from . import groups  # noqa: E402,F401
 from .groups import EventGroup, EventGroupMember  # noqa: E402,F401
+from . import check_in  # noqa: E402,F401
+from .check_in import CheckIn, CheckInSettings, WaitlistEntry  # noqa: E402,F401
+for _part in (CheckInSettings, CheckIn, WaitlistEntry):
+    tournament_part(_part)

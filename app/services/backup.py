@@ -29,6 +29,7 @@ from . import player_links
 from .schedule import carry as schedule_carry
 from . import round_tables
 from .penalties import carried as penalties_carried
+from .check_in import carried as check_in_carried
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,8 @@ def backup(tournament: Tournament) -> dict:
         "streaming": {"stream_url": t.stream_url, "no_coverage": [number[p.id] for p in players if p.no_coverage],
                       "featured": [{"round": r.number, "table": r.featured_table} for r in rounds
                                    if r.featured_table is not None]},
+        # any version may carry it (app/services/check_in/carried.py); absent: check-in off, no waitlist
+        check_in_carried.KEY: check_in_carried.dump(t, number),
         "cut": None if t.cut_kind is None else {
             "kind": t.cut_kind,
             "entries": [{"player": number[e.player_id], "seed": e.seed, "rank": e.rank} for e in entries],

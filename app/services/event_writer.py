@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from ..extensions import db
+from .check_in import carried as check_in_carried
 from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player, ResultChange, ResultClaim, Round,
                      Seat, Staff, Tournament, User, new_slip_ref, utcnow)
 from ..core.names import name_key
@@ -157,6 +158,7 @@ class EventPlan:
     decklists: list = field(default_factory=list)  # of DecklistRow
     schedule: object = None  # a backup's schedule (app/services/schedule/carry.py Carried), if it had one
     penalties: Optional[object] = None  # penalties.carried.Carried: the penalty log and deck checks
+    check_in: Optional[object] = None  # a backup's check-in: app/services/check_in/carried.py (Plan)
 
 
 class NameClash:
@@ -260,6 +262,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "unlocked": d.unlocked}
         for d in plan.decklists])
     penalties_carried.insert(plan.penalties, tid, player_id)
+    if plan.check_in is not None:
+        check_in_carried.write(tid, plan.check_in, player_id)
     cut_rows = [r if isinstance(r, CutRow) else CutRow(*r) for r in plan.cut_results]
     _insert_all(CutResult, [{"tournament_id": tid, "game": r.game, "winner_id": player_id.get(r.winner),
                              "corp_id": player_id.get(r.corp), "table": r.table, "round": r.round,

@@ -32,11 +32,14 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Opt
     """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
     give, then the cut rounds. `abr_id`: the event on AlwaysBeRunning, which then concludes it on receipt
     (`abrTournamentId`, app/services/abr/)."""
-    players = sorted(tournament.players, key=lambda p: p.id)
-    number = {p.id: i for i, p in enumerate(players, 1)}
-    by_id = {p.id: p for p in players}
     single = tournament.fmt is Format.SINGLE_SIDED
     standings = state.standings(tournament, published_only=True, cut_first=False)  # ranks: the swiss placings
+    # numbered among the players the file holds: a player still on the waitlist never played and is not in it
+    # (state.entrants), and the numbers stay 1..n for the round trip
+    ranked = {s.player for s in standings}
+    players = sorted((p for p in tournament.players if p.id in ranked), key=lambda p: p.id)
+    number = {p.id: i for i, p in enumerate(players, 1)}
+    by_id = {p.id: p for p in players}
     cut = cut_service.load(tournament)
     rounds = _swiss_rounds(tournament)
     tables = round_tables.by_round(r.id for r in rounds)

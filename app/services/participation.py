@@ -16,6 +16,7 @@ from ..core import results
 from ..extensions import db
 from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
 from . import backup, match_results, rounds
+from .check_in import waitlist
 from .locks import lock_tournament
 from .match_results import Actor
 from .rounds import RoundError
@@ -231,13 +232,15 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
 
 def drop(t: Tournament, player: Player) -> bool:
     """Drop from the next pairing on; False (nothing changed) if the player had dropped already.
-    Under the tournament lock, like the TO's drop: a pairing running meanwhile waits, then leaves them out."""
+    Under the tournament lock, like the TO's drop: a pairing running meanwhile waits, then leaves them out. Before
+    round 1 the place freed goes to the waitlist's next player (app/services/check_in/waitlist.py)."""
     lock_tournament(t)
     done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.tournament_id == t.id,
                                                       Player.dropped.is_(False)).values(dropped=True),
                               execution_options={"synchronize_session": False})
     if done.rowcount:
         touch(db.session, [t.id])
+        waitlist.fill(t)
     db.session.commit()
     db.session.expire_all()
     if done.rowcount:

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from ..core import result_wording
 from ..extensions import db
-from ..models import Match, Player, ResultClaim, Round, Seat, Tournament
+from ..models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
 from . import cut as cut_service
 from . import participation
 
@@ -114,10 +114,21 @@ _NEWEST_SEAT = (sa.select(sa.func.max(Seat.id)).where(Seat.round_id == _LATEST).
                 .scalar_subquery())
 _LAST_NUMBER = (sa.select(sa.func.max(Round.number)).where(Round.tournament_id == Tournament.id)
                 .correlate(Tournament).scalar_subquery())
+# Check-in (app/services/check_in/): the player's newest check-in and the roll call's settings; before round 1 the
+# event's version too (a place freed on the waitlist moves everyone's position; promotions happen only then).
+_MY_CHECK_IN = (sa.select(sa.func.max(CheckIn.id)).where(CheckIn.player_id == Player.id).correlate(Player)
+                .scalar_subquery())
+_BEFORE_ROUND_ONE = sa.case((_LAST_NUMBER.is_(None), Tournament.version), else_=None)
+# the deadline passing turns the check-in button into "check-in closed" on an open page
+_PAST_DEADLINE = sa.case((CheckInSettings.deadline <= sa.bindparam("now", type_=CheckInSettings.deadline.type), 1),
+                         else_=0)
 _FACTS = (sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
-                    _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result)
+                    _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result,
+                    _MY_CHECK_IN, _BEFORE_ROUND_ONE, CheckInSettings.enabled, CheckInSettings.round,
+                    CheckInSettings.deadline, _PAST_DEADLINE)
           .select_from(Tournament)
           .join(Player, sa.and_(Player.tournament_id == Tournament.id, Player.id == sa.bindparam("pid")))
+          .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Tournament.id)
           .outerjoin(Seat, sa.and_(Seat.player_id == Player.id, Seat.round_id == _LATEST))
           .outerjoin(Match, Match.id == Seat.match_id)
           .outerjoin(ResultClaim, ResultClaim.match_id == Match.id)
@@ -129,7 +140,7 @@ def version(slug: str, player_id: int) -> tuple[str, str] | None:
     """(a tag that changes whenever `view` might, the player's link key) without building the view, or None
     for no such player in that event. In the swiss it follows the player's own table, so another table's
     report leaves it as it was; once the cut exists, the event's version (cut games change rarely)."""
-    rows = db.session.connection().execute(_FACTS, {"slug": slug, "pid": player_id}).all()
+    rows = db.session.connection().execute(_FACTS, {"slug": slug, "pid": player_id, "now": utcnow()}).all()
     if not rows:
         return None
     event_version, cut_kind, link_key = rows[0][:3]

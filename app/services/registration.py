@@ -1,5 +1,6 @@
 """Self-registration: players enter an event from its public page, within the TO's settings (open or closed,
-a cap on active players, late entry after round 1), and edit their entry through their link before round 1.
+a cap on active players, a waitlist beyond it, late entry after round 1), and edit their entry through their link before
+round 1.
 
 A registration takes the tournament lock first (app/services/locks.py), so registrations of one event go one at
 a time: the cap and the name check see every earlier registration, on PostgreSQL and SQLite. The unique name key
@@ -14,6 +15,9 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import Player, Tournament
 from . import players as roster
+from .check_in import settings as check_in_settings
+from .check_in import waitlist
+from ..core.check_in import Entry, free_places
 from .locks import lock_tournament
 from .online import handles
 
@@ -44,6 +48,7 @@ class Status:
     reason: str = ""              # why it is closed
     places_left: int | None = None
     late: bool = False            # open after round 1: a new player joins the next pairing
+    waitlist: bool = False        # full: a new player joins the waitlist (app/services/check_in/waitlist.py)
 
     @property
     def label(self) -> str:
@@ -60,14 +65,22 @@ def status(t: Tournament) -> Status:
         return Status(False, "Registration closed when round 1 started. Ask the organizer.")
     left = None
     if t.registration_cap:
-        left = max(0, t.registration_cap - roster.active_count(t))
-        if not left:
+        keeps = check_in_settings.keeps_waitlist(t)
+        entry = waitlist.arrival(t, keeps, started)
+        if entry is Entry.REFUSED:
             return Status(False, f"The event is full ({t.registration_cap} players). Ask the organizer.")
+        if entry is Entry.WAITLIST:
+            return Status(True, places_left=0, late=started, waitlist=True)
+        waiting = waitlist.waiting_count(t) if keeps and not started else 0  # they take the next free places
+        left = max(0, free_places(t.registration_cap, roster.active_count(t)) - waiting)
     return Status(True, places_left=left, late=started)
 
 
-def _commit(t: Tournament, name: str, player: Player) -> None:
+def _commit(t: Tournament, name: str, player: Player, waiting: bool = False) -> None:
     try:
+        if waiting:  # its place in line needs the new row's id
+            db.session.flush()
+            waitlist.enqueue(t, player)
         db.session.commit()
     except IntegrityError as e:  # another request took the name first (the lock makes this rare)
         db.session.rollback()
@@ -91,9 +104,10 @@ def register(t: Tournament, name: str, corp_identity: str = "", runner_identity:
     online = dict(jinteki_name=jinteki_name or "", discord=discord or "") if t.online else {}
     player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity or "",
                     runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True,
-                    no_coverage=bool(no_coverage), **online)
+                    no_coverage=bool(no_coverage), dropped=state.waitlist,  # waiting: dropped, never paired
+                    **online)
     db.session.add(player)
-    _commit(t, name, player)
+    _commit(t, name, player, waiting=state.waitlist)
     return player
 
 

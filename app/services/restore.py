@@ -30,6 +30,7 @@ from .schedule import carry as schedule_carry
 from . import streaming
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
+from .check_in import carried as check_in_carried
 from .jsonfile import FileError
 from .match_results import check_log
 from .penalties import carried as penalties_carried
@@ -187,6 +188,7 @@ def read(doc) -> EventPlan:
         plan.decklists = _check_decklists(doc.get("decklists"), ids, settings)
     plan.schedule = schedule_carry.read(doc.get("schedule"))  # any version; absent: none
     plan.penalties = penalties_carried.read(doc.get(penalties_carried.KEY), ids, numbers, fmt)
+    plan.check_in = check_in_carried.read(doc.get(check_in_carried.KEY), ids, {p.key: p.dropped for p in players})
     cut = _check_cut(doc.get("cut"), ids)
     if cut is not None:
         plan.cut_kind, plan.seeds, plan.cut_results = cut["kind"], cut["seeds"], cut["results"]

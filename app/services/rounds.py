@@ -18,6 +18,7 @@ from ..core.results import BYE
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament, touch, utcnow
 from . import backup, ratings, state
+from .check_in import roll_call
 from .locks import lock_tournament
 
 
@@ -213,6 +214,7 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
 
     t = lock_tournament(t)
     number = check_pairable(t, expected_number)
+    roll_call.at_pairing(t, number)  # past its roll call's deadline, the no-shows drop first (with the round)
     entrants = state.entrants(t)
     games = state.completed_games(t)
     strengths = ratings.strengths_before(t) if t.seed_by_rating else None

@@ -11,11 +11,13 @@ from ..extensions import db
 from ..models import CutEntry, Match, Player, Round, Seat, Tournament
 from ..core.pairing import Entrant, Game, Side
 from ..core.pairing.history import gc_paused
+from .check_in.waitlist import WAITING
 
 
 def entrants(tournament: Tournament) -> list[Entrant]:
+    """Every player of the event but those still on the waitlist (never paired, never ranked)."""
     query = (sa.select(Player.id, Player.name, Player.dropped, Player.first_round_bye, Player.fixed_table)
-             .where(Player.tournament_id == tournament.id).order_by(Player.id))
+             .where(Player.tournament_id == tournament.id, ~WAITING).order_by(Player.id))
     return [Entrant(*row) for row in db.session.connection().execute(query)]
 
 

@@ -13,6 +13,9 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import AbrUpload, EventGroup, EventGroupMember, Player, Staff, Tournament, User, utcnow
 from app.services import cut, decklists, judge_calls, player_links, streaming
+from app.models import AbrUpload, CheckInSettings, Player, Staff, Tournament, User, utcnow
+from app.services import cut, decklists, judge_calls, player_links, registration
+from app.services.check_in import roll_call
 from app.services.nrdb import accounts
 from app.services.schedule import plan as schedule_plan
 from app.services.penalties import deck_checks as penalty_checks
@@ -115,6 +118,22 @@ def _group(live, owner_id: int, tid: int, unique: str) -> tuple[int, str]:
         ids = (group.id, group.slug)
         db.session.remove()
     return ids
+def _check_in_event(live, owner_id: int, unique: str) -> list[str]:
+    """Before round 1 with a roll call running and a waitlist: the roll call page, a phone that may check in and a
+    waitlisted one (app/services/check_in/)."""
+    with live.app_context():
+        t = Tournament(owner_id=owner_id, name=f"Axe Check-in {unique}", format="single", registration_open=True,
+                       registration_cap=2)
+        db.session.add(t)
+        db.session.flush()
+        db.session.add(CheckInSettings(tournament_id=t.id, enabled=True, round=1, no_shows="drop", waitlist=True))
+        db.session.commit()
+        first, second, waiting = (registration.register(t, n) for n in ("Ada Lovelace", "Alan Turing", "Zoë Kovač"))
+        roll_call.check_in(t, second, by_staff=True)
+        paths = [f"/tournaments/{t.id}/check-in", f"/t/{t.slug}/p/{player_links.token(first)}",
+                 f"/t/{t.slug}/p/{player_links.token(waiting)}"]
+        db.session.remove()
+    return paths
 
 
 def _scan(page, axe: Axe, path: str, width: str) -> list[str]:
@@ -157,6 +176,11 @@ def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organiz
         scan({"to": [f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/3", f"/tournaments/{tid}/schedule"],
               "keeper": [f"/tournaments/{tid}/rounds/3"],
               "public": [f"/t/{slug}/p/{token}", f"/t/{slug}/pairings", f"/t/{slug}", f"/t/{slug}/schedule"]})
+        # Round 3 under way: result buttons, the judge-call panel, the player's table. Another event's roll call.
+        roll_call_page, may_check_in, waitlisted = _check_in_event(live_server, organizer["id"], unique)
+        scan({"to": [f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/3", roll_call_page],
+              "keeper": [f"/tournaments/{tid}/rounds/3"],
+              "public": [f"/t/{slug}/p/{token}", f"/t/{slug}/pairings", may_check_in, waitlisted]})
         _to_the_cut(live_server, event, organizer["id"])
         scan({"to": [f"/tournaments/{tid}/cut"]})  # the cut in progress: side choices and result buttons
         with live_server.app_context():  # the cut to its end: the event is over and ABR's button shows

@@ -82,6 +82,11 @@ ROUTES = {
     "stats.show": AFTER_SWISS, "api.stats": AFTER_SWISS,
     # judge calls: a player calls through their link; the staff see, claim and resolve (app/web/views/judge_calls.py)
     "judge_calls.call": PLAYER, "judge_calls.cancel": PLAYER, "judge_calls.mine": PLAYER,
+    # check-in (app/web/views/check_in.py): a player checks in through their link; the staff run the roll call;
+    # organizers set it up, drop the no-shows, start the next one and let the waitlist in
+    "check_in.player_check_in": PLAYER, "check_in.index": SCORE, "check_in.live": SCORE, "check_in.tick": SCORE, "check_in.undo": SCORE,
+    "check_in.save_settings": ORGANIZE, "check_in.drop_no_shows": ORGANIZE, "check_in.next_roll_call": ORGANIZE,
+    "check_in.admit": ORGANIZE,
     "judge_calls.index": SCORE, "judge_calls.live": SCORE, "judge_calls.claim": SCORE, "judge_calls.resolve": SCORE,
     # NetrunnerDB (app/web/views/nrdb.py): anyone starts or ends a sign-in of their own browser; a player links their
     # entry through its link; the history and its privacy are the signed-in account's; organizers unlink entries

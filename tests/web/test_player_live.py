@@ -17,7 +17,7 @@ from app.models import Player
 from app.services import cut as cut_service
 from app.services import player_links
 
-PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop", "judge-call"}
+PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop", "judge-call", "check-in"}
 
 
 def live(phone, t, player, *parts, etag=None):

@@ -28,7 +28,7 @@ bp = Blueprint("player", __name__)
 # A player's page's parts that change while it is open, by element id, with the macro that draws each
 # (templates/player/_parts.html).
 LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me_card", "me-tabs": "me_tabs",
-              "me-drop": "me_drop", "judge-call": "me_judge"}
+              "me-drop": "me_drop", "judge-call": "me_judge", "check-in": "me_check_in"}
 
 
 def _context(t: Tournament, player: Player, token: str) -> dict:

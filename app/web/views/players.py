@@ -12,6 +12,7 @@ from ...core.identities import identities
 from ...models import Player, Tournament
 from ...services import players as roster
 from ...services import streaming
+from ...services.check_in import waitlist
 from ...services.online import handles
 from ...services.locks import lock_tournament
 from ...services.player_import import UnreadableFile, decode, parse_players
@@ -200,17 +201,34 @@ def delete(tid: int, pid: int):
         flash(f"{player.name} cannot be removed once round 1 exists: their games count for their opponents. "
               "Drop them instead; they will not be paired again.", "error")
         return redirect(url_for("players.index", tid=tid))
+    name = player.name
     db.session.delete(player)
+    db.session.flush()
+    let_in = waitlist.fill(tournament)
     db.session.commit()
-    flash(f"Removed {player.name}.", "success")
+    flash(f"Removed {name}.", "success")
+    _flash_let_in(let_in)
     return redirect(url_for("players.index", tid=tid))
 
 
+def _flash_let_in(names: list[str]) -> None:
+    if names:
+        flash("In from the waitlist: " + ", ".join(names) + ".", "success")
+
+
 def _set_dropped(tid: int, pid: int, dropped: bool, message: str):
-    player = _player(lock_tournament(managed_tournament(tid, ORGANIZE)), pid)
-    player.dropped = dropped
+    tournament = lock_tournament(managed_tournament(tid, ORGANIZE))
+    player = _player(tournament, pid)
+    name, let_in = player.name, []
+    if dropped:
+        player.dropped = True
+        db.session.flush()
+        let_in = waitlist.fill(tournament)  # before round 1 the place freed goes to the next in line
+    elif not waitlist.admit(tournament, player):  # a waitlisted player is let in by the TO's hand
+        player.dropped = False
     db.session.commit()
-    flash(message.format(name=player.name), "success")
+    flash(message.format(name=name), "success")
+    _flash_let_in(let_in)
     return redirect(url_for("players.index", tid=tid))
 
 

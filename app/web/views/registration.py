@@ -9,6 +9,7 @@ from ..forms.players import EntryForm
 from ...core.identities import identities
 from ...services import player_links
 from ...services import registration as service
+from ...services.check_in import waitlist
 from ...services.nrdb import accounts as nrdb_accounts
 from .. import nrdb_oauth, player_session
 from ..access import public_tournament
@@ -48,8 +49,13 @@ def register(slug: str):
                     nrdb_accounts.link(t, player, account)
                 except nrdb_accounts.LinkError as e:
                     flash(str(e), "warning")
-            late = " You join the next round's pairing." if service.status(t).late else ""
-            flash(f"You are registered, {player.name}.{late} Save your link below.", "success")
+            place = waitlist.position(t, player)
+            if place is not None:
+                flash(f"The event is full: you are on the waitlist, position {place}, {player.name}. Your player "
+                      "link says when a place is yours. Save it below.", "warning")
+            else:
+                late = " You join the next round's pairing." if service.status(t).late else ""
+                flash(f"You are registered, {player.name}.{late} Save your link below.", "success")
             return redirect(url_for("registration.mine", slug=slug), 303)
     return render_home(t, form, 422)
 

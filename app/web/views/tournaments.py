@@ -14,6 +14,7 @@ from ...services import cut as cut_service
 from ...services import decklists
 from ...services import next_step
 from ...services import staff as staff_service
+from ...services.check_in import waitlist
 from ...services.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
@@ -99,6 +100,10 @@ def edit(tid: int):
             # the card pool and list in force follow the date: the stored lists are judged again with it
             judged = decklists.judge_again(tournament) if tournament.date != old_date else 0
             db.session.commit()
+            let_in = waitlist.fill(tournament)  # a raised cap lets the waitlist in
+            db.session.commit()
+            if let_in:
+                flash("In from the waitlist: " + ", ".join(let_in) + ".", "success")
             flash("Settings saved." + (f" {judged} decklist{'s' * (judged != 1)} checked again under the rules of "
                                        "the new date." if judged else ""), "success")
             return redirect(url_for("tournaments.show", tid=tid))

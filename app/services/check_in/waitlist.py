@@ -1,0 +1,100 @@
+"""The waitlist: registrations beyond the cap wait in their order of arrival, dropped (the one mechanism that keeps a
+player out of every pairing); a freed place before round 1 lets the next one in (core/check_in.py promotions).
+
+Every change runs under the event's lock, so a registration, a drop and a promotion racing each other see one
+another's rows: never more than the cap in, never a player let in twice. The conditional UPDATEs are the last word.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sqlalchemy as sa
+
+from ...core import check_in as rules
+from ...extensions import db
+from ...models import Player, Tournament, WaitlistEntry, touch, utcnow
+from .. import players as roster
+from ..locks import lock_tournament
+
+# A player still waiting for a place: state.entrants leaves them out (not paired, not in the standings, not in the
+# NRTM file: they never played).
+WAITING = sa.exists().where(WaitlistEntry.player_id == Player.id, WaitlistEntry.promoted_at.is_(None))
+
+
+def waiting(t: Tournament) -> list[tuple[int, str]]:
+    """(player id, name) of the players waiting, next first."""
+    return db.session.execute(
+        sa.select(Player.id, Player.name).join(WaitlistEntry, WaitlistEntry.player_id == Player.id)
+        .where(WaitlistEntry.tournament_id == t.id, WaitlistEntry.promoted_at.is_(None))
+        .order_by(WaitlistEntry.position)).all()
+
+
+def waiting_count(t: Tournament) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).where(WaitlistEntry.tournament_id == t.id,
+                                                              WaitlistEntry.promoted_at.is_(None)))
+
+
+def entry_of(player: Player) -> Optional[WaitlistEntry]:
+    return db.session.scalar(sa.select(WaitlistEntry).where(WaitlistEntry.player_id == player.id))
+
+
+def is_waiting(player: Player) -> bool:
+    found = entry_of(player)
+    return found is not None and found.promoted_at is None
+
+
+def position(t: Tournament, player: Player) -> Optional[int]:
+    """1 for the next to be let in; None for a player not waiting."""
+    return rules.waitlist_position([pid for pid, _ in waiting(t)], player.id)
+
+
+def arrival(t: Tournament, keeps_waitlist: bool, started: bool) -> rules.Entry:
+    """Where a new registration would go now (call under the lock): the waitlist only before round 1."""
+    return rules.arrival(t.registration_cap, roster.active_count(t), waiting_count(t), keeps_waitlist and not started)
+
+
+def enqueue(t: Tournament, player: Player) -> None:
+    """Put a new (flushed, dropped) player at the end of the line; the caller holds the lock and commits."""
+    last = db.session.scalar(sa.select(sa.func.max(WaitlistEntry.position))
+                             .where(WaitlistEntry.tournament_id == t.id)) or 0
+    db.session.add(WaitlistEntry(tournament_id=t.id, player_id=player.id, position=last + 1))
+
+
+def _let_in(t: Tournament, player_id: int) -> bool:
+    """Stamp the entry promoted and clear the player's drop, each only if not done yet."""
+    done = db.session.execute(sa.update(WaitlistEntry).where(WaitlistEntry.player_id == player_id,
+                                                             WaitlistEntry.tournament_id == t.id,
+                                                             WaitlistEntry.promoted_at.is_(None))
+                              .values(promoted_at=utcnow()), execution_options={"synchronize_session": False})
+    if not done.rowcount:
+        return False
+    db.session.execute(sa.update(Player).where(Player.id == player_id, Player.tournament_id == t.id)
+                       .values(dropped=False), execution_options={"synchronize_session": False})
+    return True
+
+
+def fill(t: Tournament) -> list[str]:
+    """Let the head of the waitlist into the places free now (before round 1 only); the names let in. Takes the
+    lock (the caller commits): call it after any change that may free a place: a drop, a removal, a raised cap."""
+    t = lock_tournament(t)
+    line = waiting(t)
+    if not line:
+        return []
+    names = dict(line)
+    chosen = rules.promotions(t.registration_cap, roster.active_count(t), [pid for pid, _ in line],
+                              roster.rounds_started(t))
+    let_in = [names[pid] for pid in chosen if _let_in(t, pid)]
+    if let_in:
+        touch(db.session, [t.id])
+        db.session.expire_all()
+    return let_in
+
+
+def admit(t: Tournament, player: Player) -> bool:
+    """The TO lets a waitlisted player in by hand, cap or not (a late entry after round 1 too); False if they were
+    not waiting. The caller holds the lock and commits."""
+    if not _let_in(t, player.id):
+        return False
+    touch(db.session, [t.id])
+    db.session.expire_all()
+    return True
