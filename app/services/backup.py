@@ -48,10 +48,14 @@ KIND = "sass-backup"
 # Any version may carry the event's AlwaysBeRunning id (`tournament.abr_id`); absent: none given.
 # Also in 6, as an imported NRTM file gives them: a player's `file_rank`, a match's `two_for_one`, a seat's
 # `penalty`, and a double-sided total kept without its games ("3-3", results.games_known); absent: none.
-# Any version may carry `penalties` (the penalty log, deck-check draws and checks: app/services/penalties/carried.py)
-# and a result change's `reason` (a penalty's game loss); absent: none.
-VERSION = 6
-READS = (1, 2, 3, 4, 5, 6)
+# 7: the weekend around the swiss and the series: `penalties` (the penalty log, deck-check draws and checks:
+# app/services/penalties/carried.py) and a result change's `reason` (a penalty's game loss), `check_in` (settings,
+# check-ins, the waitlist in order), `schedule` (time zone, days, items, each round's real start), `streaming`
+# (the stream link, who opted out of coverage, each round's featured table) and `tournament.seed_by_rating`.
+# Each is optional on restore (absent: none, off), so a file of any version reads; a SASS that knows only 6 refuses
+# a 7 rather than drop a penalty log or a waitlist without a word.
+VERSION = 7
+READS = (1, 2, 3, 4, 5, 6, 7)
 STAFF_ROLES = ("organizer", "scorekeeper")
 HASH = re.compile(r"[0-9a-f]{64}")
 SLUG = re.compile(r"[0-9a-z]{1,16}")
