@@ -126,20 +126,23 @@ class _Lex:
     # ------------------------------------------------------------------ one solve
 
     def _match(self, weight: list) -> list:
-        """rustworkx: maximum cardinality, then minimum total weight (`weight[type]`); the pairs as edge indices.
-        The graph of the live edges is built again (one compiled call) when edges died since the last solve."""
+        """rustworkx: maximum cardinality, then minimum total weight (`weight[type]`); the pairs as (u, v, type),
+        in a fixed order. An edge carries its type number + 1 (0: none), so its weight is one look-up in a list as
+        short as the types; the graph of the live edges is built again (one compiled call) when edges died."""
         big = max(weight, default=0) + 1
-        cost = np.array([big - w for w in weight] + [big], dtype=object)[self.tid].tolist()  # tid -1: big
+        cost = [big] + [big - w for w in weight]
         graph = self._graph
         if graph is None:
             graph = self._graph = rx.PyGraph(multigraph=False)
             graph.add_nodes_from(range(self.n))
             live = np.flatnonzero(self.alive)
-            graph.add_edges_from(list(zip(self.eu[live].tolist(), self.ev[live].tolist(), live.tolist())))
+            graph.add_edges_from(list(zip(self.eu[live].tolist(), self.ev[live].tolist(),
+                                          (self.tid[live] + 1).tolist())))
         mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
-        chosen = sorted(graph.get_edge_data(u, v) for u, v in mate)  # rustworkx returns a set: fix the order
-        covered = {i for pair in mate for i in pair}
-        if len(covered) + int(self.gone.sum()) < self.n:
+        # rustworkx returns a set: fix the order
+        chosen = sorted((min(u, v), max(u, v), graph.get_edge_data(u, v) - 1) for u, v in mate)
+        if 2 * len(chosen) + int(self.gone.sum()) < self.n:
+            covered = {i for pair in mate for i in pair}
             gone = self.gone
             raise NotPerfect(i for i in range(self.n) if i not in covered and not gone[i])
         return chosen
@@ -189,7 +192,6 @@ class _Lex:
 
     def solve(self) -> Optional[list]:
         self._hint()
-        tid = self.tid_l
         while True:
             self._propagate()
             levels = self._levels()
@@ -202,9 +204,9 @@ class _Lex:
                 w += self._span(lev) * w
             chosen = self._match(weight)
             count = [0] * self.ntypes
-            for k in chosen:
-                if tid[k] >= 0:
-                    count[tid[k]] += 1
+            for _, _, t in chosen:
+                if t >= 0:
+                    count[t] += 1
             self._guess_from(chosen)
             dropped = []
             for lev in levels:
@@ -220,14 +222,12 @@ class _Lex:
                 self.next = lev[1]
             self._drop_types(dropped)
             if self.next == self.ntypes:
-                pairs = [(self.eu_l[k], self.ev_l[k]) for k in chosen]
-                return pairs + self.committed
+                return [(u, v) for u, v, _ in chosen] + self.committed
 
     def _guess_from(self, chosen: list) -> None:
         """Each stage's costliest type in `chosen`, the guess of the next solve."""
-        tid, tx_of, guess = self.tid_l, self.tx_of, {}
-        for k in chosen:
-            t = tid[k]
+        tx_of, guess = self.tx_of, {}
+        for _, _, t in chosen:
             if t >= 0 and (tx_of[t] not in guess or t < guess[tx_of[t]]):
                 guess[tx_of[t]] = t
         self.guess.update(guess)
