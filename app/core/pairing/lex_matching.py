@@ -17,13 +17,14 @@ lexicographic order, a chunk at a time, each chunk one exact rustworkx solve who
   nodes leave the problem (this keeps the decided prefix small deep into an event, where most players have few
   legal opponents left).
 
+The bookkeeping is numpy over arrays of the edges (blocks have thousands of them): types are numbered in the
+order, most expensive first, so a level is a range of type numbers and a type's edges a slice of one sort.
+
 `None` is returned when the decided prefix alone would need more than WEIGHT_BITS bits; the caller then solves
 exactly with Python integers (networkx).
 """
 from __future__ import annotations
 
-from collections import defaultdict
-from itertools import compress
 from typing import Callable, Hashable, Optional, Sequence
 
 import numpy as np
@@ -46,79 +47,112 @@ def lex_matching(nodes: Sequence[Hashable], edges: Sequence[tuple], pod_of: Call
     A type is (x, y), x < y, the pods of its two ends (`pod_of`); (x, y) costs more than (x', y') when x < x', or
     x == x' and y > y'. Type None costs nothing. Raises NotPerfect; None when the weights would not fit in
     `bits` bits."""
-    return _Lex(nodes, edges, pod_of, bits).solve()
+    nodes = list(nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    eu = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
+    ev = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
+    tx = np.fromiter((t[0] if t else -1 for _, _, t in edges), dtype=np.int64, count=len(edges))
+    ty = np.fromiter((t[1] if t else -1 for _, _, t in edges), dtype=np.int64, count=len(edges))
+    pods = np.fromiter((pod_of(v) for v in nodes), dtype=np.int64, count=len(nodes))
+    try:
+        found = lex_matching_arrays(pods, eu, ev, tx, ty, bits)
+    except NotPerfect as failure:
+        raise NotPerfect(nodes[i] for i in failure.unmatched) from None
+    return None if found is None else [(nodes[u], nodes[v]) for u, v in found]
+
+
+def lex_matching_arrays(pods: np.ndarray, eu: np.ndarray, ev: np.ndarray, tx: np.ndarray, ty: np.ndarray,
+                        bits: int = WEIGHT_BITS) -> Optional[list]:
+    """`lex_matching` on nodes 0..len(pods)-1 (pods[i]: node i's pod) and edges eu[k]-ev[k] of type
+    (tx[k], ty[k]), tx[k] = -1 for none: the matching as pairs of nodes. Raises NotPerfect (nodes), or None."""
+    return _Lex(pods, eu, ev, tx, ty, bits).solve()
 
 
 class _Lex:
-    def __init__(self, nodes, edges, pod_of, bits):
+    def __init__(self, pods, eu, ev, tx, ty, bits):
         self.limit = 1 << bits
-        self.nodes = list(nodes)
-        index = {v: i for i, v in enumerate(self.nodes)}
-        self.eu = eu = [index[u] for u, _, _ in edges]
-        self.ev = ev = [index[v] for _, v, _ in edges]
-        self.et = et = [t for _, _, t in edges]
-        self.alive = [True] * len(edges)
-        self.by_type: dict = defaultdict(list)
-        for k, t in enumerate(et):
-            if t is not None:
-                self.by_type[t].append(k)
-        # each node's edges, grouped by a sort rather than appended one by one (blocks have thousands of edges)
-        ends = np.array(eu + ev, dtype=np.int64)
+        self.n = n = len(pods)
+        self.eu, self.ev = eu, ev
+        self.eu_l, self.ev_l = eu.tolist(), ev.tolist()
+        typed = tx >= 0
+        top_y = int(ty.max()) + 1 if len(ty) else 1
+        keys, inverse = np.unique(np.where(typed, tx * top_y + (top_y - 1 - ty), -1), return_inverse=True)
+        untyped = int(len(keys) > 0 and keys[0] < 0)
+        ntypes = len(keys) - untyped
+        tid = inverse.reshape(-1) - untyped  # type number in the order (the costliest first), -1 for none
+        self.tid, self.tid_l = tid, tid.tolist()
+        keys = keys[untyped:]
+        self.tx_of = (keys // top_y).tolist()  # each type's stage
+        self.ty_of = (top_y - 1 - keys % top_y).tolist()
+        self.ntypes = ntypes
+        # each type's edges: a slice of one sort (the untyped last)
+        sort_key = np.where(tid < 0, ntypes, tid)
+        self.perm = perm = np.argsort(sort_key, kind="stable")
+        self.start = np.searchsorted(sort_key[perm], np.arange(ntypes + 1)).tolist()
+        # the end of each type's stage (types of one stage are consecutive)
+        self.stage_end = [0] * ntypes
+        end = ntypes
+        for k in range(ntypes - 1, -1, -1):
+            if k + 1 < ntypes and self.tx_of[k + 1] != self.tx_of[k]:
+                end = k + 1
+            self.stage_end[k] = end
+        # a type's two sides: its higher pod's ends, its lower pod's ends; a matching uses at most the fewer
+        high_first = pods[eu] == tx
+        self.hi = np.where(high_first, eu, ev)
+        self.lo = np.where(high_first, ev, eu)
+        self.caps: dict = {}
+        if ntypes:
+            t = tid[perm[:self.start[ntypes]]]
+            h, lo = self.hi[perm[:self.start[ntypes]]], self.lo[perm[:self.start[ntypes]]]
+            hc = np.bincount(np.unique(t * n + h) // n, minlength=ntypes)
+            lc = np.bincount(np.unique(t * n + lo) // n, minlength=ntypes)
+            self.caps = {(k, k + 1): c for k, c in enumerate(np.minimum(hc, lc).tolist())}
+        # each node's edges, grouped by one sort
+        ends = np.concatenate([eu, ev])
         ids = np.concatenate([np.arange(len(eu)), np.arange(len(eu))])
         order = np.argsort(ends, kind="stable")
-        bounds = np.searchsorted(ends[order], np.arange(len(self.nodes) + 1)).tolist()
-        flat = ids[order].tolist()
-        self.at: list = [flat[bounds[i]:bounds[i + 1]] for i in range(len(self.nodes))]
-        self.degree = [bounds[i + 1] - bounds[i] for i in range(len(self.nodes))]  # live edges, kept up to date
+        bounds = np.searchsorted(ends[order], np.arange(n + 1)).tolist()
+        flat = ids[order]
+        self.at = [flat[bounds[i]:bounds[i + 1]] for i in range(n)]
+        self.alive = np.ones(len(eu), dtype=bool)
+        self.degree = np.diff(np.asarray(bounds))  # live edges, kept up to date
         self._graph = None  # the live edges' graph, rebuilt after edges die
-        self.pods = [pod_of(v) for v in self.nodes]
-        self.sides: dict = {}  # type -> its two sides, worked out when first asked (_side)
-        self.order = sorted(self.by_type, key=lambda t: (t[0], -t[1]))  # the costliest first
-        self.gone = [False] * len(self.nodes)  # committed nodes
+        self.gone = np.zeros(n, dtype=bool)  # committed nodes
         self.committed: list = []
         self.positive: dict = {}  # decided types with a count > 0 (the prefix's weighted part)
-        self.next = 0  # self.order[:next] is decided
+        self.next = 0  # types 0..next-1 are decided
         self.guess: dict = {}  # stage -> the costliest type of that stage expected in use
 
     # ------------------------------------------------------------------ one solve
 
-    def _match(self, weight: dict) -> list:
-        """rustworkx: maximum cardinality, then minimum total weight; the pairs as edge indices. The graph of the
-        live edges is built again (one compiled call) when edges died since the last solve, which is cheaper than
-        removing them one by one."""
-        big = max(weight.values(), default=0) + 1
-        cost = [big] * len(self.et)
-        for t, w in weight.items():
-            for k in self.by_type[t]:
-                cost[k] = big - w
+    def _match(self, weight: list) -> list:
+        """rustworkx: maximum cardinality, then minimum total weight (`weight[type]`); the pairs as (u, v, type),
+        in a fixed order. An edge carries its type number + 1 (0: none), so its weight is one look-up in a list as
+        short as the types; the graph of the live edges is built again (one compiled call) when edges died."""
+        big = max(weight, default=0) + 1
+        cost = [big] + [big - w for w in weight]
         graph = self._graph
         if graph is None:
             graph = self._graph = rx.PyGraph(multigraph=False)
-            graph.add_nodes_from(range(len(self.nodes)))
-            graph.add_edges_from(list(compress(zip(self.eu, self.ev, range(len(self.eu))), self.alive)))
+            graph.add_nodes_from(range(self.n))
+            live = np.flatnonzero(self.alive)
+            graph.add_edges_from(list(zip(self.eu[live].tolist(), self.ev[live].tolist(),
+                                          (self.tid[live] + 1).tolist())))
         mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
-        chosen = sorted(graph.get_edge_data(u, v) for u, v in mate)  # rustworkx returns a set: fix the order
-        covered = {i for pair in mate for i in pair}
-        if len(covered) + sum(self.gone) < len(self.nodes):
-            raise NotPerfect(self.nodes[i] for i in range(len(self.nodes)) if i not in covered and not self.gone[i])
+        # rustworkx returns a set: fix the order
+        chosen = sorted((min(u, v), max(u, v), graph.get_edge_data(u, v) - 1) for u, v in mate)
+        if 2 * len(chosen) + int(self.gone.sum()) < self.n:
+            covered = {i for pair in mate for i in pair}
+            gone = self.gone
+            raise NotPerfect(i for i in range(self.n) if i not in covered and not gone[i])
         return chosen
 
-    def _side(self, t) -> tuple:
-        """A type's two sides (its higher pod's ends, its lower pod's ends): a matching uses at most the fewer."""
-        if t not in self.sides:
-            top, pods, eu, ev, ks = t[0], self.pods, self.eu, self.ev, self.by_type[t]
-            high = {eu[k] if pods[eu[k]] == top else ev[k] for k in ks}
-            low = {ev[k] if pods[eu[k]] == top else eu[k] for k in ks}
-            self.sides[t] = (high, low)
-        return self.sides[t]
-
-    def _cap(self, types) -> int:
-        high, low = set(), set()
-        for t in types:
-            h, lo = self._side(t)
-            high |= h
-            low |= lo
-        return min(len(high), len(low))
+    def _cap(self, level: tuple) -> int:
+        """The most pairs of a level (a range of types) a matching can use: the fewer of its two sides."""
+        if level not in self.caps:
+            edges = self.perm[self.start[level[0]]:self.start[level[1]]]
+            self.caps[level] = min(len(np.unique(self.hi[edges])), len(np.unique(self.lo[edges])))
+        return self.caps[level]
 
     def _span(self, level) -> int:
         """How far a level's count can fall below or rise above its value in the optimum that a solve must find:
@@ -130,8 +164,8 @@ class _Lex:
 
     def _levels(self) -> Optional[list]:
         """The weighted levels of the next solve, the costliest first: the decided positive types, then a chunk of
-        undecided ones (lists of types); None when the decided ones alone do not fit."""
-        levels = [[t] for t in self.order[:self.next] if t in self.positive]
+        undecided ones (ranges of types); None when the decided ones alone do not fit."""
+        levels = [(t, t + 1) for t in sorted(self.positive)]
         room = 1
         for lev in levels:
             room *= self._span(lev) + 1
@@ -140,15 +174,11 @@ class _Lex:
             return None
         chunk_start = len(levels)
         k = self.next
-        order = self.order
-        while k < len(order):
-            stage = order[k][0]
-            end = k
-            while end < len(order) and order[end][0] == stage:
-                end += 1
-            guess = self.guess.get(stage)
-            far = [t for t in order[k:end] if guess is None or (-t[1]) < (-guess[1])]
-            stage_levels = ([far] if far else []) + [[t] for t in order[k + len(far):end]]
+        while k < self.ntypes:
+            end = self.stage_end[k]
+            guess = self.guess.get(self.tx_of[k])
+            far_end = end if guess is None else min(max(guess, k), end)  # types costlier than the guess
+            stage_levels = ([(k, far_end)] if far_end > k else []) + [(t, t + 1) for t in range(far_end, end)]
             for lev in stage_levels:
                 cap = self._cap(lev)
                 if room * (cap + 1) >= limit:
@@ -167,101 +197,96 @@ class _Lex:
             levels = self._levels()
             if levels is None:
                 return None
-            weight, w = {}, 1
+            weight, w = [0] * self.ntypes, 1
             for lev in reversed(levels):
-                for t in lev:
+                for t in range(*lev):
                     weight[t] = w
                 w += self._span(lev) * w
             chosen = self._match(weight)
-            count: dict = defaultdict(int)
-            used_in_stage: dict = {}
-            for k in chosen:
-                t = self.et[k]
-                if t is not None:
+            count = [0] * self.ntypes
+            for _, _, t in chosen:
+                if t >= 0:
                     count[t] += 1
-                    if t[0] not in used_in_stage or t[1] > used_in_stage[t[0]][1]:
-                        used_in_stage[t[0]] = t
-            self.guess.update(used_in_stage)
+            self._guess_from(chosen)
+            dropped = []
             for lev in levels:
                 if lev[0] in self.positive:
                     continue
-                total = sum(count[t] for t in lev)
+                total = sum(count[lev[0]:lev[1]])
                 if total == 0:
-                    for t in lev:
-                        self._drop_type(t)
-                elif len(lev) == 1:
+                    dropped.append(lev)
+                elif lev[1] == lev[0] + 1:
                     self.positive[lev[0]] = total
                 else:  # a run that is used after all: split it (its costliest used type stands alone next time)
                     break
-                self.next += len(lev)
-            if self.next == len(self.order):
-                pairs = [(self.eu[k], self.ev[k]) for k in chosen]
-                return [(self.nodes[u], self.nodes[v]) for u, v in pairs + self.committed]
+                self.next = lev[1]
+            self._drop_types(dropped)
+            if self.next == self.ntypes:
+                return [(u, v) for u, v, _ in chosen] + self.committed
+
+    def _guess_from(self, chosen: list) -> None:
+        """Each stage's costliest type in `chosen`, the guess of the next solve."""
+        tx_of, guess = self.tx_of, {}
+        for _, _, t in chosen:
+            if t >= 0 and (tx_of[t] not in guess or t < guess[tx_of[t]]):
+                guess[tx_of[t]] = t
+        self.guess.update(guess)
 
     def _hint(self) -> None:
         """A first guess of each stage's costliest type in use: one solve weighting each down-pair by its length,
         more for higher stages (only a guess: it chooses how the first chunk is cut into levels)."""
-        if not self.order:
+        if not self.ntypes:
             return
         room = 1
-        for t in self.order:
-            room *= self._cap([t]) + 1
+        for t in range(self.ntypes):
+            room *= self.caps[(t, t + 1)] + 1
         if room < self.limit:  # every type fits as a level of its own: one solve decides them all, no guess needed
-            for t in self.order:  # each stage's costliest type "in use": no type is lumped into a run
-                self.guess.setdefault(t[0], t)
+            for t in range(self.ntypes):  # each stage's costliest type "in use": no type is lumped into a run
+                self.guess.setdefault(self.tx_of[t], t)
             return
-        top = self.order[0][0]
-        bottom = max(t[1] for t in self.order)
+        top, bottom = self.tx_of[0], max(self.ty_of)
         span = bottom - top + 1
-        weight = {t: (t[1] - t[0]) * (span - (t[0] - top)) ** 3 for t in self.order}
-        chosen = self._match(weight)
-        for k in chosen:
-            t = self.et[k]
-            if t is not None and (t[0] not in self.guess or t[1] > self.guess[t[0]][1]):
-                self.guess[t[0]] = t
+        weight = [(y - x) * (span - (x - top)) ** 3 for x, y in zip(self.tx_of, self.ty_of)]
+        self._guess_from(self._match(weight))
 
-    def _drop_type(self, t) -> None:
-        alive, degree, eu, ev = self.alive, self.degree, self.eu, self.ev  # _kill inlined: thousands of edges
-        for k in self.by_type[t]:
-            if alive[k]:
-                alive[k] = False
-                degree[eu[k]] -= 1
-                degree[ev[k]] -= 1
-        self._graph = None
+    def _kill(self, edges: np.ndarray) -> None:
+        """Live edges die: their graph is built again before the next solve."""
+        if len(edges):
+            self.alive[edges] = False
+            np.subtract.at(self.degree, self.eu[edges], 1)
+            np.subtract.at(self.degree, self.ev[edges], 1)
+            self._graph = None
 
-    def _kill(self, k) -> None:
-        self.alive[k] = False
-        self._graph = None
-        self.degree[self.eu[k]] -= 1
-        self.degree[self.ev[k]] -= 1
+    def _drop_types(self, levels: list) -> None:
+        if levels:
+            edges = np.concatenate([self.perm[self.start[a]:self.start[b]] for a, b in levels])
+            self._kill(edges[self.alive[edges]])
 
     def _propagate(self) -> None:
         """Commit every edge that is the last one at a node (it is in every perfect matching left)."""
         alive, at, eu, ev, degree, gone = self.alive, self.at, self.eu, self.ev, self.degree, self.gone
-        queue = [i for i, d in enumerate(degree) if d == 1 and not gone[i]]
+        queue = np.flatnonzero((degree == 1) & ~gone).tolist()
         while queue:
             i = queue.pop()
             if gone[i] or degree[i] != 1:
                 continue
-            k = next(k for k in at[i] if alive[k])
-            u, v = eu[k], ev[k]
+            k = int(at[i][alive[at[i]]][0])
+            u, v = self.eu_l[k], self.ev_l[k]
             self.committed.append((u, v))
-            t = self.et[k]
+            t = self.tid_l[k]
+            touched = []
             for node in (u, v):
                 gone[node] = True
-                for e in at[node]:
-                    if alive[e]:
-                        self._kill(e)
-                        other = ev[e] if eu[e] == node else eu[e]
-                        if degree[other] == 1 and not gone[other]:
-                            queue.append(other)
-            if t is not None and t in self.positive:
+                edges = at[node][alive[at[node]]]
+                self._kill(edges)
+                touched.append(np.where(eu[edges] == node, ev[edges], eu[edges]))
+            if t >= 0 and t in self.positive:
                 self.positive[t] -= 1
                 if self.positive[t] == 0:  # its count is reached: no more of this type
                     del self.positive[t]
-                    for e in self.by_type[t]:
-                        if alive[e]:
-                            self._kill(e)
-                            for node in (eu[e], ev[e]):
-                                if degree[node] == 1 and not gone[node]:
-                                    queue.append(node)
+                    edges = self.perm[self.start[t]:self.start[t + 1]]
+                    edges = edges[alive[edges]]
+                    self._kill(edges)
+                    touched += [eu[edges], ev[edges]]
+            others = np.concatenate(touched)
+            queue += others[(degree[others] == 1) & ~gone[others]].tolist()

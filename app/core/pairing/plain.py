@@ -130,11 +130,8 @@ def prepare(entrants: Sequence[Entrant], games: Sequence[Game], round_number: in
     order = sorted((i for i, p in enumerate(ids) if p not in skip), key=keys.__getitem__)
     ranked = _rank([(ids[i], keys[i][:-1]) for i in order], rng)
     index = {p: i for i, p in enumerate(ranked)}
-    met: list[set] = [set() for _ in ranked]
-    for g in games:
-        if g.opponent is not None and g.player in index and g.opponent in index:
-            met[index[g.player]].add(index[g.opponent])
-            met[index[g.opponent]].add(index[g.player])
+    # from the fold's opponent lists rather than the games again (half the work, deep into an event)
+    met = [{index[o] for o in records[p].opponents if o in index} for p in ranked]
     return PlainRound(active, requested, ranked, {p: records[p].points for p in ranked},
                       {p: records[p].byes for p in ranked}, met)
 

@@ -2,11 +2,11 @@
 fit, networkx with B**rank Python integers otherwise and for the reference solve of the whole field."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import networkx as nx
 
-from .lex_matching import NotPerfect, lex_matching
+from .lex_matching import NotPerfect, lex_matching, lex_matching_arrays
 from .plain_field import Field, Infeasible
 
 
@@ -33,6 +33,18 @@ class ExactSolver:
                 return found
             self.big_int_solves += 1
         return big_int_matching(nodes, edges)
+
+    def solve_arrays(self, nodes: list, arrays: tuple, edges: Callable[[], list]) -> list:
+        """`solve` of an exact block given as arrays (`lex_matching_arrays`: pods, ends and types by position in
+        `nodes`); `edges()` lists them as tuples, should the networkx fallback be needed. Raises Infeasible."""
+        try:
+            found = lex_matching_arrays(*arrays)
+        except NotPerfect as failure:
+            raise Infeasible(nodes[i] for i in failure.unmatched) from None
+        if found is not None:
+            return [(nodes[u], nodes[v]) for u, v in found]
+        self.big_int_solves += 1
+        return big_int_matching(nodes, edges())
 
 
 def big_int_matching(nodes: list, edges: list) -> list:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import numpy as np
+
 from .plain_exact import ExactSolver
 from .plain_relaxation import Remaining, pair_within
 
@@ -57,18 +59,22 @@ class ExactBlock:
         def may_bye(v):
             return stand[v] in eligible_pod if v in stand else field.eligible[v]
 
-        podx = field.podx  # types inline: this loop is most of a big block's Python
-        edges = []
-        for k, u in enumerate(group):
-            pu, mu, free = podx[u], met[u], u in stand
-            for v in group[k + 1:]:
-                if free or v in stand or v not in mu:
-                    pv = podx[v]
-                    edges.append((u, v, None if pu == pv else (pu, pv) if pu < pv else (pv, pu)))
+        podx = field.podx
+        # H's edges as arrays of node positions (numpy: blocks deep into an event have thousands of pairs), each
+        # with its type (tx, ty), tx = -1 for none
+        pos = {v: i for i, v in enumerate(group)}
+        allowed = np.ones((len(group), len(group)), dtype=bool)
+        for i, u in enumerate(group):
+            if u not in stand:
+                rows = [pos[v] for v in met[u] if v in pos and v not in stand]
+                allowed[i, rows] = False
+        eu, ev = np.nonzero(np.triu(allowed, 1))
+        parts = [(eu, ev, True)]
         nodes = list(group)
         if bye is not None:
             nodes.append(bye)
-            edges += [(u, bye, field.type_of(u, bye)) for u in group if may_bye(u)]
+            takers = np.array([i for i, u in enumerate(group) if may_bye(u)], dtype=np.int64)
+            parts.append((takers, np.full(len(takers), len(group)), True))
         down = min(len(group), field.max_met + 1 if down is None else down)  # at most this many pair below
         below: list = []  # the nearest players below, a few more than `down` (all of them if that is all)
         for x in range(b + 1, field.npods):
@@ -79,31 +85,49 @@ class ExactBlock:
         if below:
             if len(below) <= down + 3:
                 sinks = below
+                first = len(nodes)
                 if bye is not None:
-                    edges += [(s, bye, None) for s in below if field.eligible[s]]
+                    free = np.array([first + k for k, s in enumerate(below) if field.eligible[s]], dtype=np.int64)
+                    parts.append((free, np.full(len(free), len(group)), False))
             else:
                 extra = 1 if bye is not None and field.bye_pods and field.bye_pods[-1] > b else 0
                 count = down + (len(group) - down + extra + (bye is not None)) % 2  # an even number of nodes
                 sinks = below[:count]
                 if extra:
                     nodes.append(byesink)
-                    edges += [(byesink, bye, None)] + [(byesink, s, None) for s in sinks]
+                    first = len(nodes)
+                    at = first - 1
+                    parts.append((np.full(len(sinks) + 1, at), np.array([len(group)] + list(range(first, first + len(sinks)))), False))
+                first = len(nodes)
             stand.update((s, field.pod[s]) for s in sinks)
             nodes += sinks
-            for u in group:
-                pu = podx[u]
-                edges += [(u, s, None if pu == podx[s] else (pu, podx[s]) if pu < podx[s] else (podx[s], pu))
-                          for s in sinks]
-            edges += [(s, t, None) for k, s in enumerate(sinks) for t in sinks[k + 1:]]
-        self.stand, self.nodes, self.edges = stand, nodes, edges
+            g, k = len(group), len(sinks)
+            parts.append((np.repeat(np.arange(g), k), np.tile(np.arange(first, first + k), g), True))
+            su, sv = np.triu_indices(k, 1)
+            parts.append((su + first, sv + first, False))
+        pods = np.array([podx[v] if v >= 0 else field.pod_of(v) for v in nodes], dtype=np.int64)
+        eu = np.concatenate([p[0] for p in parts]).astype(np.int64)
+        ev = np.concatenate([p[1] for p in parts]).astype(np.int64)
+        typed = np.concatenate([np.full(len(p[0]), p[2]) for p in parts])
+        pu, pv = pods[eu], pods[ev]
+        typed &= pu != pv
+        self.arrays = (pods, eu, ev, np.where(typed, np.minimum(pu, pv), -1), np.where(typed, np.maximum(pu, pv), -1))
+        self.stand, self.nodes = stand, nodes
         self.size = len(nodes)
+
+    @property
+    def edges(self) -> list:
+        """H's edges [(u, v, type or None)] (the networkx fallback and the tests read them)."""
+        nodes, (_, eu, ev, tx, ty) = self.nodes, self.arrays
+        return [(nodes[u], nodes[v], (x, y) if x >= 0 else None)
+                for u, v, x, y in zip(eu.tolist(), ev.tolist(), tx.tolist(), ty.tolist())]
 
     def solve(self, solver: ExactSolver) -> Optional[tuple[list, list, bool]]:
         """H's optimum made real: (the block's pairs, the players below it takes, whether it takes the bye), or
         None when that fails. Raises Infeasible when H has no perfect matching."""
         # Only stages a..b count, and every typed edge of H already has its higher end in a..b (group-group,
         # group-sink, group-bye; stand-in pairs below are untyped), so no type needs clearing.
-        return self._make_real(solver.solve(self.nodes, self.edges))
+        return self._make_real(solver.solve_arrays(self.nodes, self.arrays, lambda: self.edges))
 
     def _make_real(self, matched: list) -> Optional[tuple[list, list, bool]]:
         a, b, field, stand, bye = self.a, self.b, self.field, self.stand, self.bye

@@ -17,22 +17,22 @@ built chain got stuck (any b is exact; the stuck pod keeps H small). Nothing bel
 relaxes the rest of the field with sinks and counts only stages top..b, so its optimum is a lower bound; pairs of
 H that reach a sink are made real with untaken players of the sink's pod (same types); the players they take form
 the zone that the next built run must cover. If they cannot be made real, or the run below fails, H grows down to
-the failing segment and to at least twice its players (`doubled`), or, when the players below have few legal
-pairs left (`WHOLE_REST`), to the whole rest at once. If H has no perfect matching at all, the committed block
+the failing segment and to at least twice its players (`doubled`), or, when the players below are not many
+more than that (`WHOLE_REST`), to the whole rest at once. If H has no perfect matching at all, the committed block
 above could not be completed: it is taken back and solved together with H. Each round trip grows H or moves up,
 so this ends (at worst with an exact solve of the whole field, which then names the players left unpaired).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 from .plain_exact import ExactSolver
 from .plain_exact_block import ExactBlock
 from .plain_field import Field, Infeasible
 from .plain_relaxation import Remaining, Stuck, construct, segment
 
-WHOLE_REST = 10_000  # an exact block that failed once takes in every player below it if they have this few legal pairs
+WHOLE_REST = 2  # a block that failed once takes in every player below it if they are at most this many times its own
 
 
 @dataclass
@@ -88,8 +88,8 @@ def solve_fast(field: Field) -> tuple[list, str]:
             else:
                 grow, retry = (top, failed), False
         a, b = grow[:2]
-        if retry and b < npods - 1 and legal_pairs(rest, a) <= WHOLE_REST:  # grow to the rest at once
-            b = npods - 1
+        if retry and b < npods - 1 and players_from(rest, a) <= WHOLE_REST * players_from(rest, a, b):
+            b = npods - 1  # grow to the rest at once: the next doubling would take most of it anyway
         compress = len(grow) < 3  # (a, b, False): the compressed H could not be made real
         block_h = ExactBlock(rest, a, b, compress)
         slots = block_h.slots
@@ -140,10 +140,8 @@ def doubled(field: Field, a: int, b: int, at_least: int) -> int:
     return x
 
 
-def legal_pairs(rest: Remaining, a: int) -> int:
-    """How many pairs of the untaken players from pod a down have not met."""
+def players_from(rest: Remaining, a: int, b: Optional[int] = None) -> int:
+    """How many untaken players pods a..b hold (b: the last pod when None)."""
     field = rest.field
-    others = {v for x in range(a, field.npods) for v in field.pods[x] if v not in rest.taken}
-    met = sum(len(field.met[v] & others) if len(field.met[v]) < len(others) else len(others & field.met[v])
-              for v in others)
-    return len(others) * (len(others) - 1) // 2 - met // 2
+    last = field.npods - 1 if b is None else b
+    return sum(1 for x in range(a, last + 1) for v in field.pods[x] if v not in rest.taken)
