@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,9 @@ bench-participation: $(VENV)/.installed
 
 bench-player-live: $(VENV)/.installed
 	$(PY) -m bench.bench_player_live
+
+bench-round-entry: $(VENV)/.installed
+	$(PY) -m bench.bench_round_entry
 
 bench-ranking: $(VENV)/.installed
 	$(PY) -m bench.bench_ranking

@@ -1,6 +1,7 @@
 /* A player's own page keeps itself up to date: the opponent's report, a new round, the top cut and the final
-   place appear without a reload. The server draws every part (templates/player/_parts.html) and says each
-   one's digest; this script only asks which changed and swaps those in. It asks when the event's status
+   place appear without a reload. The server draws every part (templates/player/_parts.html) and sends each
+   one's digest and HTML; this script swaps in those whose digest changed (an answer without the HTML, from a
+   server before that, is asked again for the changed parts). It asks when the event's status
    (static/poll.js, a "sass:status" event) names another round or pairings, and at the server's interval
    (config.py PLAYER_CHECK_MS) with a revalidated ETag: an unchanged event costs a 304. */
 (function () {
@@ -52,6 +53,12 @@
         return el && digests[id] !== data.digests[id] && !busy(el);
       });
       if (!changed.length) { return null; }
+      if (data.fragments) {
+        var drawn = {};
+        changed.forEach(function (id) { if (data.fragments[id] !== undefined) { drawn[id] = data.fragments[id]; } });
+        swap(drawn, data.digests);
+        return null;
+      }
       return ask(changed).then(function (got) { if (got) { swap(got.fragments, got.digests); } });
     }).catch(function () {}).then(function () {
       checking = false;

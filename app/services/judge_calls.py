@@ -118,19 +118,21 @@ def latest_call(t: Tournament, player: Player) -> Optional[CallView]:
 
 # ---------------------------------------------------------------- the steps
 
+ASK = object()  # closed()'s `mine` not given: read it
 OVER = "The event is over: no judge is watching for calls now. Find the organizer in person."
 NO_TABLE = ("A judge call brings a judge to your table, and you sit at none now (before your first game, after "
             "you dropped, or between games). Find a judge or the organizer in person.")
 
 
-def closed(t: Tournament, player: Optional[Player] = None) -> Optional[str]:
+def closed(t: Tournament, player: Optional[Player] = None, mine=ASK) -> Optional[str]:
     """Why players (or `player`) can call no judge now, or None: once the top cut is decided the staff stop
     watching calls; a player who sits at no table (before round 1, dropped, a bye, out of the cut, a fresh
     self-registration) has no table to bring a judge to, and a call from them is a stranger's on the staff's
-    panel: they find a judge in person."""
+    panel: they find a judge in person. `mine`: the player's participation.my_table when the caller has read it
+    already (the player's page has), else it is asked."""
     if cut_service.decided(t):
         return OVER
-    if player is not None and (player.dropped or _seat(t, player)[1] is None):
+    if player is not None and (player.dropped or _seat(t, player, mine)[1] is None):
         return NO_TABLE
     return None
 
@@ -160,12 +162,13 @@ def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> Cal
     return _view(new)
 
 
-def _seat(t: Tournament, player: Player) -> tuple[Optional[int], Optional[int]]:
+def _seat(t: Tournament, player: Player, mine=ASK) -> tuple[Optional[int], Optional[int]]:
     """(swiss round, table) where the player plays now; (None, table) for a top cut game not yet played;
     (None, None) when they sit nowhere (a bye, out of the cut, between rounds)."""
     if t.cut_kind is not None:
         return None, cut_service.game_table(t, player.id)
-    mine = participation.my_table(t, player)
+    if mine is ASK:
+        mine = participation.my_table(t, player)
     if mine is None or mine.is_bye:
         return None, None
     return mine.round_number, mine.table

@@ -3,7 +3,7 @@ and the log of every change."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterable, Optional
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased, joinedload
@@ -125,13 +125,15 @@ def report_result(t: Tournament, match_id: int, outcome: Outcome, actor: Actor, 
     return locked.round_number, table
 
 
-def result_log(t: Tournament, round_id: int) -> dict[int, list[ResultChange]]:
-    """Every result change of a round's matches, oldest first, by match id."""
-    rows = db.session.scalars(
-        sa.select(ResultChange).join(Match, Match.id == ResultChange.match_id)
-        .where(Match.round_id == round_id, ResultChange.tournament_id == t.id)
-        .options(joinedload(ResultChange.user), joinedload(ResultChange.player))
-        .order_by(ResultChange.id)).all()
+def result_log(t: Tournament, round_id: int, matches: Optional[Iterable[int]] = None) -> dict[int, list[ResultChange]]:
+    """Every result change of a round's matches (or of `matches` only), oldest first, by match id."""
+    query = (sa.select(ResultChange).join(Match, Match.id == ResultChange.match_id)
+             .where(Match.round_id == round_id, ResultChange.tournament_id == t.id)
+             .options(joinedload(ResultChange.user), joinedload(ResultChange.player))
+             .order_by(ResultChange.id))
+    if matches is not None:
+        query = query.where(ResultChange.match_id.in_(list(matches)))
+    rows = db.session.scalars(query).all()
     log: dict[int, list[ResultChange]] = {}
     for change in rows:
         log.setdefault(change.match_id, []).append(change)

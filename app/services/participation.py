@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import sqlalchemy as sa
+from sqlalchemy.orm import aliased
 
 from ..core import results
 from ..extensions import db
@@ -112,44 +113,63 @@ class MyTable:
     first_name: str = ""  # the first seat's name (Corp / seat 1): results read from its side
     second_name: str = ""
     seat: int = 0  # this player's seat in that order (app/core/result_wording.py words results from it)
+    timer: tuple = (None, None, None)  # the round's timer columns (services/timer.clock_from_row), read with it
 
 
-# A player's table in a round and what their card shows of it, built once (every phone asks after a publish).
-# The seat by (round id, player id): one probe of seats (round_id, player_id), whatever other events hold (joined
-# through matches, PostgreSQL scanned every event's seats for this player).
-_MY_MATCH = (sa.select(Match.id, Match.table, Match.is_bye, Match.result).join(Seat, Seat.match_id == Match.id)
-             .where(Seat.round_id == sa.select(Round.id).where(Round.tournament_id == sa.bindparam("tid"),
-                                                               Round.number == sa.bindparam("number"))
-                    .scalar_subquery(),
-                    Seat.player_id == sa.bindparam("pid")))
-_TABLE_SEATS = (sa.select(Seat.player_id, Seat.position, Seat.side, Seat.points, Player.name)
-                .join(Player, Player.id == Seat.player_id).where(Seat.match_id == sa.bindparam("mid")))
-_TABLE_CLAIMS = sa.select(ResultClaim.player_id, ResultClaim.result).where(ResultClaim.match_id == sa.bindparam("mid"))
+# A player's table in the latest published round and what their card shows of it, in one statement built once
+# (every phone asks after a publish): the player's seat by (round id, player id), one probe of seats (round_id,
+# player_id) whatever other events hold (joined through matches, PostgreSQL scanned every event's seats for this
+# player), its match, every seat at that table with its player's name, the table's claims (a row per seat and
+# claim: at most 2 x 2), the round's number and timer, and the event's latest round number.
+_PUBLISHED, _ANY, _TABLE = aliased(Round), aliased(Round), aliased(Seat)
+_MY_TABLE = (
+    sa.select(Round.number, sa.select(sa.func.max(_ANY.number)).where(_ANY.tournament_id == sa.bindparam("tid"))
+              .scalar_subquery(),
+              Match.id, Match.table, Match.is_bye, Match.result,
+              _TABLE.player_id, _TABLE.position, _TABLE.side, _TABLE.points, Player.name,
+              ResultClaim.player_id, ResultClaim.result, Round.timer_state, Round.timer_ends_at,
+              Round.timer_remaining_ms)
+    .select_from(Seat)
+    .join(Round, Round.id == Seat.round_id)
+    .join(Match, Match.id == Seat.match_id)
+    .join(_TABLE, _TABLE.match_id == Match.id)
+    .join(Player, Player.id == _TABLE.player_id)
+    .outerjoin(ResultClaim, ResultClaim.match_id == Match.id)
+    .where(Seat.round_id == sa.select(_PUBLISHED.id).where(_PUBLISHED.tournament_id == sa.bindparam("tid"),
+                                                           _PUBLISHED.published)
+           .order_by(_PUBLISHED.number.desc()).limit(1).scalar_subquery(),
+           Seat.player_id == sa.bindparam("pid")))
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatRow:
+    player_id: int
+    position: int
+    side: Optional[str]
+    points: Optional[int]
+    name: str
 
 
 def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
     """None while no round is published or the player is not in the latest published one."""
-    number = rounds.latest_published(t)
-    if not number:
+    rows = db.session.execute(_MY_TABLE, {"tid": t.id, "pid": player.id}).all()
+    if not rows:
         return None
-    match = db.session.execute(_MY_MATCH, {"tid": t.id, "number": number, "pid": player.id}).first()
-    if match is None:
-        return None
-    seats = rounds.corp_first(t, db.session.execute(_TABLE_SEATS, {"mid": match.id}).all())
+    number, latest, match_id, table, is_bye, result = rows[0][:6]
+    seats = rounds.corp_first(t, list({r[6]: _SeatRow(*r[6:11]) for r in rows}.values()))
     me = next(s for s in seats if s.player_id == player.id)
     other = next((s for s in seats if s.player_id != player.id), None)
-    claims = db.session.execute(_TABLE_CLAIMS, {"mid": match.id}).all()
-    claim_list = [Claim(pid, "", r) for pid, r in claims]
-    report = TableReport(state_of(match.result, match.is_bye, claim_list), claim_list)
+    claim_list = [Claim(pid, "", r) for pid, r in dict(row[11:13] for row in rows if row[11] is not None).items()]
+    report = TableReport(state_of(result, is_bye, claim_list), claim_list)
     mine = report.by(player.id)
     theirs = report.by(other.player_id) if other else None
     return MyTable(
-        round_number=number, match_id=match.id, table=match.table, is_bye=match.is_bye, side=me.side,
+        round_number=number, match_id=match_id, table=table, is_bye=is_bye, side=me.side,
         opponent=other.name if other else None, opponent_side=other.side if other else None,
-        result=match.result, points=me.points, state=report.state,
+        result=result, points=me.points, state=report.state,
         mine=mine.result if mine else None, theirs=theirs.result if theirs else None,
-        open=(not match.is_bye and match.result is None and number == rounds.latest_number(t)),
-        first_name=seats[0].name, second_name=seats[-1].name, seat=seats.index(me))
+        open=(not is_bye and result is None and number == latest),
+        first_name=seats[0].name, second_name=seats[-1].name, seat=seats.index(me), timer=tuple(rows[0][13:16]))
 
 
 # ---------------------------------------------------------------- the rules of claims

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import current_app, url_for
 
 from ..extensions import db
-from ..models import Player
+from ..models import Player, Tournament
 
 MAC_HEX = 32  # 128 bits
 # The one spelling token() writes: ASCII digits without leading zeros (str.isdigit() also takes '²' and other
@@ -46,6 +46,28 @@ def player_for(tournament, raw: str | None) -> Player | None:
         return player
     # A link made on the machine this event was moved from (a preimage of the stored hash: unforgeable too)
     return db.session.scalar(sa.select(Player).filter_by(tournament_id=tournament.id, moved_link=digest(raw)))
+
+
+# The event by its slug and the player a link names, in one statement built once (every poll of a player's page
+# asks it): the player only if they are that event's.
+_LINKED = (sa.select(Tournament, Player)
+           .outerjoin(Player, sa.and_(Player.tournament_id == Tournament.id, Player.id == sa.bindparam("pid")))
+           .where(Tournament.slug == sa.bindparam("slug")))
+
+
+def linked(slug: str, raw: str | None) -> tuple[Tournament | None, Player | None]:
+    """(the event `slug` names, or None; the player of it that `raw` is a valid, unrevoked token for, or None):
+    player_for's answer, with the event, in one statement for a current link."""
+    match = TOKEN.fullmatch(raw or "")
+    if match is None:
+        t = db.session.execute(sa.select(Tournament).filter_by(slug=slug)).scalar_one_or_none()
+        return t, None
+    t, player = db.session.execute(_LINKED, {"slug": slug, "pid": int(match.group(1))}).first() or (None, None)
+    if t is None:
+        return None, None
+    if player is not None and hmac.compare_digest(match.group(2), _mac(player.id, player.link_key)):
+        return t, player
+    return t, db.session.scalar(sa.select(Player).filter_by(tournament_id=t.id, moved_link=digest(raw)))
 
 
 def named_player(raw: str | None) -> int | None:

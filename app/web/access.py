@@ -110,8 +110,9 @@ BAD_LINK = ("This player link does not work: it is mistyped, or the organizer ha
 def linked_player(slug: str, token: str) -> tuple[Tournament, Player]:
     """The event and the player a player link grants, and nothing else; 404 for a link that is not (or no longer)
     theirs."""
-    t = public_tournament(slug)
-    player = player_links.player_for(t, token)
+    t, player = player_links.linked(slug, token)
+    if t is None:
+        abort(404)
     if player is None:
         abort(404, BAD_LINK)
     return t, player

@@ -18,9 +18,13 @@ Parts = dict[str, tuple[str, Markup]]  # element id -> (digest, HTML)
 
 
 def draw(template: str, context: dict, drawers: Callable[[object], dict[str, Callable[[], object]]],
-         ids: Optional[Iterable[str]] = None, seen: Optional[Callable[[str, str], str]] = None) -> Parts:
+         ids: Optional[Iterable[str]] = None, seen: Optional[Callable[[str, str], str]] = None,
+         keys: Optional[Callable[[str], Optional[str]]] = None, digests_only: bool = False) -> Parts:
     """The parts named in `ids` (else all) that `drawers(macros)` lists, drawn from `template`'s macros with
-    `context`. `seen(part, html)`: what a part's digest is taken of, when not its whole HTML."""
+    `context`. `seen(part, html)`: what a part's digest is taken of, when not its whole HTML. `keys(part)`: for
+    a part whose HTML follows from a few values alone, those values (a string; None: digest its HTML), so that
+    with `digests_only` such a part is digested without being drawn (its HTML is then empty): a poll that only
+    asks which of a big page's rows changed draws none of them."""
     context = dict(context)
     current_app.update_template_context(context)
     token = context["csrf_token"]()
@@ -30,8 +34,13 @@ def draw(template: str, context: dict, drawers: Callable[[object], dict[str, Cal
     out = {}
     for part, drawer in drawers(macros).items():
         if ids is None or part in ids:
+            key = keys(part) if keys else None
+            if key is not None and digests_only:
+                out[part] = (hashlib.blake2b(key.encode(), digest_size=8).hexdigest(), Markup(""))
+                continue
             html = str(drawer())
-            digest = hashlib.blake2b((seen(part, html) if seen else html).encode(), digest_size=8).hexdigest()
+            digest = hashlib.blake2b((key if key is not None else seen(part, html) if seen else html).encode(),
+                                     digest_size=8).hexdigest()
             out[part] = (digest, Markup(html.replace(TOKEN, token)))
     return out
 

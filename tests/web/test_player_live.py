@@ -46,6 +46,8 @@ def test_the_opponents_report_changes_the_card_and_an_unchanged_event_is_a_304(a
     phone = app.test_client()
     first = live(phone, t, runner)
     assert set(first.get_json()["digests"]) == PARTS and first.headers["Cache-Control"] == "private, no-cache"
+    # every part's HTML comes with its digest: a phone asks once after a publish, and as the page draws it
+    assert set(first.get_json()["fragments"]) == PARTS and "Table" in first.get_json()["fragments"]["me-card"]
     etag = first.headers["ETag"]
     assert live(phone, t, runner, etag=etag).status_code == 304
     before = first.get_json()["digests"]

@@ -22,16 +22,17 @@ NO_CACHE = "private, no-cache"
 
 # ---------------------------------------------------------------- the player's side
 
-def _player_box(t: Tournament, player: Player, token: str) -> str:
+def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK) -> str:
     return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player),
-                           closed=service.closed(t, player), form=CallForm(), step_form=StepForm(),
+                           closed=service.closed(t, player, mine), form=CallForm(), step_form=StepForm(),
                            states=service.CallState)
 
 
 @bp.app_template_global("judge_call_box")
-def judge_call_box(t: Tournament, player: Player, token: str) -> Markup:
-    """The player page's part: the call button, or their call's state with a cancel button."""
-    return Markup(_player_box(t, player, token))
+def judge_call_box(t: Tournament, player: Player, token: str, me=None) -> Markup:
+    """The player page's part: the call button, or their call's state with a cancel button. `me`: the page's
+    services/player_page.PlayerView, whose swiss table the box reads rather than asking again."""
+    return Markup(_player_box(t, player, token, service.ASK if me is None else me.mine))
 
 
 @bp.post("/t/<slug>/p/<token>/judge")

@@ -36,7 +36,7 @@ def _context(t: Tournament, player: Player, token: str) -> dict:
     and results worded from their seat (app/core/result_wording.py)."""
     me = player_page.view(t, player)
     seat = me.seat
-    clock = timer.round_clock(t, me.clock_round) if me.clock_round else None
+    clock = timer.clock_from_row(*me.mine.timer) if me.clock_round else None
     return {"t": t, "player": player, "token": token, "me": me, "clock": clock,
             "choices": result_wording.choices(t.fmt, seat),
             "text": lambda key: result_wording.worded(t.fmt, key, seat),
@@ -76,10 +76,11 @@ def link(slug: str, token: str):
 
 @bp.get("/t/<slug>/p/<token>/live")
 def live(slug: str, token: str):
-    """What a player's page polls (static/player_live.js): every live part's digest, and the parts named in
-    ?parts=a,b drawn as the page draws them: the opponent's report, a new round, the cut and the final place
-    show without a reload. ETag'd (_live_etag): an unchanged table costs a 304, asked in one statement that
-    also reads the link's key (a moved link, or a bad one, takes the full check)."""
+    """What a player's page polls (static/player_live.js): every live part's digest and HTML, drawn as the page
+    draws them (only the parts named in ?parts=a,b when asked so, as pages from before did): the opponent's
+    report, a new round, the cut and the final place show without a reload, in one answer after a publish (the
+    parts are drawn for their digests anyway). ETag'd (_live_etag): an unchanged table costs a 304, asked in one
+    statement that also reads the link's key (a moved link, or a bad one, takes the full check)."""
     pid = player_links.named_player(token)
     known = player_page.version(slug, pid) if pid is not None else None
     if known is not None and player_links.is_valid(token, pid, known[1]) \
@@ -90,8 +91,8 @@ def live(slug: str, token: str):
     etag = f"me-{pid}-{known[0]}" if known is not None and pid == player.id else _live_etag(slug, player.id)
     if client_has(etag):
         return live_parts.unchanged(etag)
-    wanted = live_parts.asked()
-    return live_parts.answer(_parts(_context(t, player, token), wanted), wanted, etag)
+    parts = _parts(_context(t, player, token), live_parts.asked())
+    return live_parts.answer(parts, set(parts), etag)
 
 
 @bp.post("/t/<slug>/p/<token>/report")

@@ -16,7 +16,7 @@ from ...services import match_results, pairing_edits, pairing_jobs
 from ...services import standings as standings_service
 from ...services import rounds as service
 from ...services import timer
-from .. import live_parts
+from .. import live_parts, page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, may
 from ..conditional import client_has
 from ..downloads import attachment
@@ -52,8 +52,9 @@ def show(tid: int, number: int):
     return render_template("rounds/show.html", **context, **_live_page(t, rnd, context))
 
 
-def _page(t, rnd, mode) -> dict:
-    """The round page's context; `mode` is ?edit= (results: a past round's results open for changes)."""
+def _page(t, rnd, mode, rows=None) -> dict:
+    """The round page's context; `mode` is ?edit= (results: a past round's results open for changes). `rows`: the
+    only tables whose rows will be drawn (a saved result's), whose players' points and log alone are read."""
     reports = participation.round_reports(t, rnd)
     summaries = service.round_summaries(t)
     latest = summaries[-1].number
@@ -76,10 +77,12 @@ def _page(t, rnd, mode) -> dict:
         past=past, editing_results=editing_results, editing_pairings=editable and mode == "pairings",
         unreported=sum(1 for m in rnd.matches if m.result is None),
         warnings=warnings, flagged=flagged, round_warnings=[w for w in warnings if w.table is None],
-        before=service.points_before(t, number),
+        before=service.points_before(t, number, None if rows is None else
+                                     [s.player_id for m in rows for s in m.seats]),
         buttons=buttons, label=results.label, labels={**dict(buttons), results.BYE: results.label(t.fmt, results.BYE)},
         reports=reports, counts=participation.counts(rnd, reports), describe=participation.describe,
-        log=match_results.result_log(t, rnd.id),
+        disputed=[m for m in rnd.matches if reports[m.id].state == participation.DISPUTED],
+        log=match_results.result_log(t, rnd.id, None if rows is None else [m.id for m in rows]),
         edit_form=EditPairingsForm(), actions=EDIT_ACTIONS, pair_form=PairForm(),
         round_clock=timer.round_clock(t, number), report_url=_report_url(t.id),
         step=next_step.for_tournament(t, summaries)[0] if number == latest else None,
@@ -92,15 +95,42 @@ LIVE_PARTS = {"unreported-line": "progress_line", "report-counts": "report_count
               "round-actions": "round_actions", "pairing-tools": "pairing_tools"}
 
 
-def _parts(context: dict, rnd, ids=None) -> live_parts.Parts:
+def _parts(context: dict, rnd, ids=None, digests_only: bool = False) -> live_parts.Parts:
     """The round page's live parts (those in `ids`, else all), drawn by rounds/_parts.html from the page's
-    context (_page)."""
+    context (_page). A table's row is digested from what it shows (_row_keys), so a poll that asks only the
+    digests (`digests_only`) draws no row: at 5,000 tables drawing them was nine tenths of every poll's work
+    after a result."""
     def drawers(macros):
         drawn = {f"t{m.table}": (lambda m=m: macros.match_row(m, live_parts.TOKEN)) for m in rnd.matches}
         drawn.update((part, getattr(macros, macro)) for part, macro in LIVE_PARTS.items())
         return drawn
 
-    return live_parts.draw("rounds/_parts.html", context, drawers, ids)
+    return live_parts.draw("rounds/_parts.html", context, drawers, ids, keys=_row_keys(context, rnd),
+                           digests_only=digests_only)
+
+
+def _row_keys(context: dict, rnd):
+    """part id -> what a table's row (rounds/_parts.html match_row) shows, as a string: the page's settings it
+    reads, the table, its report, its players' points before the round and its result log; None (digest the
+    drawn row) for a row with pairing warnings, a part that is no row, or an online event (its handles)."""
+    t = context["t"]
+    if t.online:
+        return lambda part: None
+    page = repr((page_cache.build_id(), t.id, t.fmt, rnd.number, context["entry"], context["editing_results"],
+                 context["after_cut"], context["organize"], context["buttons"]))
+    by_table = {f"t{m.table}": m for m in rnd.matches}
+    reports, before, log = context["reports"], context["before"], context["log"]
+    flagged = context["flagged"] if context["organize"] else {}
+
+    def key(part: str):
+        m = by_table.get(part)
+        if m is None or m.table in flagged:
+            return None
+        changes = [(c.id, c.created_at, c.actor, c.old_result, c.new_result, c.player.name if c.player else None,
+                    c.user.email if c.user else None) for c in log.get(m.id, ())]
+        return repr((page, m, reports[m.id], [before.get(s.player_id, 0) for s in m.seats], changes))
+
+    return key
 
 
 def _live_etag(t, number: int, mode, score: bool, organize: bool) -> str:
@@ -123,7 +153,7 @@ def _fragments(t, number: int, mid: int, past_edit: bool) -> dict[str, dict[str,
     for the page's script to swap in as its poll would."""
     rnd = service.load_round(t, number)
     m = next(m for m in rnd.matches if m.id == mid)
-    parts = _parts(_page(t, rnd, "results" if past_edit else None), rnd, {f"t{m.table}", *LIVE_PARTS})
+    parts = _parts(_page(t, rnd, "results" if past_edit else None, [m]), rnd, {f"t{m.table}", *LIVE_PARTS})
     return {"fragments": live_parts.htmls(parts), "digests": live_parts.digests(parts)}
 
 
@@ -143,7 +173,7 @@ def live(tid: int, number: int):
     if rnd is None:
         abort(404, f"There is no round {number}.")
     wanted = live_parts.asked()
-    return live_parts.answer(_parts(_page(t, rnd, mode), rnd, wanted), wanted, etag)
+    return live_parts.answer(_parts(_page(t, rnd, mode), rnd, wanted, digests_only=wanted is None), wanted, etag)
 
 
 def _report_url(tid: int):
