@@ -93,7 +93,8 @@ def _tampered(doc):
         ("a NUL in the notes", edit(lambda p: p["log"][0].update(notes="a\x00b"))),
         ("notes too long", edit(lambda p: p["log"][0].update(notes="x" * 1001))),
         ("a game in single-sided", edit(lambda p: p["log"][loss].update(game=1))),
-        ("a pick the seed does not make", edit(lambda p: p["draws"][0].update(seed=p["draws"][0]["seed"] + "x"))),
+        ("a pick the seed does not make", edit(lambda p: p["draws"][0].update(picked=[
+            c[0] for c in p["draws"][0]["candidates"] if c[0] not in p["draws"][0]["picked"]][:2]))),
         ("a candidate twice", edit(lambda p: p["draws"][0]["candidates"].append(p["draws"][0]["candidates"][0]))),
         ("too many picks asked", edit(lambda p: p["draws"][0].update(count=10**6))),
         ("a check twice", edit(lambda p: p["checks"].append(copy.deepcopy(p["checks"][0])))),
