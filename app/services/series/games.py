@@ -1,13 +1,12 @@
 """Every game of a series' events, in time order, as plain values: what a rating learns from."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Optional
 
 from ...extensions import db
+from ...core.kept import Kept
 from ...models import Series, SeriesEvent, Tournament
 from .. import cut as cut_service
 from .. import state
@@ -56,28 +55,15 @@ def series_games(series: Series, roster: Optional[Roster] = None) -> list[Series
 
 # Each event's games by (event, slug, version), entries by id: a result bumps its own event's version only, so the
 # others are read from here (per process; the oldest go first).
-_GAMES: "OrderedDict[tuple, tuple]" = OrderedDict()
-_GAMES_KEPT = 1024
-_lock = threading.Lock()
+_GAMES: Kept[tuple] = Kept(1024)
 
 
 def _event_games(t: Tournament) -> tuple:
-    cache_key = (t.id, t.slug, t.version)
-    with _lock:
-        if cache_key in _GAMES:
-            _GAMES.move_to_end(cache_key)
-            return _GAMES[cache_key]
-    games = tuple(_read_games(t))
-    with _lock:
-        _GAMES[cache_key] = games
-        while len(_GAMES) > _GAMES_KEPT:
-            _GAMES.popitem(last=False)
-    return games
+    return _GAMES.get((t.id, t.slug, t.version), lambda: tuple(_read_games(t)))
 
 
 def forget_cached() -> None:
-    with _lock:
-        _GAMES.clear()
+    _GAMES.clear()
 
 
 def _read_games(t: Tournament):

@@ -6,14 +6,13 @@ changed past result rates the series again from its games.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from fractions import Fraction
 from typing import Hashable, Optional, Sequence
 
 import sqlalchemy as sa
 
 from ...core import ratings as core
+from ...core.kept import Kept
 from ...extensions import db
 from ...models import Series, SeriesEvent, Tournament
 from ..ratings import register_rating_source
@@ -31,24 +30,13 @@ def rating_games(games: Sequence[SeriesGame]) -> list[core.Game]:
                       g.intentional_draw) for g in games]
 
 
-_KEPT = 64
-_RATINGS: "OrderedDict[tuple, core.Ratings]" = OrderedDict()
-_lock = threading.Lock()
+_RATINGS: Kept[core.Ratings] = Kept(64)
 
 
 def current(series: Series, table: Table) -> core.Ratings:
     """Every series player's rating after all of the series' games so far."""
-    key = versions(series)
-    with _lock:
-        if key in _RATINGS:
-            _RATINGS.move_to_end(key)
-            return _RATINGS[key]
-    rated = core.rate(rating_games(series_games(series, table.roster)))
-    with _lock:
-        _RATINGS[key] = rated
-        while len(_RATINGS) > _KEPT:
-            _RATINGS.popitem(last=False)
-    return rated
+    return _RATINGS.get(versions(series),
+                        lambda: core.rate(rating_games(series_games(series, table.roster))))
 
 
 def shown(series: Series, table: Table) -> dict[str, int]:
@@ -58,8 +46,7 @@ def shown(series: Series, table: Table) -> dict[str, int]:
 
 
 def forget_cached() -> None:
-    with _lock:
-        _RATINGS.clear()
+    _RATINGS.clear()
 
 
 @register_rating_source

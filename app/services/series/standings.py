@@ -3,8 +3,6 @@ them), the core's points and ranks, invitations; cached by the series' version a
 public pages are."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -13,6 +11,7 @@ from typing import Optional
 import sqlalchemy as sa
 
 from ...core.pairing.history import gc_paused
+from ...core.kept import Kept
 from ...core.series import EventResult, Invitation, invitations
 from ...core.series import standings as rank
 from ...extensions import db
@@ -37,17 +36,7 @@ class Placings:
 def placings(t: Tournament) -> Placings:
     """Kept per event version (a finished event never changes) and day (an event without a cut is over once its
     day has passed): one result recomputes its own event only."""
-    key = (t.id, t.slug, t.version, utcnow().date())
-    with _lock:
-        if key in _PLACINGS:
-            _PLACINGS.move_to_end(key)
-            return _PLACINGS[key]
-    placed = _placings(t)
-    with _lock:
-        _PLACINGS[key] = placed
-        while len(_PLACINGS) > _PLACINGS_KEPT:
-            _PLACINGS.popitem(last=False)
-    return placed
+    return _PLACINGS.get((t.id, t.slug, t.version, utcnow().date()), lambda: _placings(t))
 
 
 def _placings(t: Tournament) -> Placings:
@@ -63,9 +52,7 @@ def _placings(t: Tournament) -> Placings:
     return Placings({s.player: s.rank for s in swiss}, len(swiss), True, next_step.event_over(t))
 
 
-_PLACINGS: "OrderedDict[tuple, Placings]" = OrderedDict()
-_PLACINGS_KEPT = 4096
-_lock = threading.Lock()
+_PLACINGS: Kept[Placings] = Kept(4096)
 
 
 @dataclass(frozen=True)
@@ -127,8 +114,7 @@ class Table:
         return next((line for line in self.lines if line.key == key), None)
 
 
-_TABLES: "OrderedDict[tuple, Table]" = OrderedDict()
-_KEPT = 64
+_TABLES: Kept[Table] = Kept(64)
 
 
 def versions(series: Series) -> tuple:
@@ -142,24 +128,13 @@ def versions(series: Series) -> tuple:
 
 def table(series: Series) -> Table:
     """The standings, built once per versions(series)."""
-    key = versions(series)
-    with _lock:
-        if key in _TABLES:
-            _TABLES.move_to_end(key)
-            return _TABLES[key]
-    built = build(series)
-    with _lock:
-        _TABLES[key] = built
-        while len(_TABLES) > _KEPT:
-            _TABLES.popitem(last=False)
-    return built
+    return _TABLES.get(versions(series), lambda: build(series))
 
 
 def forget_cached() -> None:
     """Empty the tables and placings kept (benchmarks measure a cold build)."""
-    with _lock:
-        _TABLES.clear()
-        _PLACINGS.clear()
+    _TABLES.clear()
+    _PLACINGS.clear()
 
 
 def build(series: Series) -> Table:

@@ -3,8 +3,6 @@ the one-line "Next: round 4 at about 14:20" that the event's home, pairings and 
 (templates/schedule/_next.html). The estimate is app/core/schedule.py's; this only asks and shows it."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from datetime import datetime
 from typing import Optional
 
@@ -12,6 +10,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
 from ...core import schedule as rule
+from ...core.kept import Kept
 from ...models import Tournament, utcnow
 from ...services.schedule import plan as plans
 from ...services.schedule import timeline as timelines
@@ -20,23 +19,13 @@ from ..forms.schedule import ButtonForm, ScheduleForm
 
 bp = Blueprint("schedule", __name__)
 
-_KEPT: OrderedDict = OrderedDict()  # (event, version, minute) -> timeline: phones in a hall ask the same minute
-_KEPT_MAX = 256
-_LOCK = threading.Lock()
+_KEPT: Kept = Kept(256)  # (event, version, minute) -> timeline: phones in a hall ask the same minute
 
 
 def timeline(t: Tournament) -> Optional[rule.Timeline]:
     now = timelines.minute_now()
-    key = (t.id, t.slug, t.version, now)  # the slug too: a deleted event's id may come back (SQLite)
-    with _LOCK:
-        if key in _KEPT:
-            return _KEPT[key]
-    found = timelines.for_event(t, now)
-    with _LOCK:
-        _KEPT[key] = found
-        while len(_KEPT) > _KEPT_MAX:
-            _KEPT.popitem(last=False)
-    return found
+    # the slug too: a deleted event's id may come back (SQLite)
+    return _KEPT.get((t.id, t.slug, t.version, now), lambda: timelines.for_event(t, now))
 
 
 @bp.app_template_global("schedule_next")
