@@ -2,22 +2,19 @@
 reported games in, app/core/event_stats.py's numbers out; and whether the public may see them yet."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
 from ..core import event_stats as core
+from ..core.kept import Kept
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
 from . import cut as cut_service
 from . import next_step
 
 
-_PUBLIC: "OrderedDict[tuple, bool]" = OrderedDict()
-_PUBLIC_SIZE = 256
-_public_lock = threading.Lock()
+_PUBLIC: Kept[bool] = Kept(256)
 
 
 def public(t: Tournament) -> bool:
@@ -26,16 +23,8 @@ def public(t: Tournament) -> bool:
 
     Asked on every event page (the link) and every statistics request, so the answer is kept per tournament
     version: any change to the event bumps it (app/models/: touch)."""
-    key = (t.id, t.slug, t.version, t.planned_rounds)
-    with _public_lock:
-        if key in _PUBLIC:
-            return _PUBLIC[key]
-    shown = next_step.swiss_over(next_step.facts_for(t))
-    with _public_lock:
-        _PUBLIC[key] = shown
-        while len(_PUBLIC) > _PUBLIC_SIZE:
-            _PUBLIC.popitem(last=False)
-    return shown
+    return _PUBLIC.get((t.id, t.slug, t.version, t.planned_rounds),
+                       lambda: next_step.swiss_over(next_step.facts_for(t)))
 
 
 def tables(t: Tournament) -> list[core.Table]:

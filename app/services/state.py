@@ -1,8 +1,6 @@
 """A tournament's players and completed games as the engine sees them, loaded in two queries."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
@@ -10,6 +8,7 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import CutEntry, Match, Player, Round, Seat, Tournament
 from ..core.pairing import Entrant, Game, Side
+from ..core.kept import Kept
 from ..core.pairing.history import gc_paused
 from .check_in.waitlist import WAITING
 
@@ -75,9 +74,7 @@ def open_rounds(tournament: Tournament) -> list[int]:
         .where(Round.tournament_id == tournament.id, Match.result.is_(None), Match.is_bye.is_(False)).distinct()))
 
 
-_STANDINGS_CACHE: "OrderedDict[tuple, list]" = OrderedDict()
-_CACHE_SIZE = 64
-_cache_lock = threading.Lock()
+_STANDINGS_CACHE: Kept[list] = Kept(64)
 
 
 def standings(tournament: Tournament, published_only: bool = False, cut_first: bool = True) -> list:
@@ -91,18 +88,12 @@ def standings(tournament: Tournament, published_only: bool = False, cut_first: b
     seeds = tuple(db.session.scalars(sa.select(CutEntry.player_id).filter_by(tournament_id=tournament.id)
                                      .order_by(CutEntry.seed))) if tournament.cut_kind and cut_first else ()
     key = (tournament.id, tournament.slug, tournament.version, published_only, tournament.tiebreakers, seeds)
-    with _cache_lock:
-        if key in _STANDINGS_CACHE:
-            _STANDINGS_CACHE.move_to_end(key)
-            return _STANDINGS_CACHE[key]
-    rows = swiss_standings(tournament, published_only)
-    if seeds:
-        rows = seeds_first(rows, seeds)
-    with _cache_lock:
-        _STANDINGS_CACHE[key] = rows
-        while len(_STANDINGS_CACHE) > _CACHE_SIZE:
-            _STANDINGS_CACHE.popitem(last=False)
-    return rows
+
+    def build() -> list:
+        rows = swiss_standings(tournament, published_only)
+        return seeds_first(rows, seeds) if seeds else rows
+
+    return _STANDINGS_CACHE.get(key, build)
 
 
 def swiss_standings(tournament: Tournament, published_only: bool = False) -> list:
