@@ -10,6 +10,7 @@ from collections import OrderedDict
 from typing import Callable, Generic, Hashable, TypeVar
 
 V = TypeVar("V")
+_MISSING = object()
 
 
 class Kept(Generic[V]):
@@ -21,16 +22,26 @@ class Kept(Generic[V]):
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
         """The answer kept for `key`, else `make()`'s, kept (made outside the lock: two threads may both make it,
         and the answers are equal)."""
+        found = self.find(key, _MISSING)
+        if found is not _MISSING:
+            return found
+        made = make()
+        self.keep(key, made)
+        return made
+
+    def find(self, key: Hashable, default=None):
+        """The answer kept for `key`, else `default` (for a caller that makes its misses together)."""
         with self._lock:
             if key in self._answers:
                 self._answers.move_to_end(key)
                 return self._answers[key]
-        made = make()
+        return default
+
+    def keep(self, key: Hashable, answer: V) -> None:
         with self._lock:
-            self._answers[key] = made
+            self._answers[key] = answer
             while len(self._answers) > self.size:
                 self._answers.popitem(last=False)
-        return made
 
     def clear(self) -> None:
         with self._lock:

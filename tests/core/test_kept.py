@@ -38,3 +38,13 @@ def test_threads_share_it_and_it_stays_bounded():
     for t in threads:
         t.join()
     assert len(kept) == 16
+
+
+def test_find_and_keep_let_a_caller_make_its_misses_together():
+    kept: Kept[int] = Kept(2)
+    assert kept.find("x") is None and kept.find("x", 0) == 0
+    kept.keep("x", 1)
+    kept.keep("y", 2)
+    assert kept.find("x") == 1  # x used: y is now the oldest
+    kept.keep("z", 3)
+    assert kept.find("y") is None and kept.get("x", lambda: 99) == 1

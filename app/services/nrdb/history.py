@@ -7,14 +7,13 @@ made public without telling anything an event's own pages do not. Who may open i
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
+from ...core.kept import Kept
 from ...core import result_wording, results
 from ...core.pairing import Format
 from ...extensions import db
@@ -65,9 +64,7 @@ def entries(account: NrdbAccount, slugs: list[str]) -> list[tuple[Tournament, Pl
 # worked out once and read from here afterwards (an opponent's account renamed at NetrunnerDB shows its new name
 # once that event changes again). Per process; the oldest lines go first. The slug guards against an id reused
 # after a deletion.
-_LINES: "OrderedDict[tuple, EventLine]" = OrderedDict()
-_LINES_KEPT = 4096
-_lines_lock = threading.Lock()
+_LINES: Kept[EventLine] = Kept(4096)
 
 
 def history(account: NrdbAccount) -> list[EventLine]:
@@ -76,29 +73,22 @@ def history(account: NrdbAccount) -> list[EventLine]:
         .where(Player.nrdb_account_id == account.id)
         .order_by(Tournament.date.desc(), Tournament.id.desc())).all()
     lines, missing = {}, []
-    with _lines_lock:
-        for player, t in entries:
-            key = (t.id, t.slug, t.version, player.id)
-            if key in _LINES:
-                _LINES.move_to_end(key)
-                lines[key] = _LINES[key]
-            else:
-                missing.append((player, t))
-    games = _swiss_games([p.id for p, _ in missing])
+    for player, t in entries:
+        key = (t.id, t.slug, t.version, player.id)
+        lines[key] = _LINES.find(key)
+        if lines[key] is None:
+            missing.append((player, t))
+    games = _swiss_games([p.id for p, _ in missing])  # every event not kept, in one query
     for player, t in missing:
         line = _line(t, player, games.get(player.id, []))
         lines[t.id, t.slug, t.version, player.id] = line
-        with _lines_lock:
-            _LINES[t.id, t.slug, t.version, player.id] = line
-            while len(_LINES) > _LINES_KEPT:
-                _LINES.popitem(last=False)
+        _LINES.keep((t.id, t.slug, t.version, player.id), line)
     return [lines[t.id, t.slug, t.version, player.id] for player, t in entries]
 
 
 def forget_cached() -> None:
     """Empty the lines kept (benchmarks measure a first view)."""
-    with _lines_lock:
-        _LINES.clear()
+    _LINES.clear()
 
 
 def _swiss_games(player_ids: list[int]) -> dict[int, list[Game]]:
