@@ -15,6 +15,7 @@ from ..core import decklists as rules_core
 from ..core.decklists import Checked, Side, TooLong, Visibility
 from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
+from .check_in.waitlist import WAITING
 from .locks import lock_tournament
 from .players import rounds_started
 
@@ -315,7 +316,8 @@ def public_players(t: Tournament, event_over: bool) -> list[int]:
                                        .order_by(CutEntry.seed)))
     if not event_over:
         return []
-    return list(db.session.scalars(sa.select(Player.id).filter_by(tournament_id=t.id)))
+    # everyone who entered: a player still on the waitlist never played
+    return list(db.session.scalars(sa.select(Player.id).where(Player.tournament_id == t.id, ~WAITING)))
 
 
 def public_lists(t: Tournament, event_over: bool) -> list[tuple[Player, list[Decklist]]]:

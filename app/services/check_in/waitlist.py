@@ -34,6 +34,16 @@ def waiting_count(t: Tournament) -> int:
                                                               WaitlistEntry.promoted_at.is_(None)))
 
 
+def public_counts(t: Tournament) -> tuple[int, int]:
+    """(players, waiting) as the public sees the event, in one query: every player but those still waiting (the
+    dropped count, they played), and the line's length."""
+    waits = sa.case((WAITING, 1), else_=0)
+    total, line = db.session.execute(sa.select(sa.func.count(Player.id), sa.func.sum(waits))
+                                     .where(Player.tournament_id == t.id)).one()
+    line = int(line or 0)
+    return total - line, line
+
+
 def entry_of(player: Player) -> Optional[WaitlistEntry]:
     return db.session.scalar(sa.select(WaitlistEntry).where(WaitlistEntry.player_id == player.id))
 

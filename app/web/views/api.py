@@ -22,6 +22,7 @@ from .. import page_cache, shared_answers
 from ...services import participation, registration
 from ...services import state
 from ...services import timer
+from ...services.check_in import waitlist
 from ...services.schedule import timeline as schedule_timeline
 from ..access import public_tournament, stats_tournament
 
@@ -61,11 +62,12 @@ def _published_rounds(t) -> list[Round]:
 @bp.get("/tournaments/<slug>")
 def tournament(slug: str):
     t = public_tournament(slug)
-    players = db.session.scalar(sa.select(sa.func.count(Player.id)).filter_by(tournament_id=t.id))
+    players, waiting = waitlist.public_counts(t)
     rounds = _published_rounds(t)
     return _json({
         "name": t.name, "slug": t.slug, "date": t.date.isoformat(), "format": t.format,
         "format_label": t.fmt.label, "planned_rounds": t.planned_rounds, "players": players,
+        "waitlist": waiting,
         "published_rounds": [r.number for r in rounds], "cut": t.cut_kind,
         "timer": timer.as_api(timer.current(t)[1]),
         "registration": registration.status(t).label,
