@@ -6,24 +6,26 @@ the facts in a few small queries.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from typing import Optional
 
 import sqlalchemy as sa
 
 from ..core.brackets import recommended_cut
 from ..extensions import db
-from ..models import Player, Tournament, utcnow
+from ..models import CheckIn, Player, Tournament, utcnow
 from ..core.standings import recommended_rounds
 from . import cut as cut_service
 from . import decklists
+from .check_in import settings as check_in_settings
 from .rounds import round_summaries
 from .schedule import plan as schedule_plan
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (
     "add_players", "pair", "publish", "results", "cut", "cut_results", "finished")
 REVIEW_LISTS, LOCK_LISTS = "review_lists", "lock_lists"  # before round 1, in an event collecting decklists
+ROLL_CALL = "roll_call"  # before the round a roll call is for, while players are still to check in
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,15 @@ class Facts:
     lists_missing: int = 0  # active players with a side unsubmitted
     lists_invalid: int = 0  # lists with problems
     lists_locked: bool = False  # the TO locked them already
+    # A roll call running (app/core/check_in.py RollCall.running) before this round, else 0; its counts of active
+    # players, its deadline (aware, UTC; None: phones check in until the pairing) and whether it has passed, and
+    # whether pairing the round then drops the no-shows (the TO's choice, NoShows.DROP):
+    roll_call_round: int = 0
+    checked_in: int = 0
+    not_checked_in: int = 0
+    deadline: Optional[datetime] = None
+    deadline_passed: bool = False
+    drops_no_shows: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,10 @@ def swiss_rounds(facts: Facts) -> int:
 
 
 def decide(facts: Facts) -> Step:
+    return _with_roll_call(facts, _decide(facts))
+
+
+def _decide(facts: Facts) -> Step:
     if facts.cut == "complete":
         return Step(FINISHED, "See the results", "The top cut is decided: champion and final standings.",
                     capability="score")
@@ -113,6 +128,31 @@ def _before_round_one(facts: Facts) -> Step:
                 others=(Step(PAIR, "Pair round 1 anyway", pair.why, round=1),) + lock)
 
 
+def _with_roll_call(facts: Facts, step: Step) -> Step:
+    """Pairing the round a roll call is for, with players still to check in: the roll call comes first (the staff
+    tick arrivals off there), pairing stays the TO's choice, and says what it does to the no-shows."""
+    number = facts.roll_call_round
+    pairs_it = (step.kind == PAIR and step.round == number) or (step.kind == REVIEW_LISTS and number == 1)
+    if not number or not pairs_it or not facts.not_checked_in:
+        return step
+    missing, total = facts.not_checked_in, facts.checked_in + facts.not_checked_in
+    them = f"{missing} player{'s' * (missing != 1)}"
+    at = f"{facts.deadline:%H:%M} UTC" if facts.deadline else None
+    if not facts.deadline_passed:
+        why = (f"{them} not checked in yet; phones check in until "
+               + (at if at else f"round {number} is paired") + ".")
+    elif facts.drops_no_shows:
+        why = f"{them} not checked in by {at}: pairing round {number} drops them. Tick late arrivals first."
+    else:
+        why = f"{them} not checked in by {at}: drop them on the roll call page, or pair them in."
+    if facts.deadline_passed and facts.drops_no_shows:
+        step = replace(step, why=f"{step.why} Drops the {them} not checked in." if step.kind == PAIR else step.why,
+                       others=tuple(replace(s, why=f"{s.why} Drops the {them} not checked in.")
+                                    if s.kind == PAIR else s for s in step.others))
+    return Step(ROLL_CALL, f"Roll call: {facts.checked_in} of {total} checked in", why, round=number,
+                capability="score", others=(step,) + step.others)
+
+
 SWISS_OVER = (CUT, CUT_RESULTS, FINISHED)
 
 
@@ -142,9 +182,26 @@ def facts_for(t: Tournament, summaries=None, lists: bool = False) -> Facts:
         gaps = decklists.gaps(t)
         list_facts = dict(collects_lists=True, lists_missing=gaps.missing, lists_invalid=gaps.invalid,
                           lists_locked=decklists.locked(t))
+    if lists and not cut:
+        list_facts.update(_roll_call_facts(t, last.number if last else 0))
     return Facts(active=int(active), requested_byes=int(requested), latest=last.number if last else 0,
                  latest_published=bool(last and last.published), unreported=last.unreported if last else 0,
                  planned_rounds=t.planned_rounds, cut=cut, cut_recommended=recommended_cut(field), **list_facts)
+
+
+def _roll_call_facts(t: Tournament, latest: int) -> dict:
+    """The roll call's facts while it runs: its settings' row, then one count of the active players."""
+    call = check_in_settings.roll_call(t)
+    if not call.running(latest):
+        return {}
+    total, checked = db.session.execute(
+        sa.select(sa.func.count(Player.id), sa.func.count(CheckIn.id))
+        .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == call.round))
+        .where(Player.tournament_id == t.id, Player.dropped.is_(False))).one()
+    now = utcnow()
+    return dict(roll_call_round=call.round, checked_in=checked, not_checked_in=total - checked,
+                deadline=call.deadline, deadline_passed=call.closed(now),
+                drops_no_shows=call.drops_at_pairing(call.round, now))
 
 
 def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:

@@ -119,6 +119,8 @@ def step_url(t: Tournament, step: next_step.Step) -> str:
         return url_for("decklists.lock", tid=t.id)
     if step.kind == next_step.PAIR:
         return url_for("rounds.pair", tid=t.id)
+    if step.kind == next_step.ROLL_CALL:
+        return url_for("check_in.index", tid=t.id)
     if step.kind in (next_step.PUBLISH, next_step.RESULTS):
         return url_for("rounds.show", tid=t.id, number=step.round)
     if step.kind == next_step.FINISHED and not t.cut_kind:

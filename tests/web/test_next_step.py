@@ -188,3 +188,46 @@ def test_three_pages_say_the_same_next_step(make_user, make_tournament, login):
         page = client.get(url).get_data(as_text=True)
         assert "rounds/pair" not in page and "Pair " not in page, url
         assert mains(url) == ["Enter top cut results"], url
+
+
+def test_decide_puts_a_running_roll_call_before_pairing_its_round():
+    from datetime import datetime, timezone
+
+    at = datetime(2026, 11, 28, 9, 45, tzinfo=timezone.utc)
+    running = dict(roll_call_round=1, checked_in=5, not_checked_in=3, deadline=at)
+    step = decide(facts(**running))
+    assert (step.kind, step.label, step.capability, step.round) == (
+        next_step.ROLL_CALL, "Roll call: 5 of 8 checked in", "score", 1)
+    assert step.why == "3 players not checked in yet; phones check in until 09:45 UTC."
+    assert [(s.kind, s.label) for s in step.others] == [(next_step.PAIR, "Pair round 1")]
+    assert decide(facts(**{**running, "deadline": None})).why.endswith("until round 1 is paired.")
+    # past the deadline: what pairing does to the no-shows, as the TO chose
+    dropping = decide(facts(**running, deadline_passed=True, drops_no_shows=True))
+    assert dropping.why == ("3 players not checked in by 09:45 UTC: pairing round 1 drops them. "
+                            "Tick late arrivals first.")
+    assert dropping.others[0].why.endswith("Drops the 3 players not checked in.")
+    assert "pair them in" in decide(facts(**running, deadline_passed=True)).why
+    # with the lists still to review, the roll call still comes first, the review and pairing anyway after it
+    lists = decide(facts(**running, collects_lists=True, lists_missing=2))
+    assert [s.kind for s in (lists, *lists.others)] == [next_step.ROLL_CALL, next_step.REVIEW_LISTS,
+                                                         next_step.PAIR, next_step.LOCK_LISTS]
+    # everyone in, or the roll call for another round (a second day): the usual step
+    assert decide(facts(**{**running, "checked_in": 8, "not_checked_in": 0})).kind == next_step.PAIR
+    day2 = facts(latest=3, latest_published=True, planned_rounds=6, roll_call_round=4, checked_in=1, not_checked_in=1)
+    assert decide(day2).kind == next_step.ROLL_CALL and decide(day2).label == "Roll call: 1 of 2 checked in"
+    assert decide(facts(**{**day2.__dict__, "unreported": 2})).kind == next_step.RESULTS
+
+
+def test_the_dashboard_points_to_the_roll_call_with_its_counts(make_user, make_tournament, login):
+    client, t, players = setup_event(make_user, make_tournament, login, n=4)
+    assert client.post(f"/tournaments/{t.id}/check-in/settings",
+                       data={"enabled": "y", "no_shows": "drop", "closes_in": "30"}).status_code == 303
+    client.post(f"/tournaments/{t.id}/check-in/{players[0].id}")
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert _main_button(page) == "Roll call: 1 of 4 checked in"
+    assert f'class="button next-action" href="/tournaments/{t.id}/check-in"' in page
+    assert re.search(r"3 players not checked in yet; phones check in until \d\d:\d\d UTC\.", page)
+    assert ("secondary", "Pair round 1") in _buttons(page)
+    for p in players[1:]:
+        client.post(f"/tournaments/{t.id}/check-in/{p.id}")
+    assert _main_button(client.get(f"/tournaments/{t.id}").get_data(as_text=True)) == "Pair round 1"

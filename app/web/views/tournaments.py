@@ -81,7 +81,8 @@ def show(tid: int):
                            recall=top8_recall(tournament.fmt, active, recommended),
                            default_score_factor=default_score_factor(),
                            bye_note=bye_note(facts.active, facts.requested_byes)
-                           if facts.latest == 0 and step.kind in (next_step.PAIR, next_step.REVIEW_LISTS) else None,
+                           if facts.latest == 0 and step.kind in (next_step.PAIR, next_step.REVIEW_LISTS,
+                                                                  next_step.ROLL_CALL) else None,
                            missing_staff=staff_service.pending(tournament))
 
 
