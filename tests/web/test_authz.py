@@ -86,7 +86,7 @@ ROUTES = {
     # organizers set it up, drop the no-shows, start the next one and let the waitlist in
     "check_in.player_check_in": PLAYER, "check_in.index": SCORE, "check_in.live": SCORE, "check_in.tick": SCORE, "check_in.undo": SCORE,
     "check_in.save_settings": ORGANIZE, "check_in.drop_no_shows": ORGANIZE, "check_in.next_roll_call": ORGANIZE,
-    "check_in.admit": ORGANIZE,
+    "check_in.admit": ORGANIZE, "check_in.leave_waitlist": PLAYER,
     "judge_calls.index": SCORE, "judge_calls.live": SCORE, "judge_calls.claim": SCORE, "judge_calls.resolve": SCORE,
     # NetrunnerDB (app/web/views/nrdb.py): anyone starts or ends a sign-in of their own browser; a player links their
     # entry through its link; the history and its privacy are the signed-in account's; organizers unlink entries

@@ -100,6 +100,21 @@ def fill(t: Tournament) -> list[str]:
     return let_in
 
 
+def leave(t: Tournament, player_id: int) -> bool:
+    """A waiting player leaves the line from their phone: their entry goes, and with it their Player row (they never
+    played: no seat, no result names them), so nobody takes their place and those behind move up (a place in line
+    is counted among those waiting). Takes the lock (the caller commits); False if they are not waiting any more
+    (let in meanwhile: they drop like any player instead)."""
+    t = lock_tournament(t)
+    gone = db.session.execute(sa.delete(Player).where(Player.id == player_id, Player.tournament_id == t.id, WAITING),
+                              execution_options={"synchronize_session": False})
+    if not gone.rowcount:
+        return False
+    touch(db.session, [t.id])
+    db.session.expire_all()
+    return True
+
+
 def admit(t: Tournament, player: Player) -> bool:
     """The TO lets a waitlisted player in by hand, cap or not (a late entry after round 1 too); False if they were
     not waiting. The caller holds the lock and commits."""

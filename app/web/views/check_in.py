@@ -15,6 +15,7 @@ from ...extensions import db
 from ...models import Player, Tournament, utcnow
 from ...services.check_in import phone, roll_call, settings, waitlist
 from ...services.locks import lock_tournament
+from .. import player_session
 from ..conditional import client_has
 from ..access import ORGANIZE, SCORE, linked_player, managed_player, managed_tournament, may
 from ..forms.check_in import ButtonForm, SettingsForm
@@ -65,6 +66,25 @@ def player_check_in(slug: str, token: str):
         return back
     flash("You are checked in. Thanks!" if new else "You were checked in already.", "success")
     return back
+
+
+@bp.post("/t/<slug>/p/<token>/waitlist/leave")
+def leave_waitlist(slug: str, token: str):
+    """A waitlisted player gives up their place in line; their link stops working (the entry is gone)."""
+    t, player = linked_player(slug, token)
+    if not ButtonForm().validate():
+        flash(EXPIRED, "error")
+        return redirect(url_for("player.link", slug=slug, token=token, _anchor="check-in"), 303)
+    name = player.name
+    if not waitlist.leave(t, player.id):
+        db.session.rollback()
+        flash("You are no longer on the waitlist: a place was given to you. To withdraw, drop from the event "
+              "below.", "error")
+        return redirect(url_for("player.link", slug=slug, token=token, _anchor="check-in"), 303)
+    db.session.commit()
+    player_session.forget(t)
+    flash(f"{name}, you have left the waitlist. The organizer sees the line without you.", "success")
+    return redirect(url_for("public.home", slug=slug), 303)
 
 
 # ---------------------------------------------------------------- the staff's roll call
