@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 import sqlalchemy as sa
 
@@ -136,13 +137,19 @@ _FACTS = (sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Pl
           .order_by(ResultClaim.player_id))
 
 
-def version(slug: str, player_id: int) -> tuple[str, str] | None:
-    """(a tag that changes whenever `view` might, the player's link key) without building the view, or None
-    for no such player in that event. In the swiss it follows the player's own table, so another table's
-    report leaves it as it was; once the cut exists, the event's version (cut games change rarely)."""
+class Known(NamedTuple):
+    tag: str  # changes whenever `view` might
+    link_key: str  # the player's, for the caller to check the link
+    event_version: int  # the event's (what the schedule's estimate is kept by: services/schedule/timeline.py)
+
+
+def version(slug: str, player_id: int) -> Known | None:
+    """What a player's page follows, without building the view, or None for no such player in that event. In the
+    swiss the tag follows the player's own table, so another table's report leaves it as it was; once the cut
+    exists, the event's version (cut games change rarely)."""
     rows = db.session.connection().execute(_FACTS, {"slug": slug, "pid": player_id, "now": utcnow()}).all()
     if not rows:
         return None
     event_version, cut_kind, link_key = rows[0][:3]
     facts = f"cut-{event_version}" if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
-    return hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key
+    return Known(hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key, event_version)

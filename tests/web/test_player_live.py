@@ -17,7 +17,7 @@ from app.models import Player
 from app.services import cut as cut_service
 from app.services import player_links
 
-PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop", "judge-call", "check-in"}
+PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop", "judge-call", "check-in", "me-next"}
 
 
 def live(phone, t, player, *parts, etag=None):
@@ -166,3 +166,55 @@ def test_a_revoked_link_has_no_live_answer(app, make_user, make_tournament, logi
     player_links.reissue(corp)
     db.session.commit()
     assert app.test_client().get(f"{old}/live").status_code == 404
+
+
+def test_the_schedules_next_line_follows_the_real_rounds_and_the_304_asks_one_statement(app, make_user,
+                                                                                         make_tournament, login,
+                                                                                         monkeypatch):
+    """The "Next:" line is a live part: the ETag carries what it says this minute (kept per event, version and
+    minute), so a publish moves it on an open page and an unchanged minute still costs one statement."""
+    from datetime import date, datetime, timedelta, timezone
+
+    import pytest
+    from sqlalchemy import event as sa_event
+
+    from app.services.schedule import timeline
+
+    minute = timeline.minute_now()
+    monkeypatch.setattr(timeline, "minute_now", lambda: minute)  # the minute does not turn during the test
+
+    client, t, players = setup_event(make_user, make_tournament, login, n=4, date=date.today())
+    start = datetime.now(timezone.utc) - timedelta(hours=2)  # the plan (in UTC) is two hours behind the hall
+    form = {"time_zone": "UTC", "days-0-date": start.date().isoformat(), "days-0-start": f"{start:%H:%M}",
+            "days-0-turnaround": "10"}
+    for i in range(3):
+        form.update({f"items-{i}-order": str(10 * (i + 1)), f"items-{i}-day": "1", f"items-{i}-kind": "round",
+                     f"items-{i}-minutes": "60", f"items-{i}-label": ""})
+    if start.date() != datetime.now(timezone.utc).date():
+        pytest.skip("just after midnight: the plan would start yesterday")
+    assert client.post(f"/tournaments/{t.id}/schedule", data=form).status_code == 303
+    phone = app.test_client()
+    page = html.unescape(phone.get(link(t, players[0])).get_data(as_text=True))
+    assert 'id="me-next"' in page and "Next: round 1 at about" in " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    first = live(phone, t, players[0])
+    etag = first.headers["ETag"]
+    # nothing moved: a 304 that asks the database one statement (the player's facts; the line's tag is kept)
+    url = f"{link(t, players[0])}/live"
+    db.session.expire_all()
+    seen = []
+    listener = lambda *args: seen.append(args[2])  # noqa: E731
+    sa_event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        assert phone.get(url, headers={"If-None-Match": etag}).status_code == 304
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", listener)
+    assert len(seen) == 1, seen
+    # round 1 is paired and published: the line moves on to round 2 by itself
+    from test_rounds import pair
+
+    pair(client, t, 1)
+    client.post(f"/tournaments/{t.id}/rounds/1/publish")
+    answer = live(phone, t, players[0], etag=etag)
+    assert answer.status_code == 200
+    assert answer.get_json()["digests"]["me-next"] != first.get_json()["digests"]["me-next"]
+    assert "Next: round 2 at about" in part(phone, t, players[0], "me-next")

@@ -3,13 +3,15 @@ start, the current round's clock, which rounds are over, the cut, the event's en
 (app/core/schedule.py estimate)."""
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta
-from typing import Optional
+from typing import Callable, Optional
 
 import sqlalchemy as sa
 
 from ...core import clock as clock_rule
 from ...core import schedule as rule
+from ...core.kept import Kept
 from ...extensions import db
 from ...models import Round, Tournament, as_utc, utcnow
 from .. import next_step
@@ -48,6 +50,35 @@ def for_event(t: Tournament, now: Optional[datetime] = None) -> Optional[rule.Ti
         return None
     now = now or utcnow()
     return rule.estimate(plan.days, plan.items, progress(t, now), now)
+
+
+_KEPT: Kept = Kept(256)  # (event, slug, version, minute) -> timeline: phones in a hall ask the same minute
+_TAGS: Kept = Kept(256)  # (slug, version, minute) -> the "Next:" line's tag (next_tag)
+
+
+def kept(t: Tournament) -> Optional[rule.Timeline]:
+    """for_event for this minute, computed once per event, version and minute (a timer's start bumps no version:
+    the next minute sees it)."""
+    now = minute_now()
+    # the slug too: a deleted event's id may come back (SQLite)
+    return _KEPT.get((t.id, t.slug, t.version, now), lambda: for_event(t, now))
+
+
+def next_tag(slug: str, version: int, load: Callable[[], Optional[Tournament]]) -> str:
+    """A short tag of what the one-line "Next: round 4 at about 14:20" says this minute (what comes next, when,
+    on which local day it is read), for a player's page's ETag: from the event's slug and version alone, so the
+    poll's 304 costs no query; `load` gives the event on the first ask of a minute."""
+    now = minute_now()
+
+    def make() -> str:
+        t = load()
+        found = kept(t) if t is not None else None
+        up = found.next if found is not None else None
+        said = "none" if up is None else "|".join(
+            (up.kind, up.at.isoformat(), str(up.slot.round), up.slot.name, plans.local(t, now).date().isoformat()))
+        return hashlib.blake2b(said.encode(), digest_size=4).hexdigest()
+
+    return _TAGS.get((slug, version, now), make)
 
 
 def planned(t: Tournament) -> Optional[rule.Timeline]:

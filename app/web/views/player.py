@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 import segno
+import sqlalchemy as sa
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
@@ -17,6 +18,7 @@ from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
 from ...services import participation, player_links, player_page, timer
+from ...services.schedule import timeline as schedule_timeline
 from ...services import rounds as rounds_service
 from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
@@ -28,7 +30,7 @@ bp = Blueprint("player", __name__)
 # A player's page's parts that change while it is open, by element id, with the macro that draws each
 # (templates/player/_parts.html).
 LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me_card", "me-tabs": "me_tabs",
-              "me-drop": "me_drop", "judge-call": "me_judge", "check-in": "me_check_in"}
+              "me-drop": "me_drop", "judge-call": "me_judge", "check-in": "me_check_in", "me-next": "me_next"}
 
 
 def _context(t: Tournament, player: Player, token: str) -> dict:
@@ -59,7 +61,18 @@ def _live_etag(slug: str, player_id: int) -> str | None:
     """What the parts follow from, without drawing them (player_page.version): another table's report costs
     this page a 304. The clock's state comes with status.json."""
     known = player_page.version(slug, player_id)
-    return None if known is None else f"me-{player_id}-{known[0]}"
+    return None if known is None else _etag(slug, player_id, known)
+
+
+def _etag(slug: str, player_id: int, known: player_page.Known) -> str:
+    """The player's facts and what the schedule's "Next:" line says this minute (kept per event, version and
+    minute: no query on the poll's 304)."""
+    nxt = schedule_timeline.next_tag(slug, known.event_version, lambda: _event(slug))
+    return f"me-{player_id}-{known.tag}-{nxt}"
+
+
+def _event(slug: str) -> Tournament | None:
+    return db.session.scalar(sa.select(Tournament).where(Tournament.slug == slug))
 
 
 @bp.get("/t/<slug>/p/<token>")
@@ -83,12 +96,12 @@ def live(slug: str, token: str):
     statement that also reads the link's key (a moved link, or a bad one, takes the full check)."""
     pid = player_links.named_player(token)
     known = player_page.version(slug, pid) if pid is not None else None
-    if known is not None and player_links.is_valid(token, pid, known[1]) \
-            and client_has(f"me-{pid}-{known[0]}"):
-        return live_parts.unchanged(f"me-{pid}-{known[0]}")
+    etag = _etag(slug, pid, known) if known is not None else None
+    if known is not None and player_links.is_valid(token, pid, known.link_key) and client_has(etag):
+        return live_parts.unchanged(etag)
     t, player = linked_player(slug, token)
     # the facts asked above are this player's (unless the link is a moved one): not asked again
-    etag = f"me-{pid}-{known[0]}" if known is not None and pid == player.id else _live_etag(slug, player.id)
+    etag = etag if known is not None and pid == player.id else _live_etag(slug, player.id)
     if client_has(etag):
         return live_parts.unchanged(etag)
     parts = _parts(_context(t, player, token), live_parts.asked())

@@ -10,7 +10,6 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
 from ...core import schedule as rule
-from ...core.kept import Kept
 from ...models import Tournament, utcnow
 from ...services.schedule import plan as plans
 from ...services.schedule import timeline as timelines
@@ -19,13 +18,9 @@ from ..forms.schedule import ButtonForm, ScheduleForm
 
 bp = Blueprint("schedule", __name__)
 
-_KEPT: Kept = Kept(256)  # (event, version, minute) -> timeline: phones in a hall ask the same minute
-
 
 def timeline(t: Tournament) -> Optional[rule.Timeline]:
-    now = timelines.minute_now()
-    # the slug too: a deleted event's id may come back (SQLite)
-    return _KEPT.get((t.id, t.slug, t.version, now), lambda: timelines.for_event(t, now))
+    return timelines.kept(t)  # once per event, version and minute
 
 
 @bp.app_template_global("schedule_next")
