@@ -1,7 +1,7 @@
 """Check-in on the day: a 360 px phone registers into a full event and lands on the waitlist; a player checks in
 from their phone; the TO's roll call (1280 px, then on a 360 px phone) ticks a player off with one tap, takes a
 wrong tap back and finds a name typed without its accent; the TO drops the no-shows, and the waitlisted phone,
-left open, says "You are in" by itself."""
+left open, says "You are in" by itself. Another waitlisted phone leaves the line, and the open roll call shows it."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -43,6 +43,13 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     expect(wren.locator("#me-dropped")).not_to_contain_text("You have dropped")
     no_sideways_scroll(wren)
     wren.screenshot(path=str(screenshots / "check_in_waitlisted_360.png"), full_page=True)
+    # Lee registers after her: position 2 (Lee gives up later, from the phone).
+    lee = new_context(**PHONE_360).new_page()
+    lee.goto(f"/t/{slug}")
+    lee.locator("#register").get_by_label("Name", exact=True).fill("Lee Leaves")
+    lee.locator("#register").get_by_role("button", name="Register").click()
+    lee.locator("#player-link").click()
+    expect(lee.locator("#check-in")).to_contain_text("Waitlist position 2")
 
     # Grace checks in from her phone.
     grace = new_context(**PHONE_360).new_page()
@@ -60,7 +67,7 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     counts = desk.locator("#check-in-counts")
     expect(counts).to_contain_text("1checked in")
     expect(counts).to_contain_text("3not yet")
-    expect(counts).to_contain_text("1on the waitlist")
+    expect(counts).to_contain_text("2on the waitlist")
     desk.evaluate("window.notReloaded = true")
     zoe = desk.locator("#roll-call li", has_text="Zoë Kovač")
     zoe.get_by_role("button").click()
@@ -77,6 +84,14 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     ada.get_by_role("button", name="I am here: check me in").click()
     expect(desk.locator("#check-in-counts")).to_contain_text("3checked in", timeout=LIVE)
     expect(desk.locator("#roll-call li", has_text="Ada Lovelace")).to_contain_text("✓ checked in (phone)")
+    assert desk.evaluate("window.notReloaded") is True
+    # Lee leaves the line from the phone: the open roll call shows the shorter line by itself.
+    lee.get_by_text("Leave the waitlist", exact=True).click()
+    no_sideways_scroll(lee)
+    lee.screenshot(path=str(screenshots / "check_in_leave_waitlist_360.png"), full_page=True)
+    lee.get_by_role("button", name="Yes, leave the waitlist").click()
+    expect(lee.get_by_text("Lee Leaves, you have left the waitlist.")).to_be_visible()
+    expect(desk.locator("#check-in-counts")).to_contain_text("1on the waitlist", timeout=LIVE)
     assert desk.evaluate("window.notReloaded") is True
     desk.get_by_label("Find a player").fill("zoe kovac")
     expect(desk.locator("#roll-call li", has_text="Grace Hopper")).to_be_hidden()
