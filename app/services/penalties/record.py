@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from ...core.penalties import ROUND, Infraction, Kind, PenaltyError, penalized
 from ...core.results import BYE, label
 from ...extensions import db
-from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, as_utc, touch, utcnow
+from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, WaitlistEntry, as_utc, touch, utcnow
 from .. import backup
+from ..check_in import waitlist
 from ..locks import lock_tournament
 from ..match_results import Actor, lock_match, write_result
 from ..rounds import RoundError
@@ -81,10 +82,7 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
         else:
             game = ROUND
         if kind.drops:
-            done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.dropped.is_(False))
-                                      .values(dropped=True), execution_options={"synchronize_session": False})
-            if done.rowcount:
-                touch(db.session, [t.id])
+            _disqualify(t, player.id)
         penalty = Penalty(tournament_id=t.id, player_id=player.id, round_number=round_number, game=game,
                           infraction=infraction.value, kind=kind.value, notes=notes, recorded_by_id=user.id,
                           recorded_by=user_name(user), created_at=utcnow(), result_before=before,
@@ -103,6 +101,22 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
     db.session.commit()
     backup.follow(t)
     return penalty
+
+
+def _disqualify(t: Tournament, player_id: int) -> None:
+    """Drop the player and take them out of the waitlist's line if they wait in it (the waitlist never lets a
+    disqualified player in); before round 1 the place freed goes to the next in line, as for any drop
+    (app/services/check_in/waitlist.py). The caller holds the event's lock."""
+    out_of_line = db.session.execute(
+        sa.delete(WaitlistEntry).where(WaitlistEntry.player_id == player_id, WaitlistEntry.tournament_id == t.id,
+                                       WaitlistEntry.promoted_at.is_(None)),
+        execution_options={"synchronize_session": False})
+    done = db.session.execute(sa.update(Player).where(Player.id == player_id, Player.dropped.is_(False))
+                              .values(dropped=True), execution_options={"synchronize_session": False})
+    if done.rowcount or out_of_line.rowcount:
+        touch(db.session, [t.id])
+    if done.rowcount:
+        waitlist.fill(t)
 
 
 def _already(kind: Kind, round_number: Optional[int]) -> str:
