@@ -158,3 +158,26 @@ def test_penalties_check_ins_and_waitlist_promotions_racing_leave_coherent_rows(
         tournament_id=main.id, kind=Kind.DISQUALIFICATION.value)) == 1
     assert db.session.scalars(sa.select(Player.id).filter_by(tournament_id=main.id, dropped=True)).all() == [dq_main.id]
     assert_coherent(main)
+
+
+def test_staff_voiding_the_same_penalty_at_once_void_it_once(app, served, make_user, database_uri):
+    owner = make_user("to@example.com", PASSWORD)
+    main = _main_event(owner, make_user)
+    tries = 4 if database_uri.startswith("sqlite") else 1
+    keepers = [_keeper(served, i) for i in range(KEEPERS)]
+    _mid, corp, _runner = tables(main)[0]
+    status = post(keepers[0], f"{served}/tournaments/{main.id}/penalties/new",
+                  {"player": str(corp.id), "round": "1", "infraction": "tardiness", "kind": "game_loss"})
+    assert status == 303
+    penalty = db.session.scalars(sa.select(Penalty).filter_by(tournament_id=main.id)).one()
+    url = f"{served}/tournaments/{main.id}/penalties/{penalty.id}/void"
+    jobs = [lambda k=k, i=i: _retry(lambda: post(k, url, {"reason": f"Mistake, says keeper {i}"}), tries)
+            for i, k in enumerate(keepers)]
+    jobs += [lambda: _retry(lambda: post(to_opener(served), url, {"reason": "Mistake, says the TO"}), tries)]
+    assert set(fire(jobs, workers=len(jobs))) == {303}
+    db.session.expire_all()
+    row = db.session.get(Penalty, penalty.id)
+    assert row.voided_at is not None and row.void_reason.startswith("Mistake, says")
+    assert row.voided_by in {"to@example.com", *(f"keeper{i}@example.com" for i in range(KEEPERS))}
+    assert db.session.scalar(sa.select(sa.func.count(ResultChange.id))) == 1  # the result untouched by the void
+    assert_coherent(main)
