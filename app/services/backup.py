@@ -26,7 +26,7 @@ from ..extensions import db
 from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
                       Tournament, User, as_utc, utcnow)
 from . import player_links
-from .locks import lock_tournament
+from .locks import TournamentGone, lock_tournament
 from .schedule import carry as schedule_carry
 from . import round_tables
 from .penalties import carried as penalties_carried
@@ -178,7 +178,7 @@ def keep(tournament: Tournament, label: str) -> Path | None:
 
     The file is read under the event's lock (app/services/locks.py), ended before the file is written: its many
     reads see one state, never a player registered between reading the players and the waitlist naming them."""
-    where = folder() / tournament.slug
+    where, tid = folder() / tournament.slug, tournament.id
     try:
         where.mkdir(parents=True, exist_ok=True)
         tournament = lock_tournament(tournament)
@@ -192,8 +192,9 @@ def keep(tournament: Tournament, label: str) -> Path | None:
         for old in kept[:-max(1, int(current_app.config["BACKUPS_KEPT"]))]:
             old.unlink(missing_ok=True)
         return path
-    except OSError:
-        log.exception("automatic backup of event %s (%s) not written to %s", tournament.id, label, where)
+    except (OSError, sa.exc.SQLAlchemyError, TournamentGone):  # a disk, a database too busy for the read, gone
+        db.session.rollback()
+        log.exception("automatic backup of event %s (%s) not written to %s", tid, label, where)
         return None
 
 
