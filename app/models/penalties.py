@@ -21,6 +21,8 @@ KINDS = ", ".join(f"'{k.value}'" for k in Kind)
 INFRACTIONS = ", ".join(f"'{i.value}'" for i in Infraction)
 POOLS = ", ".join(f"'{p.value}'" for p in Pool)
 LOSSES = f"kind IN ('{Kind.GAME_LOSS.value}', '{Kind.MATCH_LOSS.value}')"
+STANDING_LOSSES = f"{LOSSES} AND voided_at IS NULL"  # a voided loss leaves room for the right one
+VOID_REASON_LENGTH = 200
 
 
 class Penalty(db.Model):
@@ -41,6 +43,11 @@ class Penalty(db.Model):
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     result_before = db.Column(db.String(16))
     result_after = db.Column(db.String(16))
+    # voided (a mistaken penalty): by whom (the name then), when, why; NULL while it stands
+    voided_at = db.Column(db.DateTime(timezone=True))
+    voided_by_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="SET NULL"))
+    voided_by = db.Column(db.String(254))
+    void_reason = db.Column(db.String(VOID_REASON_LENGTH))
 
     __table_args__ = (
         ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
@@ -53,8 +60,9 @@ class Penalty(db.Model):
         sa.Index("ix_penalties_tournament_id_id", "tournament_id", "id"),
         # one loss per player, round and game, whatever races: two judges recording the same game loss at once
         # store it once
+        CheckConstraint("(voided_at IS NULL) = (void_reason IS NULL)", name="penalty_void_reason"),
         sa.Index("uq_penalties_one_loss", "player_id", "round_number", "game", unique=True,
-                 sqlite_where=sa.text(LOSSES), postgresql_where=sa.text(LOSSES)),
+                 sqlite_where=sa.text(STANDING_LOSSES), postgresql_where=sa.text(STANDING_LOSSES)),
     )
 
     player = db.relationship("Player", primaryjoin="Player.id == foreign(Penalty.player_id)", viewonly=True)

@@ -26,6 +26,7 @@ from ..extensions import db
 from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
                       Tournament, User, as_utc, utcnow)
 from . import player_links
+from .locks import TournamentGone, lock_tournament
 from .schedule import carry as schedule_carry
 from . import round_tables
 from .penalties import carried as penalties_carried
@@ -177,20 +178,27 @@ def keep(tournament: Tournament, label: str) -> Path | None:
     """Write the event's backup to folder()/<slug>/ and keep only the newest BACKUPS_KEPT there: with `follow`, a
     laptop that dies mid-event loses at most the last few seconds' results. The name ends in the event's version
     (Tournament.version), so a backup already holding the newest state is not written again. A failure (disk full,
-    no rights) is logged and never fails the action that asked; None then."""
-    where = folder() / tournament.slug
+    no rights) is logged and never fails the action that asked; None then.
+
+    The file is read under the event's lock (app/services/locks.py), ended before the file is written: its many
+    reads see one state, never a player registered between reading the players and the waitlist naming them."""
+    where, tid = folder() / tournament.slug, tournament.id
     try:
         where.mkdir(parents=True, exist_ok=True)
-        path = where / f"{utcnow():%Y%m%dT%H%M%S%f}-{tournament.slug}-{label}-v{tournament.version}.json.gz"
+        tournament = lock_tournament(tournament)
+        content, version = backup(tournament), tournament.version
+        db.session.commit()  # nothing written: ends the read and lets the next writer in
+        path = where / f"{utcnow():%Y%m%dT%H%M%S%f}-{tournament.slug}-{label}-v{version}.json.gz"
         tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_bytes(packed(backup(tournament)))
+        tmp.write_bytes(packed(content))
         os.replace(tmp, path)  # never a half-written file under the real name
         kept = sorted(where.glob("*.json.gz"))
         for old in kept[:-max(1, int(current_app.config["BACKUPS_KEPT"]))]:
             old.unlink(missing_ok=True)
         return path
-    except OSError:
-        log.exception("automatic backup of event %s (%s) not written to %s", tournament.id, label, where)
+    except (OSError, sa.exc.SQLAlchemyError, TournamentGone):  # a disk, a database too busy for the read, gone
+        db.session.rollback()
+        log.exception("automatic backup of event %s (%s) not written to %s", tid, label, where)
         return None
 
 

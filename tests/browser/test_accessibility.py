@@ -69,6 +69,8 @@ def _event(live, owner_id: int, unique: str) -> tuple[dict, SeededEvent]:
         db.session.commit()
         keeper = db.session.query(User).filter_by(email=ids["keeper"]).one()  # a penalty and a deck check
         penalty_record.record(t, keeper, ids["zoe"], 1, Infraction.SLOW_PLAY, Kind.WARNING, "Reminded twice.")
+        mistake = penalty_record.record(t, keeper, ids["zoe"], 1, Infraction.TARDINESS, Kind.WARNING)
+        penalty_record.void(t, keeper, mistake.id, "Recorded against the wrong player")  # the log strikes it
         draw = penalty_checks.draw(t, keeper, 2, Pool.FIELD)
         penalty_checks.mark(t, keeper, draw.picked[0], draw.id)
         db.session.remove()

@@ -14,7 +14,8 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import EventGroup, EventGroupMember, JudgeCall, Match, NrdbAccount, PendingStaff, Player, Round, Seat, Staff, User
+from app.models import (EventGroup, EventGroupMember, JudgeCall, Match, NrdbAccount, PendingStaff, Penalty, Player,
+                        Round, Seat, Staff, User)
 from app.web.access import ORGANIZE, OWN, SCORE
 
 PUBLIC = "public"    # anyone, no login
@@ -107,6 +108,7 @@ ROUTES = {
     "series.public": PUBLIC, "series.player": PUBLIC, "series.export_csv": PUBLIC, "series.export_json": PUBLIC,
     # penalties and deck checks, private to the staff (a disqualification takes ORGANIZE inside penalties.new)
     "penalties.index": SCORE, "penalties.new": SCORE,
+    "penalties.void": SCORE,  # a disqualification's void takes ORGANIZE inside penalties.void
     "deck_checks.index": SCORE, "deck_checks.draw": SCORE, "deck_checks.check": SCORE,
     # event groups (app/web/views/groups.py): an account makes its own; only the group's owner changes it (its
     # events' staff do not); its page and each event's "your entry" answer are public
@@ -155,13 +157,14 @@ EXCLUDED = {"auth.login": "acts on the visitor's own session",
             "auth.signup": "creates the visitor's own account",
             "auth.logout": "ends the visitor's own session"}
 OBJECT_ARGS = {"pid", "player_id", "mid", "match_id", "rid", "round_id", "sid", "seat_id", "staff_id", "cid",
-               "pending_id", "series_event_id", "series_staff_id"}
+               "pending_id", "series_event_id", "series_staff_id", "penalty_id"}
 # A payload that would be a valid change if the caller were allowed to make it.
 PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_factor": "3", "corp_identity": "x",
            "runner_identity": "y", "confirm": "y", "result": "corp", "number": "2", "first": "2", "second": "0",
            "drawn": "0", "text": "Mallory,,", "action": "swap", "player": "1", "other": "2", "top": "2",
            "kind": "single", "winner": "1", "corp": "1", "email": "mallory@example.com", "role": "organizer",
-           "side": "corp", "decklists": "y", "card_format": "eternal", "visibility": "after"}
+           "side": "corp", "decklists": "y", "card_format": "eternal", "visibility": "after",
+           "reason": "Mallory says so"}
 
 
 @pytest.fixture(autouse=True)
@@ -203,7 +206,9 @@ def _victim(make_user, make_tournament):
     db.session.add_all(staff)
     call = JudgeCall(tournament_id=t.id, player_id=players[0].id, round_number=1, table=1, state="open")
     pending = PendingStaff(tournament_id=t.id, email="not-here-yet@example.com", role="organizer")
-    db.session.add_all([call, pending])
+    warning = Penalty(tournament_id=t.id, player_id=players[1].id, round_number=1, infraction="slow_play",
+                      kind="warning", recorded_by="Victim")
+    db.session.add_all([call, pending, warning])
     account = NrdbAccount(nrdb_id=4242, username="ann_nrdb")  # Ann's entry is linked; her history is private
     db.session.add(account)
     db.session.flush()
@@ -220,7 +225,7 @@ def _victim(make_user, make_tournament):
             "seat_id": seat.id, "number": 1, "round_number": 1, "game": 1, "slug": t.slug, "uid": victim.id,
             "user_id": victim.id, "staff_id": staff[0].id, "side": "corp",
             "cid": call.id, "pending_id": pending.id, "nrdb_id": account.nrdb_id,
-            "gid": group.id, "gslug": group.slug, **series}
+            "gid": group.id, "gslug": group.slug, "penalty_id": warning.id, **series}
 
 
 def _victim_series(victim, organizer, t, players, make_tournament) -> dict:

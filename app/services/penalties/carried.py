@@ -17,6 +17,7 @@ from ...core.penalties import NOTES_LENGTH, ROUND, Infraction, Kind, games
 from ...core.results import BYE, ResultError, outcome
 from ...extensions import db
 from ...models import MAX_INT, DeckCheck, DeckCheckDraw, Penalty, Tournament, as_utc
+from ...models.penalties import VOID_REASON_LENGTH
 from .. import jsonfile as j
 from ..jsonfile import CONTROL, FileError
 
@@ -36,6 +37,7 @@ class PenaltyRow:
     at: datetime
     before: Optional[str]
     after: Optional[str]
+    void: Optional[dict] = None  # {"by", "at", "reason"}: voided (a mistaken penalty); None while it stands
 
 
 @dataclass
@@ -79,7 +81,9 @@ def dump(t: Tournament, number: dict) -> dict:
     return {
         "log": [{"player": number[p.player_id], "round": p.round_number, "game": p.game,
                  "infraction": p.infraction, "kind": p.kind, "notes": p.notes, "by": p.recorded_by,
-                 "at": _time(p.created_at), "before": p.result_before, "after": p.result_after}
+                 "at": _time(p.created_at), "before": p.result_before, "after": p.result_after,
+                 **({} if p.voided_at is None else
+                    {"void": {"by": p.voided_by or "", "at": _time(p.voided_at), "reason": p.void_reason}})}
                 for p in db.session.scalars(sa.select(Penalty).filter_by(tournament_id=t.id).order_by(Penalty.id))],
         "draws": [{"round": d.round_number, "seed": d.seed, "pool": d.pool, "top_tables": d.top_tables,
                    "count": d.count, "by": d.drawn_by, "at": _time(d.created_at),
@@ -119,6 +123,16 @@ def _result(value, where: str, fmt: Format) -> Optional[str]:
     return key
 
 
+def _void(value, where: str) -> Optional[dict]:
+    """A penalty's void: absent or null -> it stands."""
+    if value is None:
+        return None
+    value = j.obj(value, where)
+    reason = j.text(value.get("reason"), f"{where} reason", VOID_REASON_LENGTH, empty=False)
+    return {"by": j.text(value.get("by", ""), f"{where} by", NAME_LENGTH),
+            "at": j.iso_time(value.get("at"), f"{where} at"), "reason": reason}
+
+
 def _player(value, where: str, ids: set):
     key = j.integer(value, where)
     if key not in ids:
@@ -151,12 +165,16 @@ def read(raw, ids: set, rounds: set, fmt: Format) -> Carried:
             by=j.text(p.get("by", ""), f"{where} by", NAME_LENGTH), at=j.iso_time(p.get("at"), f"{where} at"),
             before=_result(p.get("before"), f"{where} before", fmt),
             after=_result(p.get("after"), f"{where} after", fmt))
+        row.void = _void(p.get("void"), f"{where} void")
+        if row.void is not None and row.void["at"] < row.at:
+            raise FileError(f"{where}: voided before it was recorded")
         if kind.loses:
             if number is None:
                 raise FileError(f"{where}: a {kind.label.lower()} names its round")
-            if (row.player, number, game) in losses:
-                raise FileError(f"{where}: the same loss is recorded twice")
-            losses.add((row.player, number, game))
+            if row.void is None:  # a voided loss leaves room for the right one
+                if (row.player, number, game) in losses:
+                    raise FileError(f"{where}: the same loss is recorded twice")
+                losses.add((row.player, number, game))
         elif row.after is not None:
             raise FileError(f"{where}: a {kind.label.lower()} changes no result")
         carried.log.append(row)
@@ -218,7 +236,9 @@ def insert(carried: Optional[Carried], tid: int, player_id: dict) -> None:
         db.session.execute(sa.insert(Penalty.__table__), [
             {"tournament_id": tid, "player_id": player_id[p.player], "round_number": p.round, "game": p.game,
              "infraction": p.infraction, "kind": p.kind, "notes": p.notes, "recorded_by_id": None,
-             "recorded_by": p.by, "created_at": p.at, "result_before": p.before, "result_after": p.after}
+             "recorded_by": p.by, "created_at": p.at, "result_before": p.before, "result_after": p.after,
+             "voided_at": p.void["at"] if p.void else None, "voided_by_id": None,
+             "voided_by": p.void["by"] if p.void else None, "void_reason": p.void["reason"] if p.void else None}
             for p in carried.log])
     draw_ids = []
     for d in carried.draws:  # one at a time: the checks name them by their new ids

@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from ...core.penalties import ROUND, Infraction, Kind, PenaltyError, penalized
 from ...core.results import BYE, label
 from ...extensions import db
-from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, as_utc, touch, utcnow
+from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, WaitlistEntry, as_utc, touch, utcnow
 from .. import backup
+from ..check_in import waitlist
 from ..locks import lock_tournament
 from ..match_results import Actor, lock_match, write_result
 from ..rounds import RoundError
@@ -32,8 +33,12 @@ class AlreadyRecorded(Refused):
     """The same loss is recorded already (by another judge, or a second tap)."""
 
 
+class AlreadyVoided(Refused):
+    """The penalty was voided already (by another staff member, or a second tap)."""
+
+
 class NotFound(LookupError):
-    """The player is not part of this event."""
+    """The player (or the penalty) is not part of this event."""
 
 
 @dataclass(frozen=True)
@@ -50,10 +55,17 @@ class PenaltyView:
     created_at: datetime
     result_before: Optional[str]
     result_after: Optional[str]
+    voided_at: Optional[datetime] = None
+    voided_by: str = ""
+    void_reason: str = ""
 
     @property
     def changed_result(self) -> bool:
         return self.result_after is not None and self.result_after != self.result_before
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
 
 
 def user_name(user: User) -> str:
@@ -81,10 +93,7 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
         else:
             game = ROUND
         if kind.drops:
-            done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.dropped.is_(False))
-                                      .values(dropped=True), execution_options={"synchronize_session": False})
-            if done.rowcount:
-                touch(db.session, [t.id])
+            _disqualify(t, player.id)
         penalty = Penalty(tournament_id=t.id, player_id=player.id, round_number=round_number, game=game,
                           infraction=infraction.value, kind=kind.value, notes=notes, recorded_by_id=user.id,
                           recorded_by=user_name(user), created_at=utcnow(), result_before=before,
@@ -103,6 +112,22 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
     db.session.commit()
     backup.follow(t)
     return penalty
+
+
+def _disqualify(t: Tournament, player_id: int) -> None:
+    """Drop the player and take them out of the waitlist's line if they wait in it (the waitlist never lets a
+    disqualified player in); before round 1 the place freed goes to the next in line, as for any drop
+    (app/services/check_in/waitlist.py). The caller holds the event's lock."""
+    out_of_line = db.session.execute(
+        sa.delete(WaitlistEntry).where(WaitlistEntry.player_id == player_id, WaitlistEntry.tournament_id == t.id,
+                                       WaitlistEntry.promoted_at.is_(None)),
+        execution_options={"synchronize_session": False})
+    done = db.session.execute(sa.update(Player).where(Player.id == player_id, Player.dropped.is_(False))
+                              .values(dropped=True), execution_options={"synchronize_session": False})
+    if done.rowcount or out_of_line.rowcount:
+        touch(db.session, [t.id])
+    if done.rowcount:
+        waitlist.fill(t)
 
 
 def _already(kind: Kind, round_number: Optional[int]) -> str:
@@ -127,7 +152,7 @@ def _apply_loss(t: Tournament, user: User, player: Player, round_number: Optiona
     losses = db.session.execute(
         sa.select(Penalty.player_id, Penalty.game).where(
             Penalty.tournament_id == t.id, Penalty.round_number == round_number,
-            Penalty.kind.in_([Kind.GAME_LOSS.value, Kind.MATCH_LOSS.value]),
+            Penalty.kind.in_([Kind.GAME_LOSS.value, Kind.MATCH_LOSS.value]), Penalty.voided_at.is_(None),
             Penalty.player_id.in_(sa.select(Seat.player_id).where(Seat.match_id == seat.match_id)))).all()
     if any(p == player.id and (g == game or ROUND in (g, game)) for p, g in losses):
         raise AlreadyRecorded(_already(kind, round_number))
@@ -153,6 +178,34 @@ def _apply_loss(t: Tournament, user: User, player: Player, round_number: Optiona
     return before, outcome.key
 
 
+def get(t: Tournament, penalty_id: int) -> Optional[Penalty]:
+    """The event's penalty with this id, or None."""
+    return db.session.scalar(sa.select(Penalty).where(Penalty.id == penalty_id, Penalty.tournament_id == t.id))
+
+
+def void(t: Tournament, user: User, penalty_id: int, reason: str) -> Penalty:
+    """Void a mistaken penalty: it stays in the log, struck through, with who voided it, when and why; a voided
+    loss no longer counts as the player's loss (the right one may be recorded). What it did stays done
+    (docs/domain.md 17): the result it gave is not put back (the table's result is corrected on the round page if
+    needed, through the audited result path) and a voided disqualification leaves the player dropped (brought back
+    on the players page). Under the event's lock; a conditional UPDATE voids it once, whatever races."""
+    lock_tournament(t)
+    penalty = get(t, penalty_id)
+    if penalty is None:
+        db.session.rollback()
+        raise NotFound("That penalty is not part of this event.")
+    done = db.session.execute(
+        sa.update(Penalty).where(Penalty.id == penalty.id, Penalty.voided_at.is_(None))
+        .values(voided_at=utcnow(), voided_by_id=user.id, voided_by=user_name(user), void_reason=reason),
+        execution_options={"synchronize_session": False})
+    if not done.rowcount:
+        db.session.rollback()
+        raise AlreadyVoided("This penalty was voided already (another staff member, or a second tap).")
+    db.session.commit()
+    backup.follow(t)
+    return get(t, penalty_id)
+
+
 def penalty_log(t: Tournament, player_id: Optional[int] = None,
                 round_number: Optional[int] = None) -> list[PenaltyView]:
     """The event's penalties, newest first, for one player and/or one round if asked."""
@@ -163,20 +216,21 @@ def penalty_log(t: Tournament, player_id: Optional[int] = None,
     if round_number is not None:
         query = query.where(Penalty.round_number == round_number)
     return [PenaltyView(p.id, p.player_id, name, p.round_number, p.game, Infraction(p.infraction), Kind(p.kind),
-                        p.notes, p.recorded_by, as_utc(p.created_at), p.result_before, p.result_after)
+                        p.notes, p.recorded_by, as_utc(p.created_at), p.result_before, p.result_after,
+                        as_utc(p.voided_at) if p.voided_at else None, p.voided_by or "", p.void_reason or "")
             for p, name in db.session.execute(query.order_by(Penalty.id.desc()))]
 
 
 def disqualified(t: Tournament) -> set[int]:
     """The ids of the event's disqualified players (the staff's player list marks them)."""
     return set(db.session.scalars(sa.select(Penalty.player_id).where(
-        Penalty.tournament_id == t.id, Penalty.kind == Kind.DISQUALIFICATION.value)))
+        Penalty.tournament_id == t.id, Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))))
 
 
 def counts(t: Tournament) -> dict[int, int]:
     """Penalties per player id: the form shows a player's earlier ones before a judge records another."""
     return dict(db.session.execute(sa.select(Penalty.player_id, sa.func.count(Penalty.id))
-                                   .where(Penalty.tournament_id == t.id).group_by(Penalty.player_id)).all())
+                                   .where(Penalty.tournament_id == t.id, Penalty.voided_at.is_(None)).group_by(Penalty.player_id)).all())
 
 
 def result_label(t: Tournament, key: Optional[str]) -> str:

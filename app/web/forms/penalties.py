@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, TextAreaField
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ...core.deck_checks import MAX_PICK, MAX_TOP_TABLES, Pool
 from ...core.penalties import NOTES_LENGTH, Kind, grouped
+from ...models.penalties import VOID_REASON_LENGTH
 
 NOT_A_LINE_BREAK = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 OTHER_GAME = [("", "not played yet / as entered"), ("win", "won by this player"), ("tie", "tied"),
@@ -45,6 +46,18 @@ class PenaltyForm(FlaskForm):
     notes = TextAreaField("Notes", filters=[_notes], validators=[Optional(), Length(max=NOTES_LENGTH), _no_control],
                           description="What happened, what the players said, anything the head judge should know.")
     past = BooleanField("Change a finished round's result (later rounds keep their pairings)")
+
+
+class VoidForm(FlaskForm):
+    """Void a mistaken penalty: why, in a line (the log shows it)."""
+
+    reason = StringField("Why void it", filters=[_notes],
+                         validators=[DataRequired("Say why the penalty is voided."), Length(max=VOID_REASON_LENGTH),
+                                     _no_control])
+
+    def validate_reason(self, field) -> None:
+        if isinstance(field.data, str) and "\n" in field.data:
+            raise ValidationError("One line, please.")
 
 
 class DrawForm(FlaskForm):

@@ -4,7 +4,7 @@ no public page, player page or export but the backup shows it (docs/features.md)
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from ...core.penalties import ROUND, Infraction, Kind, games
@@ -12,7 +12,7 @@ from ...extensions import db
 from ...models import Player, Round, Tournament
 from ...services.penalties import record as service
 from ..access import ORGANIZE, SCORE, managed_tournament, may, may_read
-from ..forms.penalties import PenaltyForm
+from ..forms.penalties import PenaltyForm, VoidForm
 
 bp = Blueprint("penalties", __name__, url_prefix="/tournaments/<int:tid>/penalties")
 
@@ -55,7 +55,40 @@ def index(tid: int):
     round_number = round_number if round_number in rounds else None
     return render_template("penalties/index.html", t=t, log=service.penalty_log(t, player_id, round_number),
                            players=players, rounds=rounds, player_id=player_id, round_number=round_number,
-                           result_label=lambda key: service.result_label(t, key), act=may(current_user, t, SCORE))
+                           result_label=lambda key: service.result_label(t, key), act=may(current_user, t, SCORE),
+                           organize=may(current_user, t, ORGANIZE), void_form=VoidForm())
+
+
+@bp.post("/<int:penalty_id>/void")
+@login_required
+def void(tid: int, penalty_id: int):
+    """Void a mistaken penalty with a reason: the staff with the right that recorded it (a disqualification:
+    ORGANIZE). The result a loss gave stays; the log links to the round page to correct it."""
+    t = managed_tournament(tid, SCORE)
+    penalty = service.get(t, penalty_id)
+    if penalty is None:
+        abort(404)
+    if Kind(penalty.kind).drops and not may(current_user, t, ORGANIZE):
+        abort(403, "Only an organizer voids a disqualification.")
+    form = VoidForm()
+    back = redirect(url_for("penalties.index", tid=t.id, _anchor=f"penalty-{penalty_id}"), 303)
+    if not form.validate_on_submit():
+        flash("Not voided: " + " ".join(e for errors in form.errors.values() for e in errors), "error")
+        return back
+    try:
+        service.void(t, current_user, penalty_id, form.reason.data)
+    except service.AlreadyVoided as e:
+        flash(str(e), "error")
+        return back
+    except service.NotFound:
+        abort(404)
+    what = f"{Kind(penalty.kind).label} voided."
+    if penalty.result_after is not None and penalty.result_after != penalty.result_before:
+        what += f" Round {penalty.round_number}'s result stays as it is: correct it on the round page if needed."
+    if Kind(penalty.kind).drops:
+        what += " The player stays dropped: bring them back on the Players page if needed."
+    flash(what, "success")
+    return back
 
 
 @bp.route("/new", methods=["GET", "POST"])
