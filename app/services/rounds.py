@@ -79,6 +79,7 @@ class RoundView:
     certified: Optional[bool] = None  # the engine proved its pairing optimal (None: not paired by the engine here)
     gap: Optional[str] = None  # else: its proven distance from the optimum ("7/2"), if known
     slip_ref: int = 0  # what its slips' codes name it by (app/services/slip_codes.py)
+    featured_table: Optional[int] = None  # the table the TO put on stream (app/services/streaming.py)
 
     @property
     def proof(self) -> str:
@@ -97,7 +98,8 @@ class RoundView:
 def load_round(t: Tournament, number: int, *, published_only: bool = False) -> Optional[RoundView]:
     """A round's tables, seats and player names as plain rows: two queries and no ORM objects, so a
     1,000-table round renders fast. None if the round is missing (or unpublished when asked)."""
-    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap, Round.slip_ref).where(
+    query = sa.select(Round.id, Round.number, Round.published, Round.certified, Round.gap, Round.slip_ref,
+                      Round.featured_table).where(
         Round.tournament_id == t.id, Round.number == number)
     if published_only:
         query = query.where(Round.published)
@@ -121,7 +123,8 @@ def load_round(t: Tournament, number: int, *, published_only: bool = False) -> O
         for view in tables:
             if len(view.seats) == 2 and view.seats[1].side == corp:
                 view.seats.reverse()
-    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap, head.slip_ref)
+    return RoundView(head.id, head.number, head.published, tables, head.certified, head.gap, head.slip_ref,
+                     head.featured_table)
 
 
 def load_table(t: Tournament, match_id: int) -> Optional[tuple[int, TableView]]:

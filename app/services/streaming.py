@@ -110,12 +110,14 @@ def unfeature_player(t: Tournament, player_id: int) -> None:
                        .values(featured_table=None).execution_options(synchronize_session=False))
 
 
-def featured(t: Tournament, number: Optional[int]) -> Optional[Featured]:
-    """Round `number`'s featured table if it has one and nobody at it has opted out since; else None."""
+def featured(t: Tournament, number: Optional[int], table=...) -> Optional[Featured]:
+    """Round `number`'s featured table if it has one and nobody at it has opted out since; else None. `table`: the
+    round's featured_table where the caller has read the round already (the round page)."""
     if not number:
         return None
-    table = db.session.scalar(sa.select(Round.featured_table)
-                              .where(Round.tournament_id == t.id, Round.number == number))
+    if table is ...:
+        table = db.session.scalar(sa.select(Round.featured_table)
+                                  .where(Round.tournament_id == t.id, Round.number == number))
     if table is None:
         return None
     try:

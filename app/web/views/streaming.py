@@ -32,9 +32,9 @@ def _open_cors(response):
 
 
 @bp.app_template_global()
-def stream_featured(t, number):
+def stream_featured(t, number, table=...):
     """For templates: round `number`'s featured table (streaming.Featured) or None."""
-    return service.featured(t, number)
+    return service.featured(t, number, table)
 
 
 @bp.app_template_global()
