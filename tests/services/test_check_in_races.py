@@ -15,7 +15,8 @@ from app.extensions import db
 from app.models import CheckIn, CheckInSettings, Player, Tournament, WaitlistEntry
 from app.services import player_links
 from app.services import registration
-from test_participation_races import PASSWORD, fire, player_opener, post, served, to_opener  # noqa: F401
+from test_participation_races import (PASSWORD, fire, player_opener, post, retry_busy, served,  # noqa: F401
+                                      to_opener)
 
 CAP = 12
 RAISED = 14  # the TO raises the cap in the middle of it all
@@ -34,14 +35,6 @@ def _event(make_user) -> Tournament:
     return t
 
 
-def _retry(call, tries):
-    for _ in range(tries):
-        status = call()
-        if status != 503:
-            return status
-    return status
-
-
 def test_registrations_drops_check_ins_no_shows_and_a_raised_cap_racing_leave_coherent_rows(app, served, make_user,
                                                                                       database_uri):
     t = _event(make_user)
@@ -52,16 +45,16 @@ def test_registrations_drops_check_ins_no_shows_and_a_raised_cap_racing_leave_co
     withdrawing, checking, ticked = players[:4], players[4:9], players[9:11]
     link = lambda p: f"{served}/t/{t.slug}/p/{player_links.token(p)}"  # noqa: E731
     to = to_opener(served)
-    jobs = [lambda i=i: _retry(lambda: post(player_opener(), f"{served}/t/{t.slug}/register",
+    jobs = [lambda i=i: retry_busy(lambda: post(player_opener(), f"{served}/t/{t.slug}/register",
                                             {"name": f"Late {i:02d}"}), tries) for i in range(8)]
-    jobs += [lambda u=link(p): _retry(lambda: post(player_opener(), f"{u}/drop", {}), tries) for p in withdrawing]
-    jobs += [lambda u=link(p): _retry(lambda: post(player_opener(), f"{u}/check-in", {}), tries) for p in checking]
-    jobs += [lambda p=p: _retry(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/{p.id}", {}), tries)
+    jobs += [lambda u=link(p): retry_busy(lambda: post(player_opener(), f"{u}/drop", {}), tries) for p in withdrawing]
+    jobs += [lambda u=link(p): retry_busy(lambda: post(player_opener(), f"{u}/check-in", {}), tries) for p in checking]
+    jobs += [lambda p=p: retry_busy(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/{p.id}", {}), tries)
              for p in ticked]
-    jobs += [lambda: _retry(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/no-shows", {}), tries)]
+    jobs += [lambda: retry_busy(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/no-shows", {}), tries)]
     settings = {"name": t.name, "date": t.date.isoformat(), "format": "single", "score_factor": "2",
                 "registration_open": "y", "registration_cap": str(RAISED)}
-    jobs += [lambda: _retry(lambda: post(to, f"{served}/tournaments/{t.id}/edit", settings), tries)]
+    jobs += [lambda: retry_busy(lambda: post(to, f"{served}/tournaments/{t.id}/edit", settings), tries)]
     statuses = fire(jobs, workers=len(jobs))
     assert set(statuses) <= {302, 303}, statuses
 

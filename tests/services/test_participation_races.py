@@ -50,6 +50,15 @@ def post(opener, url, data) -> int:
         return e.code
 
 
+def retry_busy(call, tries: int) -> int:
+    """`call()`'s status, asked again (up to `tries` times in all) while the database is busy (503: SQLite's lock)."""
+    for _ in range(tries):
+        status = call()
+        if status != 503:
+            return status
+    return status
+
+
 def player_opener():
     return urllib.request.build_opener(NoRedirect)
 
@@ -137,11 +146,7 @@ def test_two_hundred_reports_at_once_are_all_stored(app, served, make_user, data
     tries = 3 if database_uri.startswith("sqlite") else 1
 
     def report(url, mid, key):
-        for _ in range(tries):
-            status = post(player_opener(), f"{url}/report", {"match": mid, "result": key})
-            if status != 503:
-                return status
-        return status
+        return retry_busy(lambda: post(player_opener(), f"{url}/report", {"match": mid, "result": key}), tries)
 
     jobs = [lambda mid=mid, u=link(served, t, p), k=keys[i % 4]: report(u, mid, k)
             for i, (mid, corp, runner) in enumerate(games) for p in (corp, runner)]

@@ -26,8 +26,8 @@ from app.models import (CheckIn, CheckInSettings, Match, Penalty, Player, Result
 from app.services import player_links, registration
 from cut_helpers import paired_event
 from test_judge_call_races import _keeper
-from test_participation_races import (PASSWORD, assert_coherent, fire, player_opener, post, served,  # noqa: F401
-                                      tables, to_opener)
+from test_participation_races import (PASSWORD, assert_coherent, fire, player_opener, post,  # noqa: F401
+                                      retry_busy, served, tables, to_opener)
 
 CAP = 12
 WAITING = 6
@@ -56,14 +56,6 @@ def _main_event(owner, make_user) -> Tournament:
     return t
 
 
-def _retry(call, tries):
-    for _ in range(tries):
-        status = call()
-        if status != 503:
-            return status
-    return status
-
-
 def test_penalties_check_ins_and_waitlist_promotions_racing_leave_coherent_rows(app, served, make_user,
                                                                                 database_uri):
     owner = make_user("to@example.com", PASSWORD)
@@ -85,24 +77,24 @@ def test_penalties_check_ins_and_waitlist_promotions_racing_leave_coherent_rows(
     keepers = [_keeper(served, i) for i in range(KEEPERS)]
     dq = lambda pid, rnd: {"player": str(pid), "round": rnd, "infraction": "cheating",  # noqa: E731
                            "kind": "disqualification", "past": "y"}
-    jobs = [lambda pid=pid: _retry(lambda: post(to, f"{served}/tournaments/{sid}/penalties/new", dq(pid, "")),
+    jobs = [lambda pid=pid: retry_busy(lambda: post(to, f"{served}/tournaments/{sid}/penalties/new", dq(pid, "")),
                                    tries) for pid in (dq_in.id, dq_waiting)]
-    jobs += [lambda u=link(p): _retry(lambda: post(player_opener(), f"{u}/check-in", {}), tries)
+    jobs += [lambda u=link(p): retry_busy(lambda: post(player_opener(), f"{u}/check-in", {}), tries)
              for p in [dq_in, *checking]]
-    jobs += [lambda pid=p.id: _retry(lambda: post(to, f"{served}/tournaments/{sid}/check-in/{pid}", {}), tries)
+    jobs += [lambda pid=p.id: retry_busy(lambda: post(to, f"{served}/tournaments/{sid}/check-in/{pid}", {}), tries)
              for p in ticked]
-    jobs += [lambda u=link(p): _retry(lambda: post(player_opener(), f"{u}/drop", {}), tries) for p in leaving]
-    jobs += [lambda: _retry(lambda: post(to, f"{served}/tournaments/{sid}/check-in/no-shows", {}), tries)]
-    jobs += [lambda i=i: _retry(lambda: post(player_opener(), register_url,
+    jobs += [lambda u=link(p): retry_busy(lambda: post(player_opener(), f"{u}/drop", {}), tries) for p in leaving]
+    jobs += [lambda: retry_busy(lambda: post(to, f"{served}/tournaments/{sid}/check-in/no-shows", {}), tries)]
+    jobs += [lambda i=i: retry_busy(lambda: post(player_opener(), register_url,
                                             {"name": f"Late {i:02d}"}), tries) for i in range(LATE)]
     losses = []
     for _m, corp, _runner in games:
         data = {"player": str(corp.id), "round": "1", "infraction": "tardiness", "kind": "game_loss"}
-        losses += [lambda k=k, data=data: _retry(lambda: post(k, f"{served}/tournaments/{mid}/penalties/new",
+        losses += [lambda k=k, data=data: retry_busy(lambda: post(k, f"{served}/tournaments/{mid}/penalties/new",
                                                               data), tries) for k in keepers]
     jobs += losses
     dq_main_data = dq(dq_main.id, "1")
-    jobs += [lambda: _retry(lambda: post(to, f"{served}/tournaments/{mid}/penalties/new", dq_main_data), tries)]
+    jobs += [lambda: retry_busy(lambda: post(to, f"{served}/tournaments/{mid}/penalties/new", dq_main_data), tries)]
     statuses = fire(jobs, workers=len(jobs))
     side_statuses, loss_statuses = statuses[:len(jobs) - len(losses) - 1], statuses[-len(losses) - 1:-1]
     assert set(side_statuses) <= {302, 303}, side_statuses
@@ -171,9 +163,9 @@ def test_staff_voiding_the_same_penalty_at_once_void_it_once(app, served, make_u
     assert status == 303
     penalty = db.session.scalars(sa.select(Penalty).filter_by(tournament_id=main.id)).one()
     url = f"{served}/tournaments/{main.id}/penalties/{penalty.id}/void"
-    jobs = [lambda k=k, i=i: _retry(lambda: post(k, url, {"reason": f"Mistake, says keeper {i}"}), tries)
+    jobs = [lambda k=k, i=i: retry_busy(lambda: post(k, url, {"reason": f"Mistake, says keeper {i}"}), tries)
             for i, k in enumerate(keepers)]
-    jobs += [lambda: _retry(lambda: post(to_opener(served), url, {"reason": "Mistake, says the TO"}), tries)]
+    jobs += [lambda: retry_busy(lambda: post(to_opener(served), url, {"reason": "Mistake, says the TO"}), tries)]
     assert set(fire(jobs, workers=len(jobs))) == {303}
     db.session.expire_all()
     row = db.session.get(Penalty, penalty.id)
