@@ -60,11 +60,31 @@ def unmigrated_app(request, tmp_path):
         db.engine.dispose()
 
 
+def _truncate(tables) -> None:
+    """Empty PostgreSQL's tables even if a connection the test left behind is still mid-transaction.
+
+    This worker's database is its own (`databases.postgres_url`), so any other busy connection is a leftover of
+    the test just ended (a thread it started); it is ended first, else TRUNCATE waits on it or deadlocks with it
+    and the next test finds rows."""
+    names = ", ".join(f'"{t.name}"' for t in tables)
+    for attempt in range(5):
+        try:
+            db.session.execute(sa.text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"))
+            db.session.execute(sa.text("SET LOCAL lock_timeout = '10s'"))
+            db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            return
+        except sa.exc.OperationalError:
+            db.session.rollback()
+            if attempt == 4:
+                raise
+
+
 def _empty_tables() -> None:
     tables = list(reversed(db.metadata.sorted_tables))
     if db.engine.dialect.name == "postgresql":
-        names = ", ".join(f'"{t.name}"' for t in tables)
-        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        _truncate(tables)
     else:
         for table in tables:
             db.session.execute(table.delete())

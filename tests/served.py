@@ -14,6 +14,7 @@ def served(flask_app):
     """`flask_app` on 127.0.0.1 (a port chosen by the OS), answering requests in parallel threads, for race tests:
     yields its base URL; stops the server and closes the app's connections afterwards."""
     server = make_server("127.0.0.1", 0, flask_app, threaded=True)
+    server.daemon_threads = False  # server_close() then waits for requests still running (socketserver's block_on_close)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -21,5 +22,6 @@ def served(flask_app):
     finally:
         server.shutdown()
         thread.join(timeout=10)
+        server.server_close()  # no request of this test still writing when the next test empties the tables
         with flask_app.app_context():
             db.engine.dispose()
