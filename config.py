@@ -111,9 +111,13 @@ class Config:
     # How often a player's own page asks whether its parts changed (a revalidated ETag: a 304 while their table
     # is unchanged, about the cost of a status poll); a publish makes it ask at once. The opponent's report
     # shows within 1.25 times this (each wait is drawn within ±25 %): 2 s keeps it under 3 s. A player page then
-    # costs the app two revalidated polls every 2 s (docs/benchmarks.md); a very big event on a small server may
-    # want 5000 (the report then shows within about 6 s).
+    # costs the app two revalidated polls every 2 s (docs/benchmarks.md); a big event stretches it by itself
+    # (PLAYER_CHECKS_PER_SECOND).
     PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "2000"))
+    # The most checks a second one event's player pages make together: past this many players per second of
+    # PLAYER_CHECK_MS (1,000 at the defaults) each page checks less often (app/core/polling.py): 10,000 players check every 20 s.
+    # A publish still reaches every page at once through the status poll. 0: always PLAYER_CHECK_MS.
+    PLAYER_CHECKS_PER_SECOND = int(os.environ.get("PLAYER_CHECKS_PER_SECOND", "500"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"

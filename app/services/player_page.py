@@ -10,8 +10,10 @@ from enum import Enum
 from typing import NamedTuple
 
 import sqlalchemy as sa
+from flask import current_app
 
-from ..core import result_wording
+from ..core import polling, result_wording
+from ..core.kept import Kept
 from ..extensions import db
 from ..models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
 from . import cut as cut_service
@@ -153,3 +155,14 @@ def version(slug: str, player_id: int) -> Known | None:
     event_version, cut_kind, link_key = rows[0][:3]
     facts = f"cut-{event_version}" if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
     return Known(hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key, event_version)
+
+
+_PLAYING: Kept[int] = Kept(256)  # (event's slug, version) -> players still playing: a hall's pages ask together
+
+
+def check_interval_ms(t: Tournament) -> int:
+    """How often this event's player pages check their parts (app/core/polling.py), by the players still in it."""
+    playing = _PLAYING.get((t.slug, t.version), lambda: db.session.scalar(
+        sa.select(sa.func.count()).select_from(Player).where(Player.tournament_id == t.id, ~Player.dropped)))
+    config = current_app.config
+    return polling.check_interval_ms(playing, config["PLAYER_CHECK_MS"], config["PLAYER_CHECKS_PER_SECOND"])

@@ -80,6 +80,21 @@ def test_the_page_draws_the_parts_it_polls(app, make_user, make_tournament, logi
     assert f'data-check-ms="{app.config["PLAYER_CHECK_MS"]}"' in page
 
 
+def test_a_big_event_checks_less_often_and_a_smaller_one_again(app, make_user, make_tournament, login):
+    """Past PLAYER_CHECKS_PER_SECOND x PLAYER_CHECK_MS players the pages stretch their interval (app/core/polling.py);
+    players who drop leave the count."""
+    app.config.update(PLAYER_CHECK_MS=2000, PLAYER_CHECKS_PER_SECOND=2)  # 4 players per 2 s
+    client, t, _ = setup_event(make_user, make_tournament, login, n=10)
+    published_round(client, t)
+    _, corp, _ = table(t)
+    phone = app.test_client()
+    assert 'data-check-ms="5000"' in phone.get(link(t, corp)).get_data(as_text=True)  # 10 players / 2 a second
+    others = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id).where(Player.id != corp.id)).all()
+    for other in others[:7]:
+        assert client.post(f"/tournaments/{t.id}/players/{other.id}/drop").status_code in (302, 303)
+    assert 'data-check-ms="2000"' in phone.get(link(t, corp)).get_data(as_text=True)  # 3 players: the floor
+
+
 def test_a_new_round_changes_card_and_clock(app, make_user, make_tournament, login):
     client, t, _ = setup_event(make_user, make_tournament, login, n=4)
     published_round(client, t)

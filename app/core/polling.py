@@ -1,0 +1,19 @@
+"""How often a player's own page checks its parts, by the size of the event.
+
+Every check that finds nothing new still reaches the app (a device's own answer is never shared by a proxy), so
+an event's phones together ask the app players / interval times a second. Past a size the interval grows so that
+they ask at most a set number a second: a hall of 10,000 phones at the 2 s of a club night would be 5,000 checks a
+second, more than a small server answers beside everything else. A publish still makes every page ask at once
+(its status poll, shared and cached, names the new round), so only an opponent's report waits longer to show.
+"""
+from __future__ import annotations
+
+import math
+
+
+def check_interval_ms(players: int, floor_ms: int, checks_per_second: int) -> int:
+    """The interval, in ms, for an event of `players` (those still playing): `floor_ms`, or longer so that their
+    pages together ask at most `checks_per_second` (0: no ceiling)."""
+    if checks_per_second <= 0:
+        return floor_ms
+    return max(floor_ms, math.ceil(players * 1000 / checks_per_second))
