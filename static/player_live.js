@@ -3,7 +3,8 @@
    one's digest and HTML; this script swaps in those whose digest changed (an answer without the HTML, from a
    server before that, is asked again for the changed parts). It asks when the event's status
    (static/poll.js, a "sass:status" event) names another round or pairings, and at the server's interval
-   (data-check-ms: config.py PLAYER_CHECK_MS, longer at a big event: app/core/polling.py) with a revalidated ETag: an unchanged event costs a 304. */
+   (data-check-ms: config.py PLAYER_CHECK_MS, longer at a big event: app/core/polling.py) with a revalidated
+   ETag: an unchanged event costs a 304. */
 (function () {
   "use strict";
   var root = document.getElementById("me-live");
