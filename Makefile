@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry bench-hall
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,10 @@ bench-series: $(VENV)/.installed
 # phones through deploy/nginx-sass.conf and straight to gunicorn (needs PostgreSQL, nginx and wrk from Debian)
 bench-proxy: $(VENV)/.installed
 	$(PY) -m bench.bench_proxy_load
+
+# 10,000 players' phones through the shipped site, each polling its own page (bench/bench_hall.py)
+bench-hall: $(VENV)/.installed
+	$(PY) -m pip install --quiet -r bench/requirements.txt && $(PY) -m bench.bench_hall
 
 bench-restore: $(VENV)/.installed
 	$(PY) -m bench.bench_restore_sizes

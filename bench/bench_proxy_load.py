@@ -64,8 +64,9 @@ POLL_EVERY = (10, 3, 2)  # seconds between a phone's polls: today's static/poll.
 PHONES = 2000
 
 
-def seed(uri: str) -> tuple[dict, list[str]]:
-    """The events ({players: (id, slug)}) and the link tokens of the 2,000-player event's first SESSIONS players."""
+def seed(uri: str, sizes: tuple = SIZES, links_of: int | None = None) -> tuple[dict, list[str]]:
+    """The events ({players: (id, slug)}) and link tokens: of `links_of` players of the first event, else
+    SESSIONS."""
     from flask_migrate import upgrade
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": SECRET})
@@ -76,15 +77,15 @@ def seed(uri: str) -> tuple[dict, list[str]]:
         owner.set_password("bench password")
         db.session.add(owner)
         db.session.commit()
-        for players in SIZES:
+        for players in sizes:
             doc = make_backup(players, ROUNDS)
             doc["rounds"][-1]["published"] = False  # paired, to be published by the bench
             t = event_writer.write(restore.read(doc), owner, "backup")
             events[players] = (t.id, t.slug)
         with app.test_request_context():
             tokens = [player_links.token(p) for p in db.session.scalars(
-                sa.select(Player).filter_by(tournament_id=events[SIZES[0]][0]).order_by(Player.id)
-                .limit(SESSIONS))]
+                sa.select(Player).filter_by(tournament_id=events[sizes[0]][0]).order_by(Player.id)
+                .limit(links_of or SESSIONS))]
         db.session.execute(sa.text("ANALYZE"))
         db.session.commit()
         db.session.remove()
@@ -135,8 +136,10 @@ def wait_up(base: str, path: str, seconds: float = 60) -> None:
 
 
 def app_cpu_ns(master: int) -> int:
-    """Nanoseconds every thread of every worker of the gunicorn master has run (/proc/<pid>/task/*/schedstat)."""
-    total = 0
+    """Nanoseconds every thread of every worker of the gunicorn master has run (/proc/<pid>/task/*/schedstat), and
+    the workers it has replaced (max_requests) and reaped (the master's cutime and cstime)."""
+    fields = Path(f"/proc/{master}/stat").read_text().rsplit(")", 1)[1].split()
+    total = (int(fields[13]) + int(fields[14])) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")  # cutime, cstime
     for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split():
         for task in Path(f"/proc/{pid}/task").glob("*"):
             try:

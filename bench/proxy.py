@@ -25,15 +25,18 @@ def site(upstreams: list[str], port: int, folder: Path) -> str:
     return text
 
 
-def start(upstreams: list[str], port: int, folder: Path, workers: int = 1, log: bool = True) -> subprocess.Popen:
-    """nginx in the foreground with `site(...)` as its only site, everything it writes in `folder`."""
+def start(upstreams: list[str], port: int, folder: Path, workers: int = 1, log: bool = True,
+          connections: int = 4096) -> subprocess.Popen:
+    """nginx in the foreground with `site(...)` as its only site, everything it writes in `folder`; `connections`
+    per worker (each phone's, and nginx's own to the app)."""
     (folder / "sass.conf").write_text(site(upstreams, port, folder))
     (folder / "nginx.conf").write_text(f"""
 user root;
 worker_processes {workers};
+worker_rlimit_nofile {connections * 2};
 pid {folder}/nginx.pid;
 error_log {folder}/nginx-error.log;
-events {{ worker_connections 4096; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log {f'{folder}/nginx-access.log' if log else 'off'};
     client_body_temp_path {folder}/nginx-body;

@@ -67,17 +67,24 @@
     });
   };
 
-  /* A publish (new round or pairings): ask now rather than at the next check (the first status too: it may
-     be newer than the page). */
+  /* A publish (new round or pairings): ask before the next check (the first status too: it may be newer than
+     the page). At once, or, at a big event (data-spread-ms: app/core/polling.py), at a moment drawn within
+     that spread in place of the next check: the hall's phones then reach the server at the rate of their
+     checks, not all in the same two seconds. */
+  var SPREAD_MS = Number(root.getAttribute("data-spread-ms")) || 0;
+  var timer = null;
+  var plan = function (ms) {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(function () { check(); plan(CHECK_MS * (0.75 + Math.random() / 2)); }, ms);
+  };
   var seen = null;
   document.addEventListener("sass:status", function (e) {
     var s = e.detail.status, key = [s.round, s.version].join("/");
-    if (seen !== key) { check(); }
+    if (seen !== key) {
+      if (SPREAD_MS > 0) { plan(Math.random() * SPREAD_MS); } else { check(); }
+    }
     seen = key;
   });
-  var next = function () {
-    window.setTimeout(function () { check(); next(); }, CHECK_MS * (0.75 + Math.random() / 2));
-  };
-  next();
+  plan(CHECK_MS * (0.75 + Math.random() / 2));
   document.addEventListener("visibilitychange", check);
 })();

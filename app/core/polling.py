@@ -5,10 +5,25 @@ an event's phones together ask the app players / interval times a second. Past a
 they ask at most a set number a second: a hall of 10,000 phones at the 2 s of a club night would be 5,000 checks a
 second, more than a small server answers beside everything else. A publish still makes every page ask at once
 (its status poll, shared and cached, names the new round), so only an opponent's report waits longer to show.
+At such a size "at once" is spread: the whole hall learns of a publish within the same status poll, and the app
+answers a page's first check after it with every part drawn (several times a revalidated check's cost), so each
+page asks at a moment drawn within the stretch instead, and the hall's first checks reach the app at about the
+rate their checks do (every page has its new table within one interval of the publish).
 """
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
+
+
+class Pace(NamedTuple):
+    interval_ms: int  # between a page's checks
+    spread_ms: int  # a page's check after a publish comes within this (0: at once)
+
+
+def pace(players: int, floor_ms: int, checks_per_second: int) -> Pace:
+    interval = check_interval_ms(players, floor_ms, checks_per_second)
+    return Pace(interval, interval - floor_ms)
 
 
 def check_interval_ms(players: int, floor_ms: int, checks_per_second: int) -> int:

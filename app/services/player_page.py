@@ -160,9 +160,10 @@ def version(slug: str, player_id: int) -> Known | None:
 _PLAYING: Kept[int] = Kept(256)  # (event's slug, version) -> players still playing: a hall's pages ask together
 
 
-def check_interval_ms(t: Tournament) -> int:
-    """How often this event's player pages check their parts (app/core/polling.py), by the players still in it."""
+def check_pace(t: Tournament) -> polling.Pace:
+    """How often this event's player pages check their parts, and how they spread their check after a publish
+    (app/core/polling.py), by the players still in it."""
     playing = _PLAYING.get((t.slug, t.version), lambda: db.session.scalar(
         sa.select(sa.func.count()).select_from(Player).where(Player.tournament_id == t.id, ~Player.dropped)))
     config = current_app.config
-    return polling.check_interval_ms(playing, config["PLAYER_CHECK_MS"], config["PLAYER_CHECKS_PER_SECOND"])
+    return polling.pace(playing, config["PLAYER_CHECK_MS"], config["PLAYER_CHECKS_PER_SECOND"])

@@ -1,7 +1,7 @@
 """app/core/polling.py: the player pages' check interval by the event's size."""
 from hypothesis import given, strategies as st
 
-from app.core.polling import check_interval_ms
+from app.core.polling import Pace, check_interval_ms, pace
 
 
 def test_a_club_night_checks_at_the_floor():
@@ -24,3 +24,8 @@ def test_the_pages_together_never_ask_more_than_the_ceiling(players, floor_ms, p
     assert interval >= floor_ms
     assert players * 1000 <= interval * per_second  # checks a second = players / (interval / 1000)
     assert interval == floor_ms or (players * 1000) > (interval - 1) * per_second  # no longer than it must be
+
+
+def test_a_club_night_asks_at_once_after_a_publish_and_a_grand_prix_spreads_it():
+    assert pace(40, 2000, 500) == Pace(2000, 0)
+    assert pace(10_000, 2000, 500) == Pace(20_000, 18_000)  # with the status poll's 2 s: within one interval

@@ -88,11 +88,13 @@ def test_a_big_event_checks_less_often_and_a_smaller_one_again(app, make_user, m
     published_round(client, t)
     _, corp, _ = table(t)
     phone = app.test_client()
-    assert 'data-check-ms="5000"' in phone.get(link(t, corp)).get_data(as_text=True)  # 10 players / 2 a second
+    page = phone.get(link(t, corp)).get_data(as_text=True)
+    assert 'data-check-ms="5000" data-spread-ms="3000"' in page  # 10 players / 2 a second
     others = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id).where(Player.id != corp.id)).all()
     for other in others[:7]:
         assert client.post(f"/tournaments/{t.id}/players/{other.id}/drop").status_code in (302, 303)
-    assert 'data-check-ms="2000"' in phone.get(link(t, corp)).get_data(as_text=True)  # 3 players: the floor
+    page = phone.get(link(t, corp)).get_data(as_text=True)
+    assert 'data-check-ms="2000" data-spread-ms="0"' in page  # 3 players: the floor, and at once
 
 
 def test_a_new_round_changes_card_and_clock(app, make_user, make_tournament, login):

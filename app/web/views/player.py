@@ -85,7 +85,7 @@ def link(slug: str, token: str):
     return render_template("player/me.html", **context,
                            live=live_parts.htmls(parts), live_digests=live_parts.digests(parts),
                            live_url=url_for("player.live", slug=slug, token=token), live_etag=etag,
-                           check_ms=player_page.check_interval_ms(t))
+                           pace=player_page.check_pace(t))
 
 
 @bp.get("/t/<slug>/p/<token>/live")

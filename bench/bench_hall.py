@@ -1,0 +1,300 @@
+"""A hall of 10,000 players' phones through the shipped site, each polling its own page as the page's scripts do.
+
+`python -m bench.bench_hall` (`make bench-hall`). PostgreSQL database `sass_bench_hall` (dropped afterwards) with a
+10,000-player single-sided event (6 rounds, the last paired but not published) beside a 2,000-player one, served as
+deploy/ says (gunicorn from deploy/gunicorn.conf.py, nginx with deploy/nginx-sass.conf in front; bench/proxy.py),
+all on 127.0.0.1. Each phone is one player's page, as static/poll.js and static/player_live.js drive it:
+
+- its status poll (status.json every STATUS_POLL_MS, each wait drawn within +-25 %, revalidated): the phones' status
+  polls are shared answers, the same bytes for every phone, so wrk sends them (at the hall's rate, with the ETag
+  last heard) and each phone learns of a publish at its first status poll after nginx first serves the new status
+  (a watcher polls status.json through nginx every 50 ms to see when);
+- its own check (GET /t/<slug>/p/<token>/live, revalidated with its ETag) at the interval its page says
+  (data-check-ms), and when its status poll names a new round or version at once, or at a big event at a moment
+  drawn within the page's spread (data-spread-ms) in place of the next check; its own connection to nginx.
+
+After a warm-up (every phone has checked once), the round is published (--publishes times, withdrawn in between),
+and measured from the commit: when status.json names it through nginx, when the pairings page at the new version's
+address names it, and when each phone's check has its new table (the answer's card names the round); the app's CPU
+over the hall's steady state and over each publish (/proc: every gunicorn worker thread) and the phones' errors.
+A failed check (any answer but 200 / 304) is tried again at the phone's next check, as the page does.
+Prints tables; figures go to docs/benchmarks.md by hand, dated. Needs a quiet machine: it fills both cores.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import proxy  # noqa: E402
+from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, wait_up  # noqa: E402
+from bench.bench_public_load import WRK, get  # noqa: E402
+from bench.bench_status_load import free_port  # noqa: E402
+from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
+
+DB_NAME = "sass_bench_hall"
+HALL = 10_000
+OTHER = 2_000  # another event's rows in the same tables
+STATUS_POLL_MS = 2000  # config.py's default, which the page says (data-poll-ms); read from the page below
+DEADLINE = 120  # seconds after a publish: a phone without its table by then is counted as never
+
+
+@dataclass
+class Flip:
+    """One publish (or withdrawal) of the last round and what the hall saw of it."""
+    published: bool
+    at: float  # the commit, monotonic
+    status_seen: float | None = None  # nginx's status.json names it
+    pairings_seen: float | None = None  # the pairings page at the new version's address names it
+    done: list = field(default_factory=list)  # each phone's seconds from the commit to its new table
+    cpu_ns: int = 0  # the app's CPU from the commit until the last phone
+
+
+@dataclass
+class Hall:
+    check_ms: int
+    spread_ms: int
+    status_ms: int
+    flip: Flip | None = None
+    checks: int = 0  # answers to the phones' own checks
+    not_modified: int = 0
+    errors: int = 0
+    error_kinds: dict = field(default_factory=dict)
+
+
+def wrk_status(base: str, slug: str, etag: str, phones: int, every_ms: int, seconds: int) -> subprocess.Popen:
+    """The hall's status polls: `phones` every `every_ms`, with the ETag last heard (wrk's Lua `delay`)."""
+    connections = 250
+    delay = max(1, round(connections * every_ms / phones))  # ms each connection waits: phones / every_ms a second
+    script = f"""
+local etag = '{etag}'
+request = function()
+  return wrk.format("GET", "/t/{slug}/status.json", {{["If-None-Match"] = etag, ["Accept-Encoding"] = "gzip"}})
+end
+response = function(status, headers, body)
+  if status == 200 and headers["ETag"] then etag = headers["ETag"] end
+end
+delay = function() return {delay} end
+"""
+    lua = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    lua.write(script)
+    lua.close()
+    return subprocess.Popen([WRK, "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", lua.name,
+                             f"http://{base}/"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+
+
+async def watcher(base: str, slug: str, hall: Hall, session: aiohttp.ClientSession, stop: asyncio.Event) -> None:
+    """status.json through nginx every 50 ms: when it names the flip; then the pairings at that version."""
+    while not stop.is_set():
+        flip = hall.flip
+        if flip is not None and flip.status_seen is None:
+            async with session.get(f"http://{base}/t/{slug}/status.json") as r:
+                body = await r.text()
+            if (f'"round":{ROUNDS},' in body) == flip.published:
+                flip.status_seen = time.monotonic()
+                version = re.search(r'"version":"([^"]+)"', body).group(1)
+                async with session.get(f"http://{base}/t/{slug}/pairings", params={"v": version}) as r:
+                    page = await r.text()
+                assert (f"Round {ROUNDS}<" in page) == flip.published, "a stale page at the new version's address"
+                flip.pairings_seen = time.monotonic()
+        await asyncio.sleep(0.05)
+
+
+async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession, stop: asyncio.Event,
+                rng: random.Random) -> None:
+    etag = None
+    now = time.monotonic()
+    next_check = now + rng.uniform(0, hall.check_ms / 1000)  # the hall's pages were opened over one interval
+    next_status = now + rng.uniform(0, hall.status_ms / 1000)
+    learned = None  # the flip this phone's status poll has named
+    finished = None  # the flip whose new table this phone has
+
+    async def check() -> None:
+        nonlocal etag, finished
+        headers = {"Accept": "application/json", "Accept-Encoding": "gzip"}
+        if etag:
+            headers["If-None-Match"] = etag
+        try:
+            async with session.get(f"http://{base}{path}", headers=headers) as r:
+                hall.checks += 1
+                if r.status == 304:
+                    hall.not_modified += 1
+                    return
+                if r.status != 200:
+                    hall.errors += 1
+                    hall.error_kinds[r.status] = hall.error_kinds.get(r.status, 0) + 1
+                    return
+                answer = await r.json()
+                etag = r.headers.get("ETag", etag)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+            hall.errors += 1
+            kind = type(e).__name__
+            hall.error_kinds[kind] = hall.error_kinds.get(kind, 0) + 1
+            return
+        card = answer["fragments"]["me-card"]
+        flip = hall.flip  # as answered: an answer sent before the flip's commit names the old round
+        if flip is not None and finished is not flip:
+            if (f"Round {ROUNDS}<" in card or f"Round {ROUNDS} " in card) == flip.published:
+                finished = flip
+                flip.done.append(time.monotonic() - flip.at)
+
+    while not stop.is_set():
+        now = time.monotonic()
+        if now >= next_status:
+            next_status += hall.status_ms / 1000 * rng.uniform(0.75, 1.25)
+            flip = hall.flip
+            if flip is not None and learned is not flip and flip.status_seen is not None \
+                    and flip.status_seen <= now:
+                learned = flip
+                if hall.spread_ms:  # the page's check after a publish, within its spread, in place of the next
+                    next_check = now + rng.uniform(0, hall.spread_ms / 1000)
+                else:
+                    await check()  # a new round named: the page asks at once
+        if now >= next_check:
+            next_check += hall.check_ms / 1000 * rng.uniform(0.75, 1.25)
+            await check()
+        await asyncio.sleep(max(0.0, min(next_status, next_check) - time.monotonic()))
+
+
+async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: Publisher, master: int,
+                   check_ms: int, spread_ms: int, status_ms: int) -> tuple[Hall, list[Flip], dict]:
+    hall = Hall(check_ms=check_ms, spread_ms=spread_ms, status_ms=status_ms)
+    stop = asyncio.Event()
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=75)  # a phone keeps its connection, as a browser
+    timeout = aiohttp.ClientTimeout(total=60)
+    flips: list[Flip] = []
+    steady = {}
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=True) as session:
+        rngs = random.Random(args.seed)
+        tasks = [asyncio.create_task(phone(base, path, hall, session, stop, random.Random(rngs.random())))
+                 for path in links]
+        tasks.append(asyncio.create_task(watcher(base, slug, hall, session, stop)))
+        loop = asyncio.get_running_loop()
+        print(f"warming up: every phone opens its page's check over {check_ms / 1000:.0f} s ...", flush=True)
+        await asyncio.sleep(check_ms / 1000 * 1.3 + 2)
+        cpu0, t0, checks0, own0 = app_cpu_ns(master), time.monotonic(), hall.checks, time.process_time()
+        await asyncio.sleep(args.steady)
+        elapsed = time.monotonic() - t0
+        steady = {"seconds": elapsed, "app_cores": (app_cpu_ns(master) - cpu0) / 1e9 / elapsed,
+                  "checks_per_s": (hall.checks - checks0) / elapsed,
+                  "phones_cores": (time.process_time() - own0) / elapsed, "errors": hall.errors}
+        for k in range(args.publishes * 2):
+            published = k % 2 == 0
+            cpu0 = app_cpu_ns(master)
+            flip = Flip(published, time.monotonic())  # before the commit: no answer after it goes uncounted
+            hall.flip = flip
+            await loop.run_in_executor(None, pub.set, tid, published)
+            while len(flip.done) < len(links) and time.monotonic() - flip.at < DEADLINE:
+                await asyncio.sleep(0.1)
+            flip.cpu_ns = app_cpu_ns(master) - cpu0
+            flips.append(flip)
+            print(f"  {'publish' if published else 'withdraw'}: status {flip.status_seen - flip.at:.2f} s, "
+                  f"{len(flip.done):,} phones, the last at {max(flip.done or [0]):.1f} s", flush=True)
+            await asyncio.sleep(args.pause)
+        stop.set()
+        await asyncio.gather(*tasks)
+    return hall, flips, steady
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, default=HALL)
+    parser.add_argument("--publishes", type=int, default=3, help="publishes timed (each withdrawn after)")
+    parser.add_argument("--steady", type=int, default=15, help="seconds of the hall's steady state measured")
+    parser.add_argument("--pause", type=float, default=5, help="seconds after a flip's last phone")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not os.path.exists(WRK) or not os.path.exists(proxy.NGINX):
+        raise SystemExit("needs wrk and nginx from Debian (apt-get install -y wrk nginx)")
+    uri = postgres_url(DB_NAME)
+    if uri is None:
+        raise SystemExit("PostgreSQL does not answer at 127.0.0.1:5432")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a connection per phone
+    procs = []
+    pub = None
+    try:
+        print(f"seeding a {args.phones:,}-player event beside a {OTHER:,}-player one ...", flush=True)
+        events, tokens = seed(uri, sizes=(args.phones, OTHER), links_of=args.phones)
+        tid, slug = events[args.phones]
+        folder = Path(tempfile.mkdtemp(prefix="sass-hall-bench-"))
+        app, direct = serve(uri, folder, args.workers)
+        procs.append(app)
+        port = free_port()
+        nginx = proxy.start([direct], port, folder, workers=1, log=False, connections=4 * args.phones)
+        procs.append(nginx)
+        base = f"127.0.0.1:{port}"
+        wait_up(base, f"/t/{slug}/status.json")
+        links = [f"/t/{slug}/p/{token}/live" for token in tokens]
+        page = get(base, links[0].removesuffix("/live"))[2].decode()
+        check_ms = int(re.search(r'data-check-ms="(\d+)"', page).group(1))
+        spread_ms = int(re.search(r'data-spread-ms="(\d+)"', page).group(1))
+        status_ms = int(re.search(r'data-poll-ms="(\d+)"', page).group(1))
+        _, headers, _, _ = get(base, f"/t/{slug}/status.json")
+        pub = Publisher(uri)
+        seconds = int(check_ms / 1000 * 1.3 + 2 + args.steady + args.publishes * 2 * (DEADLINE + args.pause) + 30)
+        status_load = wrk_status(base, slug, headers["etag"], args.phones, status_ms, seconds)
+        procs.append(status_load)
+        hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, app.pid, check_ms, spread_ms,
+                                                      status_ms))
+        os.killpg(status_load.pid, signal.SIGINT)
+        out = status_load.communicate(timeout=30)[0]
+        status_rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        today = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        load = os.getloadavg()[0]
+        print(f"\n{today}, load average {load:.1f}: {args.phones:,} phones, each its own player's page, through the "
+              f"shipped site (gunicorn {args.workers} workers x 4 threads, nginx, PostgreSQL, on 2 cores)")
+        print(f"- the page's intervals: status every {status_ms / 1000:g} s (shared; wrk sent {status_rps:,.0f} "
+              f"a second), own check every {check_ms / 1000:g} s, after a publish within {spread_ms / 1000:g} s")
+        print(f"- steady state ({steady['seconds']:.0f} s): {steady['checks_per_s']:,.0f} own checks a second "
+              f"({hall.not_modified / max(1, hall.checks):.1%} of all answers 304), the app "
+              f"{steady['app_cores']:.2f} cores, the phones' process {steady['phones_cores']:.2f}")
+        print("\n| flip | status.json names it s | pairings page names it s | phones with their new table "
+              "| median s | p95 s | p99 s | last s | app CPU s |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for flip in flips:
+            done = flip.done or [float("nan")]
+            print(f"| {'publish' if flip.published else 'withdraw'} | {flip.status_seen - flip.at:.2f} "
+                  f"| {flip.pairings_seen - flip.at:.2f} | {len(flip.done):,} of {args.phones:,} "
+                  f"| {statistics.median(done):.1f} | {pct(done, 0.95):.1f} | {pct(done, 0.99):.1f} "
+                  f"| {max(done):.1f} | {flip.cpu_ns / 1e9:.1f} |")
+        print(f"\nphones' checks answered: {hall.checks:,}; errors {hall.errors:,} {hall.error_kinds or ''}")
+    finally:
+        if pub is not None:
+            pub.close()
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        drop_postgres(DB_NAME)
+
+
+if __name__ == "__main__":
+    main()
