@@ -158,7 +158,7 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
     while not stop.is_set():
         now = time.monotonic()
         if now >= next_status:
-            next_status += hall.status_ms / 1000 * rng.uniform(0.75, 1.25)
+            next_status = now + hall.status_ms / 1000 * rng.uniform(0.75, 1.25)
             flip = hall.flip
             if flip is not None and learned is not flip and flip.status_seen is not None \
                     and flip.status_seen <= now:
@@ -168,7 +168,7 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
                 else:
                     await check()  # a new round named: the page asks at once
         if now >= next_check:
-            next_check += hall.check_ms / 1000 * rng.uniform(0.75, 1.25)
+            next_check = now + hall.check_ms / 1000 * rng.uniform(0.75, 1.25)
             await check()
         await asyncio.sleep(max(0.0, min(next_status, next_check) - time.monotonic()))
 
@@ -190,20 +190,25 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
         print(f"warming up: every phone opens its page's check over {check_ms / 1000:.0f} s ...", flush=True)
         await asyncio.sleep(check_ms / 1000 * 1.3 + 2)
         cpu0, t0, checks0, own0 = app_cpu_ns(master), time.monotonic(), hall.checks, time.process_time()
+        fresh0 = hall.checks - hall.not_modified
+        programs = cpu_by_program()
         await asyncio.sleep(args.steady)
         elapsed = time.monotonic() - t0
+        print(f"  steady state, cores by program: {cpu_since(programs, elapsed)}", flush=True)
         steady = {"seconds": elapsed, "app_cores": (app_cpu_ns(master) - cpu0) / 1e9 / elapsed,
                   "checks_per_s": (hall.checks - checks0) / elapsed,
+                  "fresh_per_s": (hall.checks - hall.not_modified - fresh0) / elapsed,
                   "phones_cores": (time.process_time() - own0) / elapsed, "errors": hall.errors}
         for k in range(args.publishes * 2):
             published = k % 2 == 0
-            cpu0 = app_cpu_ns(master)
+            cpu0, programs = app_cpu_ns(master), cpu_by_program()
             flip = Flip(published, time.monotonic())  # before the commit: no answer after it goes uncounted
             hall.flip = flip
             await loop.run_in_executor(None, pub.set, tid, published)
             while len(flip.done) < len(links) and time.monotonic() - flip.at < DEADLINE:
                 await asyncio.sleep(0.1)
             flip.cpu_ns = app_cpu_ns(master) - cpu0
+            print(f"  cores by program: {cpu_since(programs, time.monotonic() - flip.at)}", flush=True)
             flips.append(flip)
             print(f"  {'publish' if published else 'withdraw'}: status {flip.status_seen - flip.at:.2f} s, "
                   f"{len(flip.done):,} phones, the last at {max(flip.done or [0]):.1f} s", flush=True)
@@ -211,6 +216,31 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
         stop.set()
         await asyncio.gather(*tasks)
     return hall, flips, steady
+
+
+def cpu_by_program() -> dict:
+    """Seconds of CPU every process on the machine has used, by program (/proc/<pid>/stat: its own and its
+    reaped children's), for what the hall costs beside the app: PostgreSQL, nginx, wrk, this process."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        key = ("phones" if int(stat.parent.name) == os.getpid() else "postgres" if name.startswith("postgres")
+               else "gunicorn" if "gunicorn" in name or "python" in name else name)
+        out[key] = out.get(key, 0) + (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / tick
+    return out
+
+
+def cpu_since(before: dict, seconds: float) -> str:
+    """Cores each program used since `before` (cpu_by_program)."""
+    now = cpu_by_program()
+    used = {k: (v - before.get(k, 0)) / seconds for k, v in now.items()}
+    return ", ".join(f"{k} {v:.2f}" for k, v in sorted(used.items(), key=lambda kv: -kv[1]) if v >= 0.01)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -270,7 +300,7 @@ def main() -> None:
         print(f"- the page's intervals: status every {status_ms / 1000:g} s (shared; wrk sent {status_rps:,.0f} "
               f"a second), own check every {check_ms / 1000:g} s, after a publish within {spread_ms / 1000:g} s")
         print(f"- steady state ({steady['seconds']:.0f} s): {steady['checks_per_s']:,.0f} own checks a second "
-              f"({hall.not_modified / max(1, hall.checks):.1%} of all answers 304), the app "
+              f"({steady['fresh_per_s']:,.0f} a second answered 200), the app "
               f"{steady['app_cores']:.2f} cores, the phones' process {steady['phones_cores']:.2f}")
         print("\n| flip | status.json names it s | pairings page names it s | phones with their new table "
               "| median s | p95 s | p99 s | last s | app CPU s |")

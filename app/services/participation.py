@@ -20,6 +20,7 @@ from . import backup, match_results, rounds
 from .check_in import waitlist
 from .locks import lock_tournament
 from .match_results import Actor
+from .prepared import Prepared
 from .rounds import RoundError
 
 WAITING, DISPUTED, CONFIRMED = "waiting", "disputed", "confirmed"
@@ -122,7 +123,7 @@ class MyTable:
 # player), its match, every seat at that table with its player's name, the table's claims (a row per seat and
 # claim: at most 2 x 2), the round's number and timer, and the event's latest round number.
 _PUBLISHED, _ANY, _TABLE = aliased(Round), aliased(Round), aliased(Seat)
-_MY_TABLE = (
+_MY_TABLE = Prepared("my_table",
     sa.select(Round.number, sa.select(sa.func.max(_ANY.number)).where(_ANY.tournament_id == sa.bindparam("tid"))
               .scalar_subquery(),
               Match.id, Match.table, Match.is_bye, Match.result,
@@ -152,7 +153,7 @@ class _SeatRow:
 
 def my_table(t: Tournament, player: Player) -> Optional[MyTable]:
     """None while no round is published or the player is not in the latest published one."""
-    rows = db.session.execute(_MY_TABLE, {"tid": t.id, "pid": player.id}).all()
+    rows = _MY_TABLE.execute({"tid": t.id, "pid": player.id}).all()
     if not rows:
         return None
     number, latest, match_id, table, is_bye, result = rows[0][:6]

@@ -18,6 +18,7 @@ from ..extensions import db
 from ..models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
 from . import cut as cut_service
 from . import participation
+from .prepared import Prepared
 
 
 class Stage(Enum):
@@ -125,7 +126,7 @@ _BEFORE_ROUND_ONE = sa.case((_LAST_NUMBER.is_(None), Tournament.version), else_=
 # the deadline passing turns the check-in button into "check-in closed" on an open page
 _PAST_DEADLINE = sa.case((CheckInSettings.deadline <= sa.bindparam("now", type_=CheckInSettings.deadline.type), 1),
                          else_=0)
-_FACTS = (sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
+_FACTS = Prepared("player_facts", sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
                     _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result,
                     _MY_CHECK_IN, _BEFORE_ROUND_ONE, CheckInSettings.enabled, CheckInSettings.round,
                     CheckInSettings.deadline, _PAST_DEADLINE)
@@ -149,7 +150,7 @@ def version(slug: str, player_id: int) -> Known | None:
     """What a player's page follows, without building the view, or None for no such player in that event. In the
     swiss the tag follows the player's own table, so another table's report leaves it as it was; once the cut
     exists, the event's version (cut games change rarely)."""
-    rows = db.session.connection().execute(_FACTS, {"slug": slug, "pid": player_id, "now": utcnow()}).all()
+    rows = _FACTS.execute({"slug": slug, "pid": player_id, "now": utcnow()}).all()
     if not rows:
         return None
     event_version, cut_kind, link_key = rows[0][:3]

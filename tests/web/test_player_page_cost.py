@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Player
 from app.services import event_writer, player_links
+from app.services.prepared import EVERY
 from app.services import restore as restore_service
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
@@ -30,7 +31,7 @@ def _statements(client, urls: list[tuple[str, dict]]) -> list[tuple[str, object]
     sent = []
 
     def keep(conn, cursor, statement, parameters, context, executemany):
-        if statement.lstrip().upper().startswith("SELECT"):
+        if statement.lstrip().upper().startswith(("SELECT", "EXECUTE")):  # EXECUTE: app/services/prepared.py
             sent.append((statement, parameters))
 
     sa.event.listen(db.engine, "before_cursor_execute", keep)
@@ -61,7 +62,10 @@ def test_a_players_page_and_its_poll_probe_seats_and_matches_by_index(app, make_
                                (f"{link}/live", {"If-None-Match": first.headers["ETag"]})])
     assert sent
     bad = []
+    assert any(statement.startswith("EXECUTE player_facts") for statement, _ in sent)
     with db.engine.connect() as conn:
+        for prepared in EVERY:
+            conn.exec_driver_sql(prepared.compiled(conn.dialect)[0])
         for statement, parameters in sent:
             plan = conn.exec_driver_sql(f"EXPLAIN (FORMAT JSON) {statement}", parameters).scalar()
             for table, node, probe in _scans(plan[0]["Plan"]):
