@@ -6,9 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
+import sqlalchemy as sa
+
 from ...core import check_in as rules
-from ...models import Player, Tournament, as_utc, utcnow
-from . import roll_call, settings, waitlist
+from ...models import CheckIn, CheckInSettings, Player, Round, Tournament, WaitlistEntry, as_utc, utcnow
+from ..prepared import Prepared
+from . import settings, waitlist
 
 
 @dataclass(frozen=True)
@@ -25,16 +28,29 @@ class PhoneView:
         return self.state is not rules.Phone.NONE or self.promoted
 
 
+# The page's whole check-in state in one statement (every player page asks it, each poll after a change): the
+# settings, the player's waitlist entry, the event's latest round, and their check-in at the running roll call.
+_STATE = Prepared("check_in_phone", sa.select(
+    CheckInSettings.enabled, CheckInSettings.round, CheckInSettings.deadline, CheckInSettings.no_shows,
+    WaitlistEntry.id, WaitlistEntry.promoted_at,
+    sa.select(sa.func.max(Round.number)).where(Round.tournament_id == sa.bindparam("tid")).scalar_subquery(),
+    CheckIn.id, CheckIn.by_staff)
+    .select_from(Player)
+    .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Player.tournament_id)
+    .outerjoin(WaitlistEntry, WaitlistEntry.player_id == Player.id)
+    .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == CheckInSettings.round,
+                                CheckInSettings.enabled))
+    .where(Player.id == sa.bindparam("pid"), Player.tournament_id == sa.bindparam("tid")))
+
+
 def view(t: Tournament, player: Player, now: Optional[datetime] = None) -> PhoneView:
-    call = settings.roll_call(t)
-    entry = waitlist.entry_of(player)
-    waiting = entry is not None and entry.promoted_at is None
-    latest = roll_call.latest_round(t)
-    mine = roll_call.checked_in(t, player, call.round) if call.enabled else None
+    enabled, number, deadline, no_shows, entry, promoted_at, latest, mine, by_staff = \
+        _STATE.execute({"tid": t.id, "pid": player.id}).one()
+    call = settings.read(enabled, number, deadline, no_shows)
+    latest = latest or 0
+    waiting = entry is not None and promoted_at is None
     state = rules.phone(call, latest, now or utcnow(), waitlisted=waiting, dropped=player.dropped,
-                        checked_in=mine is not None,
-                        promoted_at=as_utc(entry.promoted_at) if entry is not None else None)
+                        checked_in=mine is not None, promoted_at=as_utc(promoted_at) if entry is not None else None)
     return PhoneView(state, position=waitlist.position(t, player) if waiting else None,
                      promoted=entry is not None and not waiting and latest == 0 and not player.dropped,
-                     round=call.round, deadline=as_utc(call.deadline) if call.deadline else None,
-                     by_staff=bool(mine and mine.by_staff))
+                     round=call.round, deadline=call.deadline, by_staff=bool(by_staff))

@@ -17,8 +17,15 @@ def roll_call(t: Tournament) -> RollCall:
     found = row(t)
     if found is None:
         return RollCall()
-    return RollCall(found.enabled, found.round, as_utc(found.deadline) if found.deadline else None,
-                    NoShows(found.no_shows))
+    return read(found.enabled, found.round, found.deadline, found.no_shows)
+
+
+def read(enabled: Optional[bool], number: Optional[int], deadline: Optional[datetime],
+         no_shows: Optional[str]) -> RollCall:
+    """The settings row's columns as the core's RollCall (no row: every column None, all off)."""
+    if enabled is None:
+        return RollCall()
+    return RollCall(enabled, number, as_utc(deadline) if deadline else None, NoShows(no_shows))
 
 
 def keeps_waitlist(t: Tournament) -> bool:
