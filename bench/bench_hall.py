@@ -173,6 +173,20 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
         await asyncio.sleep(max(0.0, min(next_status, next_check) - time.monotonic()))
 
 
+async def settled(hall: Hall, phones: int, most: float = 180) -> None:
+    """Until the hall is in its steady state (as between two rounds, which are most of an hour apart): for 5 s
+    almost every check a 304 (fewer full answers a second than 1 % of the phones' checks), and the checks at
+    about the rate the interval sets (a server that fell behind gets a bunch of late ones)."""
+    rate = phones / (hall.check_ms / 1000)
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        checks, fresh = hall.checks, hall.checks - hall.not_modified
+        await asyncio.sleep(5)
+        if (hall.checks - hall.not_modified - fresh) / 5 < 0.01 * rate and (hall.checks - checks) / 5 < 1.2 * rate:
+            return
+    print("  (the hall did not settle)", flush=True)
+
+
 async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: Publisher, master: int,
                    check_ms: int, spread_ms: int, status_ms: int) -> tuple[Hall, list[Flip], dict]:
     hall = Hall(check_ms=check_ms, spread_ms=spread_ms, status_ms=status_ms)
@@ -189,6 +203,7 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
         loop = asyncio.get_running_loop()
         print(f"warming up: every phone opens its page's check over {check_ms / 1000:.0f} s ...", flush=True)
         await asyncio.sleep(check_ms / 1000 * 1.3 + 2)
+        await settled(hall, len(links))
         cpu0, t0, checks0, own0 = app_cpu_ns(master), time.monotonic(), hall.checks, time.process_time()
         fresh0 = hall.checks - hall.not_modified
         programs = cpu_by_program()
@@ -213,6 +228,7 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
             print(f"  {'publish' if published else 'withdraw'}: status {flip.status_seen - flip.at:.2f} s, "
                   f"{len(flip.done):,} phones, the last at {max(flip.done or [0]):.1f} s", flush=True)
             await asyncio.sleep(args.pause)
+            await settled(hall, len(links))
         stop.set()
         await asyncio.gather(*tasks)
     return hall, flips, steady
@@ -253,8 +269,10 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=HALL)
     parser.add_argument("--publishes", type=int, default=3, help="publishes timed (each withdrawn after)")
     parser.add_argument("--steady", type=int, default=15, help="seconds of the hall's steady state measured")
-    parser.add_argument("--pause", type=float, default=5, help="seconds after a flip's last phone")
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--pause", type=float, default=5, help="seconds after a flip's last phone, before the "
+                        "hall is waited for to settle")
+    parser.add_argument("--workers", type=int, default=2, help="the app lane's gunicorn workers")
+    parser.add_argument("--phone-workers", type=int, default=4, help="the phones lane's")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if not os.path.exists(WRK) or not os.path.exists(proxy.NGINX):
@@ -273,8 +291,11 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp(prefix="sass-hall-bench-"))
         app, direct = serve(uri, folder, args.workers)
         procs.append(app)
+        lane, lane_address = serve(uri, folder, args.phone_workers, nice=5)  # deploy/systemd/sass-phones.service
+        procs.append(lane)
         port = free_port()
-        nginx = proxy.start([direct], port, folder, workers=1, log=False, connections=4 * args.phones)
+        nginx = proxy.start([direct], port, folder, workers=1, log=False, connections=4 * args.phones,
+                            phones=[lane_address])
         procs.append(nginx)
         base = f"127.0.0.1:{port}"
         wait_up(base, f"/t/{slug}/status.json")
@@ -285,10 +306,10 @@ def main() -> None:
         status_ms = int(re.search(r'data-poll-ms="(\d+)"', page).group(1))
         _, headers, _, _ = get(base, f"/t/{slug}/status.json")
         pub = Publisher(uri)
-        seconds = int(check_ms / 1000 * 1.3 + 2 + args.steady + args.publishes * 2 * (DEADLINE + args.pause) + 30)
+        seconds = int(check_ms / 1000 * 1.3 + 2 + args.steady + (args.publishes * 2 + 1) * (DEADLINE + args.pause + 180))
         status_load = wrk_status(base, slug, headers["etag"], args.phones, status_ms, seconds)
         procs.append(status_load)
-        hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, app.pid, check_ms, spread_ms,
+        hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, lane.pid, check_ms, spread_ms,
                                                       status_ms))
         os.killpg(status_load.pid, signal.SIGINT)
         out = status_load.communicate(timeout=30)[0]
@@ -296,14 +317,15 @@ def main() -> None:
         today = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         load = os.getloadavg()[0]
         print(f"\n{today}, load average {load:.1f}: {args.phones:,} phones, each its own player's page, through the "
-              f"shipped site (gunicorn {args.workers} workers x 4 threads, nginx, PostgreSQL, on 2 cores)")
+              f"shipped site (gunicorn: app lane {args.workers} workers, phones lane {args.phone_workers} at nice 5, "
+              "4 threads each; nginx, PostgreSQL, on 2 cores)")
         print(f"- the page's intervals: status every {status_ms / 1000:g} s (shared; wrk sent {status_rps:,.0f} "
               f"a second), own check every {check_ms / 1000:g} s, after a publish within {spread_ms / 1000:g} s")
         print(f"- steady state ({steady['seconds']:.0f} s): {steady['checks_per_s']:,.0f} own checks a second "
-              f"({steady['fresh_per_s']:,.0f} a second answered 200), the app "
-              f"{steady['app_cores']:.2f} cores, the phones' process {steady['phones_cores']:.2f}")
+              f"{steady['fresh_per_s']:,.0f} a second answered 200), the app "
+              f"{steady['app_cores']:.2f} cores (phones lane), the phones' process {steady['phones_cores']:.2f}")
         print("\n| flip | status.json names it s | pairings page names it s | phones with their new table "
-              "| median s | p95 s | p99 s | last s | app CPU s |")
+              "| median s | p95 s | p99 s | last s | phones lane CPU s |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for flip in flips:
             done = flip.done or [float("nan")]

@@ -110,15 +110,17 @@ class Publisher:
         self.engine.dispose()
 
 
-def serve(uri: str, folder: Path, workers: int) -> tuple[subprocess.Popen, str]:
-    """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1."""
+def serve(uri: str, folder: Path, workers: int, nice: int = 0) -> tuple[subprocess.Popen, str]:
+    """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1; `nice` as a phones lane's unit sets it
+    (deploy/systemd/sass-phones.service)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
            "SASS_WORKERS": str(workers), "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"),
            "BACKUP_DIR": str(folder / "backups")}
     proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
                              "--chdir", str(ROOT), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=(lambda: os.nice(nice)) if nice else None)
     return proc, f"127.0.0.1:{port}"
 
 

@@ -11,12 +11,16 @@ ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
-def site(upstreams: list[str], port: int, folder: Path) -> str:
-    """deploy/nginx-sass.conf for `upstreams` ("127.0.0.2:8000", ...), listening on 127.0.0.1:`port` without TLS,
-    its cache in `folder`."""
+def site(upstreams: list[str], port: int, folder: Path, phones: list[str] | None = None) -> str:
+    """deploy/nginx-sass.conf for `upstreams` ("127.0.0.2:8000", ...) and their phones lanes (`phones`; none: the
+    app lanes take the phones), listening on 127.0.0.1:`port` without TLS, its cache in `folder`."""
     text = (ROOT / "deploy/nginx-sass.conf").read_text()
-    text = re.sub(r"    server 127\.0\.0\.1:8000;\n    server 10\.0\.0\.12:8000;\n",
-                  "".join(f"    server {u};\n" for u in upstreams), text)
+    app = "".join(f"    server {u};\n" for u in upstreams)
+    text = re.sub(r"    server 127\.0\.0\.1:8000;\n    server 10\.0\.0\.12:8000;\n", app, text, count=1)
+    text = re.sub(r"    server 127\.0\.0\.1:8001;\n    server 10\.0\.0\.12:8001;\n"
+                  r"    server 127\.0\.0\.1:8000 backup;\n    server 10\.0\.0\.12:8000 backup;\n",
+                  "".join(f"    server {u};\n" for u in phones) + app.replace(";\n", " backup;\n") if phones
+                  else app, text, count=1)
     text = text.replace("/var/cache/nginx/sass", str(folder / "nginx-cache"))
     text = text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port};")
     text = re.sub(r"    ssl_certificate.*\n", "", text)
@@ -26,10 +30,10 @@ def site(upstreams: list[str], port: int, folder: Path) -> str:
 
 
 def start(upstreams: list[str], port: int, folder: Path, workers: int = 1, log: bool = True,
-          connections: int = 4096) -> subprocess.Popen:
+          connections: int = 4096, phones: list[str] | None = None) -> subprocess.Popen:
     """nginx in the foreground with `site(...)` as its only site, everything it writes in `folder`; `connections`
     per worker (each phone's, and nginx's own to the app)."""
-    (folder / "sass.conf").write_text(site(upstreams, port, folder))
+    (folder / "sass.conf").write_text(site(upstreams, port, folder, phones))
     (folder / "nginx.conf").write_text(f"""
 user root;
 worker_processes {workers};

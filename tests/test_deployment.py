@@ -131,16 +131,16 @@ def cluster(tmp_path_factory):
     prefix = f"sass-deploy-{uuid.uuid4().hex[:8]}"
     procs, hosts = [], {}
 
-    def host(name: str, address: str, redis_uri: str):
-        port = _free_port(address)
+    def host(name: str, address: str, redis_uri: str, port: int | None = None):
+        port = port or _free_port(address)
         work = tmp / name
-        work.mkdir()
+        work.mkdir(exist_ok=True)
         env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": KEY, "PUBLIC_URL": public, "TRUSTED_PROXIES": "1",
                "RATELIMIT_STORAGE_URI": redis_uri, "RATELIMIT_KEY_PREFIX": prefix, "SASS_BIND": f"{address}:{port}",
                "SASS_WORKERS": "2", "PAGE_CACHE_DIR": str(work / "pages"), "BACKUP_DIR": str(work / "backups")}
         proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
                                  "--chdir", str(ROOT), "wsgi:app"], cwd=work, env=env,
-                                stdout=open(work / "log", "w"), stderr=subprocess.STDOUT, start_new_session=True)
+                                stdout=open(work / "log", "a"), stderr=subprocess.STDOUT, start_new_session=True)
         procs.append(proc)
         _wait(address, port, proc)
         hosts[name] = (address, port)
@@ -148,13 +148,15 @@ def cluster(tmp_path_factory):
 
     host("a", "127.0.0.2", "redis://127.0.0.1:6379")
     host("b", "127.0.0.3", "redis://127.0.0.1:6379")
+    phones = host("p", "127.0.0.4", "redis://127.0.0.1:6379")  # a phones lane (deploy/systemd/sass-phones.service)
 
-    nginx = proxy.start(["{}:{}".format(*hosts["a"]), "{}:{}".format(*hosts["b"])], nginx_port, tmp)
+    nginx = proxy.start(["{}:{}".format(*hosts["a"]), "{}:{}".format(*hosts["b"])], nginx_port, tmp,
+                        phones=["{}:{}".format(*hosts["p"])])
     procs.append(nginx)
     _wait("127.0.0.1", nginx_port, nginx)
     try:
         yield {"app": app, "uri": uri, "proxy": ("127.0.0.1", nginx_port), "hosts": hosts, "tmp": tmp,
-               "host": host, "prefix": prefix}
+               "host": host, "prefix": prefix, "phones": phones, "procs": procs}
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -310,6 +312,44 @@ def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(c
     # the countdown's clock is nginx's own moment, not a kept copy's
     _, _, headers = anonymous.request(*proxy, "GET", f"/t/{slug}/status.json")
     assert abs(int(headers["X-Server-Time"]) - time.time() * 1000) < 1000
+    # the players' own answers came from the phones lane, the shared ones and the TO's from the app lanes
+    lane = (cluster["tmp"] / "p" / "log").read_text()
+    apps = (cluster["tmp"] / "a" / "log").read_text() + (cluster["tmp"] / "b" / "log").read_text()
+    for pid, (_, token) in phones.items():
+        assert f"/t/{slug}/p/{token} " in lane and f"/t/{slug}/p/{token} " not in apps
+    assert f"/t/{slug}/me.json?page=pairings" in lane and f"/t/{slug}/me.json" not in apps
+    assert f"/t/{slug}/pairings " in apps and f"/t/{slug}/pairings " not in lane
+    assert f"/tournaments/{tid}/rounds/1/publish" in apps and "/tournaments/" not in lane
+
+
+def test_with_the_phones_lane_down_the_app_lanes_answer_the_players(cluster):
+    """A host whose phones lane is stopped (or restarting) still answers its players: nginx falls back to the app
+    lanes. Started again on its port, the lane takes them back."""
+    from app.extensions import db
+    from app.models import Player
+    from app.services import player_links
+
+    _account(cluster, "to-lane@example.com")
+    tid, slug = _event(cluster, "to-lane@example.com")
+    with cluster["app"].app_context():
+        player = db.session.scalars(db.select(Player).filter_by(tournament_id=tid).limit(1)).one()
+        path = f"/t/{slug}/p/{player_links.token(player)}"
+        db.session.remove()
+    phone = Browser()
+    lane = cluster["phones"]
+    os.killpg(lane.pid, signal.SIGTERM)
+    lane.wait(timeout=30)
+    try:
+        status, page, _ = phone.request(*cluster["proxy"], "GET", path)
+        assert status == 200 and "me-live" in page
+        assert phone.request(*cluster["proxy"], "GET", f"{path}/live")[0] == 200
+    finally:
+        address, port = cluster["hosts"]["p"]
+        cluster["phones"] = cluster["host"]("p", address, "redis://127.0.0.1:6379", port)
+    before = len((cluster["tmp"] / "p" / "log").read_text())
+    assert phone.request(*cluster["proxy"], "GET", f"{path}/live")[0] == 200
+    time.sleep(0.5)  # the access log line is written after the answer
+    assert f"{path}/live " in (cluster["tmp"] / "p" / "log").read_text()[before:]
 
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}

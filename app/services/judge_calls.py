@@ -18,6 +18,7 @@ from ..extensions import db
 from ..models import JudgeCall, Player, Tournament, User, as_utc, utcnow
 from . import cut as cut_service
 from . import participation
+from .prepared import Prepared
 
 REASON_LENGTH = 100
 
@@ -108,12 +109,16 @@ def panel(t: Tournament) -> tuple[str, list[CallView]]:
     return _stamp(len(calls), sum(c.version for c in calls)), [_view(c) for c in calls if c.state in LIVE]
 
 
+# The player's newest call's id: every player page asks (most players never call), in one probe planned once.
+_NEWEST = Prepared("judge_call_newest", sa.select(JudgeCall.id)
+                   .where(JudgeCall.tournament_id == sa.bindparam("tid"), JudgeCall.player_id == sa.bindparam("pid"))
+                   .order_by(JudgeCall.id.desc()).limit(1))
+
+
 def latest_call(t: Tournament, player: Player) -> Optional[CallView]:
     """The player's newest call, whatever its state (the player page shows it)."""
-    call = db.session.scalars(sa.select(JudgeCall).where(JudgeCall.tournament_id == t.id,
-                                                         JudgeCall.player_id == player.id)
-                              .order_by(JudgeCall.id.desc()).limit(1)).first()
-    return _view(call) if call else None
+    newest = _NEWEST.execute({"tid": t.id, "pid": player.id}).scalar()
+    return _view(db.session.get(JudgeCall, newest)) if newest is not None else None
 
 
 # ---------------------------------------------------------------- the steps

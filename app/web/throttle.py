@@ -82,6 +82,14 @@ def init_throttle(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(
         app.config["RATELIMIT_STORAGE_URI"], app.config["RATELIMIT_STORAGE_TIMEOUT_SECONDS"]))
     limiter = Limiter(get_remote_address, app=app)
+    counted_reads = {endpoint for endpoint, limits in LIMITS.items()
+                     if any("GET" in limit.get("methods", ()) for limit in limits)}
+
+    @limiter.request_filter
+    def _unlimited_read() -> bool:
+        """A read with no limit of its own (nearly all: every phone's poll) skips the limiter's per-request
+        bookkeeping; every attempt (POST) and the reads listed above are counted."""
+        return request.method in ("GET", "HEAD") and request.endpoint not in counted_reads
     for endpoint, limits in LIMITS.items():
         view = app.view_functions[endpoint]
         for limit in limits:
