@@ -114,10 +114,11 @@ class Config:
     # costs the app two revalidated polls every 2 s (docs/benchmarks.md); a big event stretches it by itself
     # (PLAYER_CHECKS_PER_SECOND).
     PLAYER_CHECK_MS = int(os.environ.get("PLAYER_CHECK_MS", "2000"))
-    # The most checks a second one event's player pages make together: past this many players per second of
-    # PLAYER_CHECK_MS (1,000 at the defaults) each page checks less often (app/core/polling.py): 10,000 players check every 20 s.
-    # A publish still reaches every page at once through the status poll. 0: always PLAYER_CHECK_MS.
-    PLAYER_CHECKS_PER_SECOND = int(os.environ.get("PLAYER_CHECKS_PER_SECOND", "500"))
+    # The most checks a second one event's player pages make together: past PLAYER_CHECK_MS times this many players
+    # (500 at the defaults) each page checks less often (app/core/polling.py): 10,000 players check
+    # every 40 s, and after a publish ask within 18 s (at twice this rate), so each has its new table in about 20 s.
+    # 0: always PLAYER_CHECK_MS, and at once after a publish.
+    PLAYER_CHECKS_PER_SECOND = int(os.environ.get("PLAYER_CHECKS_PER_SECOND", "250"))
     WTF_CSRF_TIME_LIMIT = None  # a TO keeps one page open all day
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_SAMESITE = "Lax"

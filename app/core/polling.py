@@ -7,8 +7,9 @@ second, more than a small server answers beside everything else. A publish still
 (its status poll, shared and cached, names the new round), so only an opponent's report waits longer to show.
 At such a size "at once" is spread: the whole hall learns of a publish within the same status poll, and the app
 answers a page's first check after it with every part drawn (several times a revalidated check's cost), so each
-page asks at a moment drawn within the stretch instead, and the hall's first checks reach the app at about the
-rate their checks do (every page has its new table within one interval of the publish).
+page asks at a moment drawn within a spread instead. A publish is a one-off: the spread lets the hall's first
+checks after it come at twice the steady rate (the revalidated checks meanwhile are what the steady rate leaves
+room for), so every page has its new table within about half an interval of the publish.
 """
 from __future__ import annotations
 
@@ -21,9 +22,13 @@ class Pace(NamedTuple):
     spread_ms: int  # a page's check after a publish comes within this (0: at once)
 
 
+AFTER_PUBLISH = 2  # the hall's first checks after a publish, against the steady rate
+
+
 def pace(players: int, floor_ms: int, checks_per_second: int) -> Pace:
     interval = check_interval_ms(players, floor_ms, checks_per_second)
-    return Pace(interval, interval - floor_ms)
+    burst = check_interval_ms(players, floor_ms, AFTER_PUBLISH * checks_per_second)
+    return Pace(interval, burst - floor_ms)
 
 
 def check_interval_ms(players: int, floor_ms: int, checks_per_second: int) -> int:

@@ -28,4 +28,5 @@ def test_the_pages_together_never_ask_more_than_the_ceiling(players, floor_ms, p
 
 def test_a_club_night_asks_at_once_after_a_publish_and_a_grand_prix_spreads_it():
     assert pace(40, 2000, 500) == Pace(2000, 0)
-    assert pace(10_000, 2000, 500) == Pace(20_000, 18_000)  # with the status poll's 2 s: within one interval
+    assert pace(10_000, 2000, 250) == Pace(40_000, 18_000)  # the first checks after it at twice the steady rate
+    assert pace(600, 2000, 250) == Pace(2400, 0)  # a stretched interval, a burst the floor takes

@@ -89,7 +89,7 @@ def test_a_big_event_checks_less_often_and_a_smaller_one_again(app, make_user, m
     _, corp, _ = table(t)
     phone = app.test_client()
     page = phone.get(link(t, corp)).get_data(as_text=True)
-    assert 'data-check-ms="5000" data-spread-ms="3000"' in page  # 10 players / 2 a second
+    assert 'data-check-ms="5000" data-spread-ms="500"' in page  # 10 players / 2 a second; after a publish 4
     others = db.session.scalars(sa.select(Player).filter_by(tournament_id=t.id).where(Player.id != corp.id)).all()
     for other in others[:7]:
         assert client.post(f"/tournaments/{t.id}/players/{other.id}/drop").status_code in (302, 303)
