@@ -9,8 +9,11 @@ from ...services.judge_calls import REASON_LENGTH
 from . import printable, strip
 
 
+REASON_LABEL = "What is it about? (optional)"  # the player's box shows it without building the form
+
+
 class CallForm(FlaskForm):
-    reason = StringField("What is it about? (optional)", filters=[strip],
+    reason = StringField(REASON_LABEL, filters=[strip],
                          validators=[Optional(), Length(max=REASON_LENGTH), printable])
 
 

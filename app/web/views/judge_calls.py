@@ -13,7 +13,7 @@ from ...models import Player, Tournament
 from ...services import judge_calls as service
 from ..access import SCORE, linked_player, managed_tournament, may, may_read
 from ..conditional import client_has
-from ..forms.judge_calls import CallForm, StepForm
+from ..forms.judge_calls import REASON_LABEL, CallForm, StepForm
 
 bp = Blueprint("judge_calls", __name__)
 
@@ -24,7 +24,7 @@ NO_CACHE = "private, no-cache"
 
 def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK) -> str:
     return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player),
-                           closed=service.closed(t, player, mine), form=CallForm(), step_form=StepForm(),
+                           closed=service.closed(t, player, mine), reason_label=REASON_LABEL,
                            states=service.CallState)
 
 
