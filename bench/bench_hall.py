@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import proxy  # noqa: E402
-from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, wait_up  # noqa: E402
+from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, stop, wait_up  # noqa: E402
 from bench.bench_public_load import WRK, get  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
@@ -337,14 +337,7 @@ def main() -> None:
     finally:
         if pub is not None:
             pub.close()
-        for proc in procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop(procs)
         drop_postgres(DB_NAME)
 
 

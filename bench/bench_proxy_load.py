@@ -124,6 +124,18 @@ def serve(uri: str, folder: Path, workers: int, nice: int = 0) -> tuple[subproce
     return proc, f"127.0.0.1:{port}"
 
 
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Every process the benchmark started (each its own session: its children too), politely, then not."""
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def wait_up(base: str, path: str, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while True:
@@ -381,14 +393,7 @@ def main() -> None:
     finally:
         if pub is not None:
             pub.close()
-        for proc in procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop(procs)
         drop_postgres(DB_NAME)
 
 
