@@ -92,6 +92,9 @@ def test_cut_advice_and_bracket(to_page, organizer, seed_swiss, shots, width, ne
         chooser = card.get_by_text("(higher seed) chooses a side")
         name = chooser.inner_text().split(" (higher seed)")[0]
         card.get_by_role("button", name=f"{name} corps", exact=True).click()
+        # the sides are set (the page drawn again) before the result: a click on the old page is lost
+        swap = page.locator(f"#game-{game}").get_by_role("button", name=re.compile(r"corps \(swap\)"))
+        expect(swap).to_be_visible()
         page.locator(f"#game-{game}").get_by_role("button", name=f"{name} won", exact=True).click()
         expect(page.locator(f"#game-{game}")).to_have_class(re.compile(r"\bdone\b"))
     check_bracket_shape(page, wide=width == "1280")
