@@ -306,7 +306,8 @@ def main() -> None:
         status_ms = int(re.search(r'data-poll-ms="(\d+)"', page).group(1))
         _, headers, _, _ = get(base, f"/t/{slug}/status.json")
         pub = Publisher(uri)
-        seconds = int(check_ms / 1000 * 1.3 + 2 + args.steady + (args.publishes * 2 + 1) * (DEADLINE + args.pause + 180))
+        seconds = int(check_ms / 1000 * 1.3 + 2 + args.steady
+                      + (args.publishes * 2 + 1) * (DEADLINE + args.pause + 180))
         status_load = wrk_status(base, slug, headers["etag"], args.phones, status_ms, seconds)
         procs.append(status_load)
         hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, lane.pid, check_ms, spread_ms,

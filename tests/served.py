@@ -14,7 +14,7 @@ def served(flask_app):
     """`flask_app` on 127.0.0.1 (a port chosen by the OS), answering requests in parallel threads, for race tests:
     yields its base URL; stops the server and closes the app's connections afterwards."""
     server = make_server("127.0.0.1", 0, flask_app, threaded=True)
-    server.daemon_threads = False  # server_close() then waits for requests still running (socketserver's block_on_close)
+    server.daemon_threads = False  # server_close() waits for the requests still running (socketserver's block_on_close)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -126,7 +126,8 @@ _BEFORE_ROUND_ONE = sa.case((_LAST_NUMBER.is_(None), Tournament.version), else_=
 # the deadline passing turns the check-in button into "check-in closed" on an open page
 _PAST_DEADLINE = sa.case((CheckInSettings.deadline <= sa.bindparam("now", type_=CheckInSettings.deadline.type), 1),
                          else_=0)
-_FACTS = Prepared("player_facts", sa.select(Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
+_FACTS = Prepared("player_facts", sa.select(
+                    Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
                     _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result,
                     _MY_CHECK_IN, _BEFORE_ROUND_ONE, CheckInSettings.enabled, CheckInSettings.round,
                     CheckInSettings.deadline, _PAST_DEADLINE)
