@@ -44,7 +44,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import proxy  # noqa: E402
-from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, stop, wait_up  # noqa: E402
+from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, wait_up  # noqa: E402
+from bench.proxy import stop  # noqa: E402
 from bench.bench_public_load import WRK, get  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402

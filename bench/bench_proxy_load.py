@@ -49,6 +49,7 @@ from app.extensions import db  # noqa: E402
 from app.models import Player, User  # noqa: E402
 from app.services import event_writer, player_links, restore  # noqa: E402
 from bench import proxy  # noqa: E402
+from bench.proxy import stop  # noqa: E402
 from bench.bench_public_load import WRK, get, to_ms, wrk_burst  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_uploads import make_backup  # noqa: E402
@@ -122,18 +123,6 @@ def serve(uri: str, folder: Path, workers: int, nice: int = 0) -> tuple[subproce
                             stderr=subprocess.DEVNULL, start_new_session=True,
                             preexec_fn=(lambda: os.nice(nice)) if nice else None)
     return proc, f"127.0.0.1:{port}"
-
-
-def stop(procs: list[subprocess.Popen]) -> None:
-    """Every process the benchmark started (each its own session: its children too), politely, then not."""
-    for proc in procs:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-    for proc in procs:
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def wait_up(base: str, path: str, seconds: float = 60) -> None:

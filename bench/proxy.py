@@ -2,8 +2,10 @@
 proxy benchmark (bench/bench_proxy_load.py): the same file, with only its addresses, ports and folders changed."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -53,3 +55,15 @@ http {{
 """)
     return subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Every process a benchmark or the deployment test started (each its own session: its children too), politely, then not."""
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)

@@ -158,14 +158,7 @@ def cluster(tmp_path_factory):
         yield {"app": app, "uri": uri, "proxy": ("127.0.0.1", nginx_port), "hosts": hosts, "tmp": tmp,
                "host": host, "prefix": prefix, "phones": phones, "procs": procs}
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        proxy.stop(procs)
         with app.app_context():
             from app.extensions import db as _db
             _db.engine.dispose()
