@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
 
 from bench import proxy  # noqa: E402
 from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, wait_up  # noqa: E402
-from bench.proxy import stop  # noqa: E402
+from bench.proxy import finish  # noqa: E402
 from bench.bench_public_load import WRK, get  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
@@ -337,10 +337,7 @@ def main() -> None:
                   f"| {max(done):.1f} | {flip.cpu_ns / 1e9:.1f} |")
         print(f"\nphones' checks answered: {hall.checks:,}; errors {hall.errors:,} {hall.error_kinds or ''}")
     finally:
-        if pub is not None:
-            pub.close()
-        stop(procs)
-        drop_postgres(DB_NAME)
+        finish(pub, procs, lambda: drop_postgres(DB_NAME))
 
 
 if __name__ == "__main__":

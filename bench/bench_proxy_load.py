@@ -49,7 +49,7 @@ from app.extensions import db  # noqa: E402
 from app.models import Player, User  # noqa: E402
 from app.services import event_writer, player_links, restore  # noqa: E402
 from bench import proxy  # noqa: E402
-from bench.proxy import stop  # noqa: E402
+from bench.proxy import finish  # noqa: E402
 from bench.bench_public_load import WRK, get, to_ms, wrk_burst  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_uploads import make_backup  # noqa: E402
@@ -380,10 +380,7 @@ def main() -> None:
         if "e" in args.parts:
             publish_to_phone(pub, tid, slug, bases, args, today)
     finally:
-        if pub is not None:
-            pub.close()
-        stop(procs)
-        drop_postgres(DB_NAME)
+        finish(pub, procs, lambda: drop_postgres(DB_NAME))
 
 
 if __name__ == "__main__":

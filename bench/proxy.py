@@ -57,6 +57,15 @@ http {{
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
 
 
+def finish(publisher, procs: list[subprocess.Popen], drop) -> None:
+    """A proxy benchmark's end, whatever happened: its database connections closed, its processes stopped, its
+    database dropped (`drop()`)."""
+    if publisher is not None:
+        publisher.close()
+    stop(procs)
+    drop()
+
+
 def stop(procs: list[subprocess.Popen]) -> None:
     """Every process a benchmark or the deployment test started (each its own session: its children too), politely, then not."""
     for proc in procs:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import BindParameter
-from sqlalchemy.sql.visitors import replacement_traverse
+from sqlalchemy.sql.visitors import replacement_traverse, traverse
 
 from ..extensions import db
 
@@ -49,7 +49,7 @@ class Prepared:
             if isinstance(element, BindParameter) and element.value is None and not element.callable:
                 binds.setdefault(element.key, element)
 
-        sa.sql.visitors.traverse(self.statement, {}, {"bindparam": collect})
+        traverse(self.statement, {}, {"bindparam": collect})
         names = list(binds)
 
         def placeholder(element):
@@ -59,9 +59,9 @@ class Prepared:
 
         body = replacement_traverse(self.statement, {}, placeholder)
         sql = str(body.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
+        assert "%" not in sql, "a literal % would be read as a parameter"
         run = (sa.text(f"EXECUTE {self.name}(" + ", ".join(f":{n}" for n in names) + ")")
                .bindparams(*[sa.bindparam(n, type_=binds[n].type) for n in names])
                .columns(*self.statement.selected_columns))
-        assert "%" not in sql, "a literal % would be read as a parameter"
         self._pg = (f"PREPARE {self.name} AS {sql}", run)
         return self._pg
