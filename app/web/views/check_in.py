@@ -18,6 +18,7 @@ from ...services.locks import lock_tournament
 from .. import player_session
 from ..conditional import client_has
 from ..access import ORGANIZE, SCORE, linked_player, managed_player, managed_tournament, may
+from ..read_only import read_only
 from ..forms.check_in import ButtonForm, SettingsForm
 
 bp = Blueprint("check_in", __name__)
@@ -117,6 +118,7 @@ def index(tid: int):
 
 
 @bp.get("/tournaments/<int:tid>/check-in/live")
+@read_only
 @login_required
 def live(tid: int):
     """The roll call's rows (every active player: the page filters them itself) and counts for the open page to swap

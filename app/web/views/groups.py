@@ -16,6 +16,7 @@ from markupsafe import Markup
 from ...services import groups as service
 from .. import player_session, shared_answers
 from ..access import owned_group, public_tournament
+from ..read_only import read_only
 from ..forms.groups import AddEventForm, GroupForm, MoveForm
 
 bp = Blueprint("groups", __name__)
@@ -143,6 +144,7 @@ def page(gslug: str):
 
 
 @bp.get("/t/<slug>/entry.json")
+@read_only
 def entry(slug: str):
     """This browser's entry in one event, as the group page shows it: {"entry": html} when it holds a valid player
     link of the event (the event's own cookie comes with this address), else {}. Private and never kept."""

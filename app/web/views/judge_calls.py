@@ -12,6 +12,7 @@ from markupsafe import Markup
 from ...models import Player, Tournament
 from ...services import judge_calls as service
 from ..access import SCORE, linked_player, managed_tournament, may, may_read
+from ..read_only import read_only
 from ..conditional import client_has
 from ..forms.judge_calls import REASON_LABEL, CallForm, StepForm
 
@@ -66,6 +67,7 @@ def cancel(slug: str, token: str):
 
 
 @bp.get("/t/<slug>/p/<token>/judge")
+@read_only
 def mine(slug: str, token: str):
     """The player's call box as the page draws it, ETag'd by the call's id and step: the page's poll while a
     call is open."""
@@ -102,6 +104,7 @@ def _live_etag(t: Tournament) -> str:
 
 
 @bp.get("/tournaments/<int:tid>/judge-calls/live")
+@read_only
 @login_required
 def live(tid: int):
     """What the staff pages poll: the open calls' list as the panel draws it, and their number. ETag'd by the

@@ -22,6 +22,7 @@ from ...services.schedule import timeline as schedule_timeline
 from ...services import rounds as rounds_service
 from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
+from ..read_only import read_only
 from ..conditional import client_has
 
 bp = Blueprint("player", __name__)
@@ -89,6 +90,7 @@ def link(slug: str, token: str):
 
 
 @bp.get("/t/<slug>/p/<token>/live")
+@read_only
 def live(slug: str, token: str):
     """What a player's page polls (static/player_live.js): every live part's digest and HTML, drawn as the page
     draws them (only the parts named in ?parts=a,b when asked so, as pages from before did): the opponent's

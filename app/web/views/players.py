@@ -17,6 +17,7 @@ from ...services.online import handles
 from ...services.locks import lock_tournament
 from ...services.player_import import UnreadableFile, decode, parse_players
 from ..access import ORGANIZE, managed_tournament
+from ..read_only import read_only
 from ..conditional import client_has
 from ...services.players import rounds_started
 
@@ -134,6 +135,7 @@ def index(tid: int):
 
 
 @bp.get("/live")
+@read_only
 @login_required
 def live(tid: int):
     """The player table for the open list page to swap in (self-registrations appear without a reload);

@@ -25,6 +25,7 @@ from ...services import timer
 from ...services.status import poll
 from .. import player_session, shared_answers, template_helpers
 from ..access import public_tournament
+from ..read_only import read_only
 from ..home import render_home
 
 bp = Blueprint("public", __name__)
@@ -85,6 +86,7 @@ def standings(slug: str):
 
 
 @bp.get("/t/<slug>/me.json")
+@read_only
 def me(slug: str):
     """This device's own parts of a shared public page (?page=pairings, standings or round-N), which the page
     asks for and shows (static/me.js): the player's "You" line and the row to mark (its position in the page
@@ -206,6 +208,7 @@ def _respond(t: Tournament, page: page_cache.Page, clock_now=None):
 
 
 @bp.get("/t/<slug>/status.json")
+@read_only
 def status(slug: str):
     """What phones poll: the round, a pairings version and the timer. Nothing in the body changes while the
     clock just ticks, so the ETag holds (a 304 costs a few bytes); the server's clock is in a header, on 304s

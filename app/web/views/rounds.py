@@ -18,6 +18,7 @@ from ...services import rounds as service
 from ...services import timer
 from .. import live_parts, page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, may
+from ..read_only import read_only
 from ..conditional import client_has
 from ..downloads import attachment
 
@@ -158,6 +159,7 @@ def _fragments(t, number: int, mid: int, past_edit: bool) -> dict[str, dict[str,
 
 
 @bp.get("/tournaments/<int:tid>/rounds/<int:number>/live")
+@read_only
 @login_required
 def live(tid: int, number: int):
     """What the round page polls (static/round_live.js): every live part's digest, and the parts named in
