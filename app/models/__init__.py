@@ -612,6 +612,7 @@ class JudgeCall(db.Model):
                              ondelete="CASCADE"),
         CheckConstraint("state IN ('open', 'claimed', 'resolved', 'cancelled')", name="state"),
         sa.Index("ix_judge_calls_tournament_id_id", "tournament_id", "id"),
+        sa.Index("ix_judge_calls_player_id_id", "player_id", "id"),  # a player's newest call: one probe
         # one call at a time per player, whatever races: the database refuses a second open one
         sa.Index("uq_judge_calls_one_open", "player_id", unique=True,
                  sqlite_where=sa.text("state IN ('open', 'claimed')"),

@@ -110,20 +110,26 @@ def panel(t: Tournament) -> tuple[str, list[CallView]]:
 
 
 # The player's newest call's id: every player page asks (most players never call), in one probe planned once.
-_NEWEST = Prepared("judge_call_newest", sa.select(JudgeCall.id)
-                   .where(JudgeCall.tournament_id == sa.bindparam("tid"), JudgeCall.player_id == sa.bindparam("pid"))
-                   .order_by(JudgeCall.id.desc()).limit(1))
+ASK = object()  # a value the caller has not read: the function asks it
+
+# A player's newest call: by itself (the call box's poll), and as a column of a statement that reads Player (the
+# player page's facts, services/player_page.py).
+_NEWEST = Prepared("judge_call_newest", sa.select(sa.func.max(JudgeCall.id))
+                   .where(JudgeCall.tournament_id == sa.bindparam("tid"), JudgeCall.player_id == sa.bindparam("pid")))
+NEWEST_OF_PLAYER = (sa.select(sa.func.max(JudgeCall.id)).where(JudgeCall.player_id == Player.id).correlate(Player)
+                    .scalar_subquery())
 
 
-def latest_call(t: Tournament, player: Player) -> Optional[CallView]:
-    """The player's newest call, whatever its state (the player page shows it)."""
-    newest = _NEWEST.execute({"tid": t.id, "pid": player.id}).scalar()
+def latest_call(t: Tournament, player: Player, newest=ASK) -> Optional[CallView]:
+    """The player's newest call, whatever its state (the player page shows it). `newest`: its id (None: no call)
+    when the caller has read it already."""
+    if newest is ASK:
+        newest = _NEWEST.execute({"tid": t.id, "pid": player.id}).scalar()
     return _view(db.session.get(JudgeCall, newest)) if newest is not None else None
 
 
 # ---------------------------------------------------------------- the steps
 
-ASK = object()  # closed()'s `mine` not given: read it
 OVER = "The event is over: no judge is watching for calls now. Find the organizer in person."
 NO_TABLE = ("A judge call brings a judge to your table, and you sit at none now (before your first game, after "
             "you dropped, or between games). Find a judge or the organizer in person.")

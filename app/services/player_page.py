@@ -5,7 +5,7 @@ in a template or script works out which of these applies.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple
 
@@ -17,7 +17,8 @@ from ..core.kept import Kept
 from ..extensions import db
 from ..models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
 from . import cut as cut_service
-from . import participation
+from . import judge_calls, participation
+from .check_in import phone
 from .prepared import Prepared
 
 
@@ -52,6 +53,13 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Boxes:
+    """What the page's check-in and judge call parts show, read with the page's facts (else each part asks)."""
+    check_in: phone.PhoneView
+    judge_call: int | None  # the player's newest call's id; None: no call
+
+
+@dataclass(frozen=True)
 class PlayerView:
     stage: Stage
     mine: participation.MyTable | None = None  # SWISS
@@ -59,6 +67,7 @@ class PlayerView:
     cut: CutSeat | None = None  # CUT_GAME
     place: Place | None = None  # PLACED
     cut_size: int = 0
+    boxes: Boxes | None = None
 
     @property
     def may_drop(self) -> bool:
@@ -71,15 +80,18 @@ class PlayerView:
         return self.mine.round_number if self.stage is Stage.SWISS and self.mine is not None else None
 
 
-def view(t: Tournament, player: Player) -> PlayerView:
+def view(t: Tournament, player: Player, known: Known | None = None) -> PlayerView:
+    """`known`: the player's facts (`version`), when the caller has read them: the page's boxes come from them."""
+    boxes = None if known is None else Boxes(phone.read(t, player, known.check_in, known.latest_round),
+                                             known.judge_call)
     if t.cut_kind is not None:
         cut = cut_service.load(t)
         if cut is not None:
-            return _in_cut(cut, player)
+            return replace(_in_cut(cut, player), boxes=boxes)
     mine = participation.my_table(t, player)
     if mine is None:
-        return PlayerView(Stage.WAITING)
-    return PlayerView(Stage.SWISS, mine=mine, seat=mine.seat)
+        return PlayerView(Stage.WAITING, boxes=boxes)
+    return PlayerView(Stage.SWISS, mine=mine, seat=mine.seat, boxes=boxes)
 
 
 def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
@@ -111,52 +123,59 @@ def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
 # phone), by the event's slug and the player's id: the event's version and cut, the player's link key (the caller
 # checks the link) and drop, and in the swiss their match in the latest published round (its result), the claims
 # at that table, the round's newest seat (pairing edits rewrite seats) and the latest round's number (a later
-# round closes reports).
+# round closes reports); their newest judge call and their check-in state (services/check_in/phone.py), which the
+# page's boxes show.
 _LATEST = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
            .order_by(Round.number.desc()).limit(1).correlate(Tournament).scalar_subquery())
 _NEWEST_SEAT = (sa.select(sa.func.max(Seat.id)).where(Seat.round_id == _LATEST).correlate(Tournament)
                 .scalar_subquery())
 _LAST_NUMBER = (sa.select(sa.func.max(Round.number)).where(Round.tournament_id == Tournament.id)
                 .correlate(Tournament).scalar_subquery())
-# Check-in (app/services/check_in/): the player's newest check-in and the roll call's settings; before round 1 the
-# event's version too (a place freed on the waitlist moves everyone's position; promotions happen only then).
+# Check-in: the player's newest check-in; before round 1 the event's version too (a place freed on the waitlist
+# moves everyone's position; promotions happen only then).
 _MY_CHECK_IN = (sa.select(sa.func.max(CheckIn.id)).where(CheckIn.player_id == Player.id).correlate(Player)
                 .scalar_subquery())
 _BEFORE_ROUND_ONE = sa.case((_LAST_NUMBER.is_(None), Tournament.version), else_=None)
 # the deadline passing turns the check-in button into "check-in closed" on an open page
 _PAST_DEADLINE = sa.case((CheckInSettings.deadline <= sa.bindparam("now", type_=CheckInSettings.deadline.type), 1),
                          else_=0)
-_FACTS = Prepared("player_facts", sa.select(
-                    Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
-                    _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result,
-                    _MY_CHECK_IN, _BEFORE_ROUND_ONE, CheckInSettings.enabled, CheckInSettings.round,
-                    CheckInSettings.deadline, _PAST_DEADLINE)
-          .select_from(Tournament)
-          .join(Player, sa.and_(Player.tournament_id == Tournament.id, Player.id == sa.bindparam("pid")))
-          .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Tournament.id)
-          .outerjoin(Seat, sa.and_(Seat.player_id == Player.id, Seat.round_id == _LATEST))
-          .outerjoin(Match, Match.id == Seat.match_id)
-          .outerjoin(ResultClaim, ResultClaim.match_id == Match.id)
-          .where(Tournament.slug == sa.bindparam("slug"))
-          .order_by(ResultClaim.player_id))
+_PAGE = (Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
+         _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result, _MY_CHECK_IN, _BEFORE_ROUND_ONE,
+         _PAST_DEADLINE)
+_FACTS = Prepared("player_facts", phone.joined(
+    sa.select(*_PAGE, judge_calls.NEWEST_OF_PLAYER, *phone.STATE)
+    .select_from(Tournament)
+    .join(Player, sa.and_(Player.tournament_id == Tournament.id, Player.id == sa.bindparam("pid")))
+    .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Tournament.id)
+    .outerjoin(Seat, sa.and_(Seat.player_id == Player.id, Seat.round_id == _LATEST))
+    .outerjoin(Match, Match.id == Seat.match_id)
+    .outerjoin(ResultClaim, ResultClaim.match_id == Match.id))
+    .where(Tournament.slug == sa.bindparam("slug"))
+    .order_by(ResultClaim.player_id))
 
 
 class Known(NamedTuple):
     tag: str  # changes whenever `view` might
     link_key: str  # the player's, for the caller to check the link
     event_version: int  # the event's (what the schedule's estimate is kept by: services/schedule/timeline.py)
+    latest_round: int | None  # the number of the event's latest round
+    judge_call: int | None  # the player's newest judge call's id
+    check_in: tuple  # phone.STATE's columns
 
 
 def version(slug: str, player_id: int) -> Known | None:
     """What a player's page follows, without building the view, or None for no such player in that event. In the
     swiss the tag follows the player's own table, so another table's report leaves it as it was; once the cut
-    exists, the event's version (cut games change rarely)."""
+    exists, the event's version (cut games change rarely). The page's boxes follow their columns either way."""
     rows = _FACTS.execute({"slug": slug, "pid": player_id, "now": utcnow()}).all()
     if not rows:
         return None
-    event_version, cut_kind, link_key = rows[0][:3]
-    facts = f"cut-{event_version}" if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
-    return Known(hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key, event_version)
+    first = rows[0]
+    event_version, cut_kind, link_key, *_, latest = first[:8]  # ... _LAST_NUMBER
+    boxes = tuple(first[len(_PAGE):])  # the newest call, then phone.STATE
+    facts = repr((event_version, boxes)) if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
+    return Known(hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key, event_version, latest,
+                 boxes[0], boxes[1:])
 
 
 _PLAYING: Kept[int] = Kept(256)  # (event's slug, version) -> players still playing: a hall's pages ask together

@@ -1,20 +1,21 @@
 """A player's page and its poll after a publish cost a few index probes, whatever other events hold: every
-statement they send reaches `seats` and `matches` through an index condition (PostgreSQL's plans, with another
-event's 24,000 seats in the tables and the statistics fresh), never a scan of either table."""
+statement they send reaches `seats`, `matches`, the judge calls, the check-ins and the waitlist through an index
+condition (PostgreSQL's plans, with another event's 24,000 seats, 2,000 judge calls, check-ins and waitlist
+entries in the tables and the statistics fresh), never a scan of any of them."""
 from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Player
+from app.models import CheckIn, JudgeCall, Player, WaitlistEntry
 from app.services import event_writer, player_links
 from app.services.prepared import EVERY
 from app.services import restore as restore_service
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
 
-WATCHED = {"seats", "matches"}
+WATCHED = {"seats", "matches", "judge_calls", "check_ins", "waitlist"}
 
 
 def _scans(plan: dict):
@@ -47,7 +48,11 @@ def test_a_players_page_and_its_poll_probe_seats_and_matches_by_index(app, make_
     if db.engine.dialect.name != "postgresql":
         pytest.skip("the plan is PostgreSQL's (set TEST_DATABASE_URL)")
     owner = make_user()
-    event_writer.write(restore_service.read(make_backup(2000, 6)), owner, "backup")  # 24,000 seats elsewhere
+    other = event_writer.write(restore_service.read(make_backup(2000, 6)), owner, "backup")  # 24,000 seats
+    others = db.session.scalars(sa.select(Player.id).where(Player.tournament_id == other.id)).all()
+    db.session.add_all(JudgeCall(tournament_id=other.id, player_id=p, state="resolved") for p in others)
+    db.session.add_all(CheckIn(tournament_id=other.id, player_id=p, round=1) for p in others)
+    db.session.add_all(WaitlistEntry(tournament_id=other.id, player_id=p, position=i) for i, p in enumerate(others, 1))
     t = make_tournament(owner)
     a, b, c, d = add_players(t, ["Ann", "Ben", "Cat", "Dan"])
     add_round(t, 1, [(a, b, "corp"), (c, d, "runner")])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Optional
+from typing import Optional, Sequence
 
 import sqlalchemy as sa
 
@@ -28,29 +28,42 @@ class PhoneView:
         return self.state is not rules.Phone.NONE or self.promoted
 
 
-# The page's whole check-in state in one statement (every player page asks it, each poll after a change): the
-# settings, the player's waitlist entry, the event's latest round, and their check-in at the running roll call.
-_STATE = Prepared("check_in_phone", sa.select(
-    CheckInSettings.enabled, CheckInSettings.round, CheckInSettings.deadline, CheckInSettings.no_shows,
-    WaitlistEntry.id, WaitlistEntry.promoted_at,
-    sa.select(sa.func.max(Round.number)).where(Round.tournament_id == sa.bindparam("tid")).scalar_subquery(),
-    CheckIn.id, CheckIn.by_staff)
+# The page's whole check-in state (every player page reads it): the settings, the player's waitlist entry and their
+# check-in at the running roll call, as `read` takes them. The player page's facts (services/player_page.py) read
+# these columns in their own statement; `view` asks them alone, with the event's latest round.
+STATE = (CheckInSettings.enabled, CheckInSettings.round, CheckInSettings.deadline, CheckInSettings.no_shows,
+         WaitlistEntry.id, WaitlistEntry.promoted_at, CheckIn.id, CheckIn.by_staff)
+
+
+def joined(select: sa.Select) -> sa.Select:
+    """`select`, which reads Player and CheckInSettings (outer joined), with what else STATE reads joined."""
+    return (select.outerjoin(WaitlistEntry, WaitlistEntry.player_id == Player.id)
+            .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == CheckInSettings.round,
+                                        CheckInSettings.enabled)))
+
+
+_STATE = Prepared("check_in_phone", joined(
+    sa.select(*STATE, sa.select(sa.func.max(Round.number)).where(Round.tournament_id == sa.bindparam("tid"))
+              .scalar_subquery())
     .select_from(Player)
-    .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Player.tournament_id)
-    .outerjoin(WaitlistEntry, WaitlistEntry.player_id == Player.id)
-    .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == CheckInSettings.round,
-                                CheckInSettings.enabled))
+    .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Player.tournament_id))
     .where(Player.id == sa.bindparam("pid"), Player.tournament_id == sa.bindparam("tid")))
 
 
 def view(t: Tournament, player: Player, now: Optional[datetime] = None) -> PhoneView:
-    enabled, number, deadline, no_shows, entry, promoted_at, latest, mine, by_staff = \
-        _STATE.execute({"tid": t.id, "pid": player.id}).one()
+    *state, latest = _STATE.execute({"tid": t.id, "pid": player.id}).one()
+    return read(t, player, state, latest, now)
+
+
+def read(t: Tournament, player: Player, state: Sequence, latest: Optional[int],
+         now: Optional[datetime] = None) -> PhoneView:
+    """The view from STATE's columns (`state`) and the number of the event's latest round (None: no round yet)."""
+    enabled, number, deadline, no_shows, entry, promoted_at, mine, by_staff = state
     call = settings.read(enabled, number, deadline, no_shows)
     latest = latest or 0
     waiting = entry is not None and promoted_at is None
-    state = rules.phone(call, latest, now or utcnow(), waitlisted=waiting, dropped=player.dropped,
+    shown = rules.phone(call, latest, now or utcnow(), waitlisted=waiting, dropped=player.dropped,
                         checked_in=mine is not None, promoted_at=as_utc(promoted_at) if entry is not None else None)
-    return PhoneView(state, position=waitlist.position(t, player) if waiting else None,
+    return PhoneView(shown, position=waitlist.position(t, player) if waiting else None,
                      promoted=entry is not None and not waiting and latest == 0 and not player.dropped,
                      round=call.round, deadline=call.deadline, by_staff=bool(by_staff))

@@ -23,8 +23,8 @@ NO_CACHE = "private, no-cache"
 
 # ---------------------------------------------------------------- the player's side
 
-def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK) -> str:
-    return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player),
+def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK, newest=service.ASK) -> str:
+    return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player, newest),
                            closed=service.closed(t, player, mine), reason_label=REASON_LABEL,
                            states=service.CallState)
 
@@ -32,8 +32,11 @@ def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK) -> 
 @bp.app_template_global("judge_call_box")
 def judge_call_box(t: Tournament, player: Player, token: str, me=None) -> Markup:
     """The player page's part: the call button, or their call's state with a cancel button. `me`: the page's
-    services/player_page.PlayerView, whose swiss table the box reads rather than asking again."""
-    return Markup(_player_box(t, player, token, service.ASK if me is None else me.mine))
+    services/player_page.PlayerView, whose swiss table (and newest call, when read with the page's facts) the box
+    reads rather than asking again."""
+    if me is None:
+        return Markup(_player_box(t, player, token))
+    return Markup(_player_box(t, player, token, me.mine, service.ASK if me.boxes is None else me.boxes.judge_call))
 
 
 @bp.post("/t/<slug>/p/<token>/judge")

@@ -34,10 +34,11 @@ LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me
               "me-drop": "me_drop", "judge-call": "me_judge", "check-in": "me_check_in", "me-next": "me_next"}
 
 
-def _context(t: Tournament, player: Player, token: str) -> dict:
-    """What the page and its parts read: the player's view now (services/player_page.py), their result buttons
-    and results worded from their seat (app/core/result_wording.py)."""
-    me = player_page.view(t, player)
+def _context(t: Tournament, player: Player, token: str, known: player_page.Known | None) -> dict:
+    """What the page and its parts read: the player's view now (services/player_page.py; its boxes from `known`,
+    the facts the ETag was made of), their result buttons and results worded from their seat
+    (app/core/result_wording.py)."""
+    me = player_page.view(t, player, known)
     seat = me.seat
     clock = timer.clock_from_row(*me.mine.timer) if me.clock_round else None
     return {"t": t, "player": player, "token": token, "me": me, "clock": clock,
@@ -58,15 +59,10 @@ def _parts(context: dict, ids=None) -> live_parts.Parts:
                            ids, seen)
 
 
-def _live_etag(slug: str, player_id: int, t: Tournament | None = None) -> str | None:
-    """What the parts follow from, without drawing them (player_page.version): another table's report costs
-    this page a 304. The clock's state comes with status.json."""
-    known = player_page.version(slug, player_id)
-    return None if known is None else _etag(slug, player_id, known, t)
-
-
 def _etag(slug: str, player_id: int, known: player_page.Known, t: Tournament | None = None) -> str:
-    """The player's facts and what the schedule's "Next:" line says this minute (kept per event, version and
+    """The page's ETag: what the parts follow from, without drawing them (player_page.version: another table's
+    report costs this page a 304; the clock's state comes with status.json) and what the schedule's "Next:" line
+    says this minute (kept per event, version and
     minute: no query on the poll's 304; `t`, when the caller has it, spares the first ask of a minute one)."""
     nxt = schedule_timeline.next_tag(slug, known.event_version, (lambda: t) if t is not None else lambda: _event(slug))
     return f"me-{player_id}-{known.tag}-{nxt}"
@@ -80,8 +76,9 @@ def _event(slug: str) -> Tournament | None:
 def link(slug: str, token: str):
     t, player = linked_player(slug, token)
     player_session.remember(t, player)
-    etag = _live_etag(slug, player.id, t)
-    context = _context(t, player, token)
+    known = player_page.version(slug, player.id)
+    etag = _etag(slug, player.id, known, t) if known is not None else None
+    context = _context(t, player, token, known)
     parts = _parts(context)
     return render_template("player/me.html", **context,
                            live=live_parts.htmls(parts), live_digests=live_parts.digests(parts),
@@ -95,7 +92,7 @@ def live(slug: str, token: str):
     """What a player's page polls (static/player_live.js): every live part's digest and HTML, drawn as the page
     draws them (only the parts named in ?parts=a,b when asked so, as pages from before did): the opponent's
     report, a new round, the cut and the final place show without a reload, in one answer after a publish (the
-    parts are drawn for their digests anyway). ETag'd (_live_etag): an unchanged table costs a 304, asked in one
+    parts are drawn for their digests anyway). ETag'd (_etag): an unchanged table costs a 304, asked in one
     statement that also reads the link's key (a moved link, or a bad one, takes the full check)."""
     pid = player_links.named_player(token)
     known = player_page.version(slug, pid) if pid is not None else None
@@ -103,11 +100,12 @@ def live(slug: str, token: str):
     if known is not None and player_links.is_valid(token, pid, known.link_key) and client_has(etag):
         return live_parts.unchanged(etag)
     t, player = linked_player(slug, token)
-    # the facts asked above are this player's (unless the link is a moved one): not asked again
-    etag = etag if known is not None and pid == player.id else _live_etag(slug, player.id, t)
+    if known is None or pid != player.id:  # a moved link names another id: its player's facts
+        known = player_page.version(slug, player.id)
+        etag = _etag(slug, player.id, known, t) if known is not None else None
     if client_has(etag):
         return live_parts.unchanged(etag)
-    parts = _parts(_context(t, player, token), live_parts.asked())
+    parts = _parts(_context(t, player, token, known), live_parts.asked())
     return live_parts.answer(parts, set(parts), etag)
 
 
