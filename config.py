@@ -82,7 +82,6 @@ def _env_flag(name: str, default):
 class Config:
     SECRET_KEY = secret_key()
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL", ""))
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # uploads (CSV, NRTM, backups) are small
     # Restores and NRTM imports at once across all workers (app/services/upload_slots.py): with gunicorn -w 4,
     # two workers always stay free for everyone else.

@@ -1,11 +1,13 @@
 """A dropped database connection (the server restarted, a proxy or the DBA cut it) is not the user's problem.
 
-Two layers: the pool's pre-ping (SQLALCHEMY_ENGINE_OPTIONS in config.py) replaces a connection that died while it
-sat in the pool before a request uses it; and a connection that dies during a read-only request (GET, HEAD) gets
-the request run once more on a fresh one, since running a read twice changes nothing. A write (POST) is never run
-again: its connection may have died during COMMIT, when nobody can know whether it was saved, and a second run
-could save it twice. Its user gets a 503 page saying the connection dropped and to check whether the change is
-there before trying again (docs/security.md, "A dropped database connection").
+Two layers: a connection that dies during a read-only request (GET, HEAD) gets the request run once more on a
+fresh one, since running a read twice changes nothing; and before a write (POST), or work outside a request, the
+pool pings the connection it lends (a round trip) and replaces one that died while it sat in the pool. A read
+skips that ping: a dead connection costs it the run again, while the ping would cost every poll of a hall of
+phones a round trip. A write is never run again: its connection may have died during COMMIT, when nobody can know
+whether it was saved, and a second run could save it twice. Its user gets a 503 page saying the connection
+dropped and to check whether the change is there before trying again (docs/security.md, "A dropped database
+connection").
 
 A connection that dies after the view made its answer (between the last query and the request's teardown) is
 met by the teardown's rollback: the answer stands, the dead connection is thrown away (the pool opens a fresh
@@ -16,8 +18,9 @@ from __future__ import annotations
 import functools
 import logging
 
-from flask import Flask, request
-from sqlalchemy.exc import DBAPIError
+from flask import Flask, has_request_context, request
+from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 
 from ..extensions import db
 
@@ -62,7 +65,21 @@ def release_session(error: BaseException | None = None) -> None:
 
 
 def retry_reads(app: Flask) -> None:
-    """Wrap every view (call after the blueprints are registered)."""
+    """Wrap every view (call after the blueprints are registered), and ping before lending a connection where a
+    dead one would not be run again."""
     for endpoint, view in list(app.view_functions.items()):
         app.view_functions[endpoint] = retrying(view)
     app.teardown_appcontext(release_session)
+    with app.app_context():
+        engine = db.engine
+
+    @event.listens_for(engine, "checkout")
+    def ping_unless_read(dbapi_connection, record, proxy):
+        if has_request_context() and request.method in SAFE_METHODS:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as e:
+            raise DisconnectionError("the connection died in the pool") from e
+        if not alive:
+            raise DisconnectionError("the connection died in the pool")  # the pool lends a fresh one

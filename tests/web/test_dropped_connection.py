@@ -1,6 +1,6 @@
 """A dropped database connection (docs/security.md, "A dropped database connection"): a connection killed in the
-pool is replaced by the pre-ping; a read killed mid-request runs once more; a write killed mid-request answers
-503 with what to do and leaves nothing half-written. PostgreSQL only: pg_terminate_backend from another
+pool is replaced, before a write by the ping, for a read by running it again; a read killed mid-request runs
+once more; a write killed mid-request answers 503 with what to do and leaves nothing half-written. PostgreSQL only: pg_terminate_backend from another
 connection, as a restart or a DBA would."""
 from __future__ import annotations
 
@@ -45,6 +45,34 @@ def test_a_connection_killed_in_the_pool_is_replaced(app, killer, event):
     assert killer() >= 1
     assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
     assert app.test_client().get(f"/t/{t.slug}/pairings").status_code == 200
+
+
+def test_a_write_on_a_connection_killed_in_the_pool_is_saved(app, killer, event):
+    to, t = event
+    game = next(m for m, _ in matches(t, 1) if not m.is_bye)
+    assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
+    db.session.remove()
+    assert killer() >= 1
+    response = to.post(f"/tournaments/{t.id}/matches/{game.id}/result", data={"result": "corp"})
+    assert response.status_code in (200, 303)
+    db.session.remove()
+    assert db.session.get(Match, game.id).result is not None
+
+
+def test_reads_lend_connections_unpinged_and_writes_pinged(app, event, monkeypatch):
+    """A poll's connection is not pinged (a dead one runs the read again); a write's is (it never runs again)."""
+    to, t = event
+    pings, real = [], db.engine.dialect.do_ping
+    monkeypatch.setattr(db.engine.dialect, "do_ping", lambda conn: pings.append(1) or real(conn))
+    db.session.remove()
+    assert app.test_client().get(f"/t/{t.slug}/status.json").status_code == 200
+    assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
+    db.session.remove()
+    assert pings == []
+    game = next(m for m, _ in matches(t, 1) if not m.is_bye)
+    db.session.remove()
+    assert to.post(f"/tournaments/{t.id}/matches/{game.id}/result", data={"result": "corp"}).status_code in (200, 303)
+    assert pings
 
 
 def test_a_read_killed_mid_request_runs_again(app, killer, event, monkeypatch):
