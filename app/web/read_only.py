@@ -6,19 +6,19 @@ gives its connection back): a revalidated player check is then three round trips
 autocommit, each statement is its own; it sees what was committed when it began, as it would inside the
 transaction too (PostgreSQL's default isolation, READ COMMITTED, takes a snapshot per statement).
 
+The switch is psycopg2's own (`autocommit` on the connection, set and unset in this request): SQLAlchemy's
+isolation level option would have psycopg2 send a SET before each poll and another when the connection returns.
 Only views that never write are marked (a write there would be saved at once, not at a commit); the mark is
 outermost, before any login check reads the user. A request whose session already holds a transaction (a hook
-read something first) keeps it. After the view the session gives its connection back, and SQLAlchemy resets
-the isolation level as it returns to the pool: whatever runs next on it has its transaction again. SQLite's
-statements are in-process calls and keep their transactions.
+read something first) keeps it. After the view the connection leaves autocommit and the session gives it back:
+whatever runs next on it has its transaction again. SQLite's statements are in-process calls and keep their
+transactions.
 """
 from __future__ import annotations
 
 import functools
 
 from ..extensions import db
-
-AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}
 
 
 def read_only(view):
@@ -27,9 +27,15 @@ def read_only(view):
         session = db.session()
         if session.in_transaction() or session.get_bind().dialect.name != "postgresql":
             return view(*args, **kwargs)
-        session.connection(execution_options=AUTOCOMMIT)
+        connection = session.connection()
+        dbapi = connection.connection.dbapi_connection
+        dbapi.autocommit = True
         try:
             return view(*args, **kwargs)
         finally:
-            session.close()  # the connection back to the pool, in transactions again; the next use begins one
+            try:
+                dbapi.autocommit = False  # before the connection goes back to the pool
+            except connection.dialect.loaded_dbapi.Error:
+                pass  # it died: the pool throws it away
+            session.close()
     return run

@@ -8,8 +8,8 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import Match, ResultChange
-from app.services import match_results
+from app.models import Match, Player, ResultChange
+from app.services import match_results, player_links, player_page
 from app.services import rounds as rounds_service
 from test_rounds import matches, pair, setup_event
 
@@ -88,6 +88,29 @@ def test_a_read_killed_mid_request_runs_again(app, killer, event, monkeypatch):
     monkeypatch.setattr(rounds_service, "load_round", dying)
     response = to.get(f"/tournaments/{t.id}/rounds/1")
     assert response.status_code == 200 and len(calls) == 2
+
+
+def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
+    """A poll outside a transaction (app/web/read_only.py) whose connection dies answers from a fresh one."""
+    to, t = event
+    tid, game = t.id, next(m for m, _ in matches(t, 1) if not m.is_bye).id
+    player = db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id)).first()
+    link = f"/t/{t.slug}/p/{player_links.token(player)}/live"
+    real, calls = player_page.version, []
+
+    def dying(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            killer()
+        return real(*args, **kwargs)
+    monkeypatch.setattr(player_page, "version", dying)
+    db.session.remove()
+    response = app.test_client().get(link)
+    assert response.status_code == 200 and "me-card" in response.get_json()["digests"] and len(calls) >= 2
+    db.session.remove()  # the pool serves a write afterwards, whole
+    assert to.post(f"/tournaments/{tid}/matches/{game}/result", data={"result": "corp"}).status_code in (200, 303)
+    db.session.remove()
+    assert db.session.get(Match, game).result is not None
 
 
 def test_a_write_killed_mid_request_says_so_and_writes_nothing(app, killer, event, monkeypatch):
