@@ -109,11 +109,11 @@ def panel(t: Tournament) -> tuple[str, list[CallView]]:
     return _stamp(len(calls), sum(c.version for c in calls)), [_view(c) for c in calls if c.state in LIVE]
 
 
-# The player's newest call's id: every player page asks (most players never call), in one probe planned once.
 ASK = object()  # a value the caller has not read: the function asks it
 
-# A player's newest call: by itself (the call box's poll), and as a column of a statement that reads Player (the
-# player page's facts, services/player_page.py).
+# A player's newest call's id (every player page asks; most players never call), one probe planned once: by itself
+# (the call box's poll), and as a column of a statement that reads Player (the player page's facts,
+# services/player_page.py).
 _NEWEST = Prepared("judge_call_newest", sa.select(sa.func.max(JudgeCall.id))
                    .where(JudgeCall.tournament_id == sa.bindparam("tid"), JudgeCall.player_id == sa.bindparam("pid")))
 NEWEST_OF_PLAYER = (sa.select(sa.func.max(JudgeCall.id)).where(JudgeCall.player_id == Player.id).correlate(Player)

@@ -59,11 +59,17 @@ def _parts(context: dict, ids=None) -> live_parts.Parts:
                            ids, seen)
 
 
+def _known(slug: str, player_id: int, t: Tournament | None = None) -> tuple[player_page.Known | None, str | None]:
+    """The player's facts (player_page.version) and the page's ETag made of them; (None, None): no such player."""
+    known = player_page.version(slug, player_id)
+    return known, _etag(slug, player_id, known, t) if known is not None else None
+
+
 def _etag(slug: str, player_id: int, known: player_page.Known, t: Tournament | None = None) -> str:
-    """The page's ETag: what the parts follow from, without drawing them (player_page.version: another table's
-    report costs this page a 304; the clock's state comes with status.json) and what the schedule's "Next:" line
-    says this minute (kept per event, version and
-    minute: no query on the poll's 304; `t`, when the caller has it, spares the first ask of a minute one)."""
+    """The page's ETag: what the parts follow from, without drawing them (another table's report costs this page a
+    304; the clock's state comes with status.json), and what the schedule's "Next:" line says this minute (kept
+    per event, version and minute: no query on the poll's 304; `t`, when the caller has it, spares the first ask
+    of a minute one)."""
     nxt = schedule_timeline.next_tag(slug, known.event_version, (lambda: t) if t is not None else lambda: _event(slug))
     return f"me-{player_id}-{known.tag}-{nxt}"
 
@@ -76,8 +82,7 @@ def _event(slug: str) -> Tournament | None:
 def link(slug: str, token: str):
     t, player = linked_player(slug, token)
     player_session.remember(t, player)
-    known = player_page.version(slug, player.id)
-    etag = _etag(slug, player.id, known, t) if known is not None else None
+    known, etag = _known(slug, player.id, t)
     context = _context(t, player, token, known)
     parts = _parts(context)
     return render_template("player/me.html", **context,
@@ -95,14 +100,12 @@ def live(slug: str, token: str):
     parts are drawn for their digests anyway). ETag'd (_etag): an unchanged table costs a 304, asked in one
     statement that also reads the link's key (a moved link, or a bad one, takes the full check)."""
     pid = player_links.named_player(token)
-    known = player_page.version(slug, pid) if pid is not None else None
-    etag = _etag(slug, pid, known) if known is not None else None
+    known, etag = _known(slug, pid) if pid is not None else (None, None)
     if known is not None and player_links.is_valid(token, pid, known.link_key) and client_has(etag):
         return live_parts.unchanged(etag)
     t, player = linked_player(slug, token)
     if known is None or pid != player.id:  # a moved link names another id: its player's facts
-        known = player_page.version(slug, player.id)
-        etag = _etag(slug, player.id, known, t) if known is not None else None
+        known, etag = _known(slug, player.id, t)
     if client_has(etag):
         return live_parts.unchanged(etag)
     parts = _parts(_context(t, player, token, known), live_parts.asked())
