@@ -7,6 +7,7 @@ def init_web(app: Flask) -> None:
     from .db_retry import retry_reads
     from .errors import register_error_handlers
     from .headers import register_security_headers
+    from .player_checks import answer_unchanged_checks
     from .shared_answers import init_shared_answers
     from .template_helpers import register_template_helpers
     from .throttle import init_throttle
@@ -19,3 +20,4 @@ def init_web(app: Flask) -> None:
     retry_reads(app)
     register_template_helpers(app)
     init_throttle(app)
+    answer_unchanged_checks(app)

@@ -7,9 +7,15 @@ Response.make_conditional get the same comparison from Werkzeug)."""
 from __future__ import annotations
 
 from flask import request
+from werkzeug.http import parse_etags
 
 
 def client_has(etag: str) -> bool:
     """The client already holds the answer tagged `etag` (unquoted): its If-None-Match names it, weak or strong,
     or is `*`."""
     return request.if_none_match.contains_weak(etag)
+
+
+def names(if_none_match: str | None, etag: str) -> bool:
+    """client_has, for an If-None-Match header read before Flask's request exists (app/web/player_checks.py)."""
+    return parse_etags(if_none_match).contains_weak(etag)

@@ -15,6 +15,8 @@ one for the next request), and the drop is logged, never turned into a 500.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import logging
 
@@ -28,6 +30,7 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 DROPPED = ("The connection to the database dropped while this was being saved. Check whether your change is "
            "there, then try again.")
 log = logging.getLogger(__name__)
+_READING = contextvars.ContextVar("sass_reading", default=False)  # a read outside a request (reading())
 
 
 def dropped(error: BaseException) -> bool:
@@ -49,6 +52,17 @@ def retrying(view):
             db.session.rollback()
             return view(*args, **kwargs)
     return run
+
+
+@contextlib.contextmanager
+def reading():
+    """Work outside a request that only reads and is run again on a drop (app/web/player_checks.py): its
+    connections are lent unpinged, as a GET's are."""
+    token = _READING.set(True)
+    try:
+        yield
+    finally:
+        _READING.reset(token)
 
 
 def release_session(error: BaseException | None = None) -> None:
@@ -75,7 +89,7 @@ def retry_reads(app: Flask) -> None:
 
     @event.listens_for(engine, "checkout")
     def ping_unless_read(dbapi_connection, record, proxy):
-        if has_request_context() and request.method in SAFE_METHODS:
+        if _READING.get() or (has_request_context() and request.method in SAFE_METHODS):
             return
         try:
             alive = engine.dialect.do_ping(dbapi_connection)

@@ -64,9 +64,15 @@ def test_reads_lend_connections_unpinged_and_writes_pinged(app, event, monkeypat
     to, t = event
     pings, real = [], db.engine.dialect.do_ping
     monkeypatch.setattr(db.engine.dialect, "do_ping", lambda conn: pings.append(1) or real(conn))
+    player = db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id)).first()
+    check = f"/t/{t.slug}/p/{player_links.token(player)}/live"
+    phone = app.test_client()
+    etag = phone.get(check).headers["ETag"]
     db.session.remove()
+    pings.clear()
     assert app.test_client().get(f"/t/{t.slug}/status.json").status_code == 200
     assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
+    assert phone.get(check, headers={"If-None-Match": etag}).status_code == 304  # app/web/player_checks.py
     db.session.remove()
     assert pings == []
     game = next(m for m, _ in matches(t, 1) if not m.is_bye)
@@ -111,6 +117,29 @@ def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
     assert to.post(f"/tournaments/{tid}/matches/{game}/result", data={"result": "corp"}).status_code in (200, 303)
     db.session.remove()
     assert db.session.get(Match, game).result is not None
+
+
+def test_a_revalidated_check_killed_before_the_view_is_answered_by_the_view(app, killer, event, monkeypatch):
+    """app/web/player_checks.py reads the check's facts before Flask: a connection dying there leaves the check to
+    the view, on a fresh connection."""
+    to, t = event
+    player = db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id)).first()
+    check = f"/t/{t.slug}/p/{player_links.token(player)}/live"
+    phone = app.test_client()
+    etag = phone.get(check).headers["ETag"]
+    real, calls = player_page.version, []
+
+    def dying(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            killer()
+        return real(*args, **kwargs)
+    monkeypatch.setattr(player_page, "version", dying)
+    db.session.remove()
+    opened, open_session = [], app.session_interface.open_session
+    monkeypatch.setattr(app.session_interface, "open_session", lambda *args: opened.append(1) or open_session(*args))
+    assert phone.get(check, headers={"If-None-Match": etag}).status_code == 304
+    assert len(calls) >= 2 and opened  # the view's answer
 
 
 def test_a_write_killed_mid_request_says_so_and_writes_nothing(app, killer, event, monkeypatch):

@@ -225,7 +225,8 @@ def test_the_schedules_next_line_follows_the_real_rounds_and_the_304_asks_one_st
         assert phone.get(url, headers={"If-None-Match": etag}).status_code == 304
     finally:
         sa_event.remove(db.engine, "before_cursor_execute", listener)
-    assert len(seen) == 1, seen
+    asked = [sql for sql in seen if not sql.startswith("PREPARE")]  # once per pooled connection
+    assert len(asked) == 1, seen
     # round 1 is paired and published: the line moves on to round 2 by itself
     from test_rounds import pair
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import segno
 import sqlalchemy as sa
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
@@ -23,7 +23,7 @@ from ...services import rounds as rounds_service
 from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
 from ..read_only import read_only
-from ..conditional import client_has
+from ..conditional import client_has, names
 
 bp = Blueprint("player", __name__)
 
@@ -97,19 +97,36 @@ def live(slug: str, token: str):
     """What a player's page polls (static/player_live.js): every live part's digest and HTML, drawn as the page
     draws them (only the parts named in ?parts=a,b when asked so, as pages from before did): the opponent's
     report, a new round, the cut and the final place show without a reload, in one answer after a publish (the
-    parts are drawn for their digests anyway). ETag'd (_etag): an unchanged table costs a 304, asked in one
-    statement that also reads the link's key (a moved link, or a bad one, takes the full check)."""
-    pid = player_links.named_player(token)
-    known, etag = _known(slug, pid) if pid is not None else (None, None)
-    if known is not None and player_links.is_valid(token, pid, known.link_key) and client_has(etag):
-        return live_parts.unchanged(etag)
+    parts are drawn for their digests anyway). ETag'd (_etag): an unchanged table costs a 304, which
+    app/web/player_checks.py answers before this view for a current link (`unchanged`); a moved link's gets it
+    here."""
     t, player = linked_player(slug, token)
-    if known is None or pid != player.id:  # a moved link names another id: its player's facts
+    pid, known, etag = request.environ.get(_READ, (None, None, None))
+    if pid != player.id:  # not read before the view, or a moved link (which names another id)
         known, etag = _known(slug, player.id, t)
     if client_has(etag):
         return live_parts.unchanged(etag)
     parts = _parts(_context(t, player, token, known), live_parts.asked())
     return live_parts.answer(parts, set(parts), etag)
+
+
+_READ = "sass.player_check"  # the request's environ: (player id, facts, ETag) read by `unchanged`
+
+
+def unchanged(environ: dict, slug: str, token: str) -> str | None:
+    """The check's ETag when its If-None-Match names it and `token` is the player's current link (a 304 answers
+    the check), else None, in one statement, which also reads the link's key; the facts are left in `environ` for
+    the view, which answers the check in full (or checks a moved or bad link)."""
+    pid = player_links.named_player(token)
+    if pid is None:
+        return None
+    known, etag = _known(slug, pid)
+    if known is None:
+        return None
+    if player_links.is_valid(token, pid, known.link_key) and names(environ.get("HTTP_IF_NONE_MATCH"), etag):
+        return etag
+    environ[_READ] = (pid, known, etag)
+    return None
 
 
 @bp.post("/t/<slug>/p/<token>/report")
