@@ -83,8 +83,8 @@ class Config:
     SECRET_KEY = secret_key()
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL", ""))
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # uploads (CSV, NRTM, backups) are small
-    # Restores and NRTM imports at once across all workers (app/services/upload_slots.py): with gunicorn -w 4,
-    # two workers always stay free for everyone else.
+    # Restores and NRTM imports at once across all workers (app/services/event_files/upload_slots.py): with
+    # gunicorn -w 4, two workers always stay free for everyone else.
     UPLOAD_SLOTS = int(os.environ.get("UPLOAD_SLOTS", "2"))
     # How long an SQLite writer waits for another's write to finish. The longest write is a 2 MB upload (about a
     # second, bench/bench_uploads.py) and at most UPLOAD_SLOTS run at once, so 10 s is ample even on a loaded
@@ -93,13 +93,13 @@ class Config:
     # Public pages built once per tournament version, shared by every worker (app/web/page_cache.py);
     # empty: instance/page-cache.
     PAGE_CACHE_DIR = os.environ.get("PAGE_CACHE_DIR", "")
-    # Every publish keeps the event's backup here (app/services/backup.py `keep`), the last BACKUPS_KEPT per event;
-    # empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
+    # Every publish keeps the event's backup here (app/services/event_files/backup.py `keep`), the last BACKUPS_KEPT per
+    # event; empty: a `backups` folder beside the SQLite file, or instance/backups on PostgreSQL.
     BACKUP_DIR = os.environ.get("BACKUP_DIR", "")
     BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "5"))
     # Results (and players' reports, drops, cut games) are backed up too, this many seconds after the last backup at
-    # most (app/services/backup.py `follow`): one write per event per interval however many results come in it.
-    # 0: only publishes write backups.
+    # most (app/services/event_files/backup.py `follow`): one write per event per interval however many results come in
+    # it. 0: only publishes write backups.
     BACKUP_FOLLOW_SECONDS = float(os.environ.get("BACKUP_FOLLOW_SECONDS", "5"))
     # How often phones poll the event's status (/t/<slug>/status.json: round, pairings version, timer), in ms; each
     # wait is drawn within ±25 % so a hall of phones does not poll in step. With a 1 s shared cache in front of

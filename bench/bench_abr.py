@@ -59,7 +59,7 @@ def main() -> None:
     from app import create_app
     from app.extensions import db
     from app.models import AbrUpload, User
-    from app.services import restore
+    from app.services.event_files import restore
     from app.services.abr import sender, uploads
 
     folder = tempfile.mkdtemp(prefix="sass-bench-abr-")

@@ -2,9 +2,9 @@
 (`make bench-backup-follow`).
 
 On SQLite (a temporary file): a 2,000-player single-sided event of 6 rounds (bench_uploads' make_backup) whose last
-round is then played again result by result. It times (1) one automatic backup (app/services/backup.py `keep`: read
-the whole event, gzip, write, prune), (2) what a result's request pays for it (`follow` with a write already due:
-it only notes the result), and (3) a burst of results reported as fast as one process can (match_results
+round is then played again result by result. It times (1) one automatic backup (app/services/event_files/backup.py
+`keep`: read the whole event, gzip, write, prune), (2) what a result's request pays for it (`follow` with a write
+already due: it only notes the result), and (3) a burst of results reported as fast as one process can (match_results
 .report_result, the TO's path) with BACKUP_FOLLOW_SECONDS as configured and with the backups off: the process CPU
 (every thread: the timer's writes too) per result, and how many backups the burst wrote.
 """
@@ -27,7 +27,8 @@ from app import create_app  # noqa: E402
 from app.core import results  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Match, Round, Tournament, User  # noqa: E402
-from app.services import backup, event_writer, match_results, restore  # noqa: E402
+from app.services.event_files import backup, event_writer, restore  # noqa: E402
+from app.services.results import match_results  # noqa: E402
 from bench.bench_uploads import make_backup  # noqa: E402
 
 

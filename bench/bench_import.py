@@ -163,7 +163,7 @@ def measure(uri: str, data: bytes, runs: int) -> dict:
     from app import create_app
     from app.extensions import db
     from app.models import Tournament, User
-    from app.services import nrtm_import
+    from app.services.event_files import nrtm_import
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench", "TESTING": True})
     checks, stores, cpu, warnings = [], [], [], 0

@@ -33,7 +33,7 @@ from app import create_app  # noqa: E402
 from app.core import cards, decklists  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import NrdbAccount, Player, Tournament, User  # noqa: E402
-from app.services import player_links  # noqa: E402
+from app.services.players import player_links  # noqa: E402
 from app.web import nrdb_oauth  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "decklists"

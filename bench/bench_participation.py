@@ -38,8 +38,8 @@ from flask_migrate import upgrade  # noqa: E402
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Match, Player, Seat, Tournament, User  # noqa: E402
-from app.services import player_links  # noqa: E402
-from app.services import rounds as service  # noqa: E402
+from app.services.players import player_links  # noqa: E402
+from app.services.swiss import rounds as service  # noqa: E402
 
 PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
 PG_BENCH_DB = "sass_bench_part"

@@ -37,8 +37,9 @@ from flask_migrate import upgrade
 from app import create_app
 from app.extensions import db
 from app.models import Match, Player, Seat, Tournament, User
-from app.services import participation, player_links
-from app.services import rounds as service
+from app.services.players import player_links
+from app.services.results import participation
+from app.services.swiss import rounds as service
 
 PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
 PG_BENCH_DB = "sass_bench_player_live"
@@ -68,8 +69,8 @@ def run(uri: str, players: int, repeat: int, others: int = 0) -> list[tuple[str,
         user = User(email="bench@example.com")
         user.set_password("bench password")
         if others:  # another event's `others` players x 6 rounds in the same tables, as on a shared server
-            from app.services import event_writer
-            from app.services import restore as restore_service
+            from app.services.event_files import event_writer
+            from app.services.event_files import restore as restore_service
             from bench.bench_uploads import make_backup
             db.session.add(user)
             db.session.commit()

@@ -47,7 +47,8 @@ if str(ROOT) not in sys.path:
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Player, User  # noqa: E402
-from app.services import event_writer, player_links, restore  # noqa: E402
+from app.services.event_files import event_writer, restore  # noqa: E402
+from app.services.players import player_links  # noqa: E402
 from bench import proxy  # noqa: E402
 from bench.proxy import finish  # noqa: E402
 from bench.bench_public_load import WRK, get, to_ms, wrk_burst  # noqa: E402

@@ -88,7 +88,7 @@ def player_cookie(base: str, slug: str, tid: int, uri: str) -> tuple[str, str]:
     """The session cookie of a device that opened a player's link, and the player's name."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": SECRET})
     with app.app_context(), app.test_request_context():
-        from app.services import player_links
+        from app.services.players import player_links
 
         player = db.session.scalars(sa.select(Player).filter_by(tournament_id=tid).order_by(Player.id)
                                     .offset(77)).first()
@@ -114,7 +114,7 @@ class ResultWriter:
         self.flip = 0
 
     def change(self) -> None:
-        from app.services import match_results
+        from app.services.results import match_results
 
         with self.app.app_context():
             t = db.session.get(Tournament, self.tid)

@@ -4,10 +4,11 @@
 10,000 x 10) on SQLite (a temporary file) and PostgreSQL (database `sass_bench_restore`, created and dropped here,
 when postgresql://postgres@127.0.0.1/test answers): the event is written once from a generated backup (bench_uploads'
 make_backup, a finished single-sided swiss), then, --runs times, its own backup is made and gzipped as the download
-and the automatic backups make it (app/services/backup.py) and restored as a new event (app/services/restore.py:
-unpack, check every value, bulk-write in one transaction), each timed. Prints the medians, the gzipped and the
-unpacked size, and whether the file fits the 2 MB upload limit and the 32 MB unpacked limit. Before round_tables
-(app/services/round_tables.py), a 10,000 x 10 backup took 142 s on SQLite: the backup, not the restore, was slow.
+and the automatic backups make it (app/services/event_files/backup.py) and restored as a new event
+(app/services/event_files/restore.py: unpack, check every value, bulk-write in one transaction), each timed. Prints the
+medians, the gzipped and the unpacked size, and whether the file fits the 2 MB upload limit and the 32 MB unpacked
+limit. Before round_tables (app/services/swiss/round_tables.py), a 10,000 x 10 backup took 142 s on SQLite: the backup,
+not the restore, was slow.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ if str(ROOT) not in sys.path:
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Tournament, User  # noqa: E402
-from app.services import backup, event_writer, restore  # noqa: E402
-from app.services.jsonfile import MAX_UNPACKED  # noqa: E402
+from app.services.event_files import backup, event_writer, restore  # noqa: E402
+from app.services.event_files.jsonfile import MAX_UNPACKED  # noqa: E402
 from bench.bench_uploads import make_backup  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
 

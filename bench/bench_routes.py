@@ -30,7 +30,8 @@ from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Match, Player, Round, Tournament  # noqa: E402
 from app.services import cut as cut_service  # noqa: E402
-from app.services import player_links, slip_codes  # noqa: E402
+from app.services.players import player_links  # noqa: E402
+from app.services.results import slip_codes  # noqa: E402
 from app.web import page_cache  # noqa: E402
 from bench.bench_web import EMAIL, PASSWORD, seed  # noqa: E402
 

@@ -19,8 +19,9 @@ os.environ.setdefault("SECRET_KEY", "bench-status-index")
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import User  # noqa: E402
-from app.services import event_writer, status  # noqa: E402
-from app.services import restore as restore_service  # noqa: E402
+from app.services import status  # noqa: E402
+from app.services.event_files import event_writer  # noqa: E402
+from app.services.event_files import restore as restore_service  # noqa: E402
 from bench.bench_uploads import make_backup  # noqa: E402
 
 ADMIN = "postgresql+psycopg2://postgres@127.0.0.1/test"

@@ -31,8 +31,8 @@ from flask_migrate import upgrade  # noqa: E402
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Player, Tournament, User  # noqa: E402
-from app.services import rounds as rounds_service  # noqa: E402
-from app.services import timer as timer_service  # noqa: E402
+from app.services.swiss import rounds as rounds_service  # noqa: E402
+from app.services.swiss import timer as timer_service  # noqa: E402
 
 PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
 PG_DB = "sass_load"

@@ -78,7 +78,7 @@ def _swiss(players: int, rounds: int, seed: int):
 
 
 def make_backup(players: int = 2000, rounds: int = 6, seed: int = 1) -> dict:
-    """A SASS backup of a finished single-sided event (the shape app/services/backup.py writes)."""
+    """A SASS backup of a finished single-sided event (the shape app/services/event_files/backup.py writes)."""
     rng = random.Random(seed)
     return {
         "kind": "sass-backup", "version": 1,

@@ -38,7 +38,7 @@ from app.core.names import name_key  # noqa: E402
 from app.models import Match, Player, Round, Seat, Tournament, User  # noqa: E402
 from app.core.names import name_key  # noqa: E402
 from app.core.results import outcome  # noqa: E402
-from app.services import rounds as service  # noqa: E402
+from app.services.swiss import rounds as service  # noqa: E402
 
 PG_ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1/test"
 PG_BENCH_DB = "sass_bench"

@@ -22,8 +22,8 @@ LAYERS = [
      "with templates/ and static/ (they ask the layers below, they work no rule out)",
      "#dbe9f6"),
     ("app/services", "database <-> core; no request, no session, no response",
-     "rounds.py   match_results.py   pairing_edits.py   standings.py   cut.py\n"
-     "participation.py   registration.py   next_step.py   nrtm_import.py   backup.py   ...\n"
+     "swiss/   results/   players/   event_files/   organizers/   check_in/   series/   abr/\n"
+     "cut.py   decklists.py   next_step.py   state.py   locks.py   status.py   ...\n"
      "with app/models/ and app/extensions.py (SQLAlchemy), migrations/",
      "#fdf0d5"),
     ("app/core", "pure Python: no Flask, no SQL, nothing above it",

@@ -92,7 +92,8 @@ def _empty_tables() -> None:
 
 
 _PAGE_CACHE_DIR = tempfile.mkdtemp(prefix="sass-test-pages-")  # not the checkout's instance/ folder
-_BACKUP_DIR = tempfile.mkdtemp(prefix="sass-test-backups-")  # publishes keep backups (app/services/backup.py)
+# publishes keep backups (app/services/event_files/backup.py)
+_BACKUP_DIR = tempfile.mkdtemp(prefix="sass-test-backups-")
 for _folder in (_PAGE_CACHE_DIR, _BACKUP_DIR):  # each test process removes its own when it ends
     atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 

@@ -8,7 +8,7 @@ from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
-from app.services import rounds as rounds_service
+from app.services.swiss import rounds as rounds_service
 
 
 def add_players(t: Tournament, names) -> list[Player]:

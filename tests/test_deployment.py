@@ -180,7 +180,7 @@ def _event(cluster, email: str) -> tuple[int, str]:
     """An event of `email` with 8 players, round 1 paired and not yet published."""
     from app.extensions import db
     from app.models import Player, Tournament, User
-    from app.services import rounds
+    from app.services.swiss import rounds
 
     with cluster["app"].app_context():
         owner = db.session.scalars(db.select(User).filter_by(email=email)).one()
@@ -266,7 +266,8 @@ def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(c
 
     from app.extensions import db
     from app.models import Player
-    from app.services import player_links, rounds
+    from app.services.players import player_links
+    from app.services.swiss import rounds
 
     _account(cluster, "to-shared@example.com")
     tid, slug = _event(cluster, "to-shared@example.com")
@@ -320,7 +321,7 @@ def test_with_the_phones_lane_down_the_app_lanes_answer_the_players(cluster):
     lanes. Started again on its port, the lane takes them back (once nginx tries it again)."""
     from app.extensions import db
     from app.models import Player
-    from app.services import player_links
+    from app.services.players import player_links
 
     _account(cluster, "to-lane@example.com")
     tid, slug = _event(cluster, "to-lane@example.com")
@@ -356,7 +357,7 @@ def test_through_the_proxy_with_gzip_every_private_poll_answers_304_to_its_etag(
     The TO's round page comes gzipped; a public answer is still kept by nginx and revalidated there."""
     from app.extensions import db
     from app.models import Player
-    from app.services import player_links
+    from app.services.players import player_links
 
     _account(cluster, "to-polls@example.com")
     tid, slug = _event(cluster, "to-polls@example.com")

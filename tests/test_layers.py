@@ -149,7 +149,7 @@ def test_the_layers_are_folders():
     ("from ...services import rounds\n", "app.core.pairing.x", "the core is pure"),
     ("def f():\n    from flask import current_app\n", "app.core.results", "the core is pure"),
     ("import sqlalchemy as sa\n", "app.core.clock", "the core is pure"),
-    ("from flask import current_app, request\n", "app.services.rounds", "no request, session or response"),
+    ("from flask import current_app, request\n", "app.services.swiss.rounds", "no request, session or response"),
     ("from ..web import page_cache\n", "app.services.state", "never import the web layer"),
     ("from .services import state\n", "app.models", "below the services"),
     ("from ..services import state\n", "app.models.series", "below the services"),

@@ -1,6 +1,6 @@
 """A TO's hand edit of a round's tables: which seats change, worked out on plain lists (no Flask, no SQL).
 
-app/services/pairing_edits.py loads the round, asks `apply_edit`, and writes the tables it changed; the rules
+app/services/swiss/pairing_edits.py loads the round, asks `apply_edit`, and writes the tables it changed; the rules
 the result may break are app/core/round_check.py's warnings (a TO may break them on purpose).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A round judged by the engine's own rules, with a one-click fix for each rule it breaks.
 
 Pure (no Flask, no SQL): the TO's round page shows these warnings after a hand edit, and a restored backup or an
-imported file is checked with them; app/services/pairing_edits.py loads a round and asks.
+imported file is checked with them; app/services/swiss/pairing_edits.py loads a round and asks.
 """
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ def new_slug() -> str:
 
 
 def new_slip_key() -> str:
-    """An event's own key for its match slips' table codes (app/services/slip_codes.py)."""
+    """An event's own key for its match slips' table codes (app/services/results/slip_codes.py)."""
     return secrets.token_hex(32)
 
 
@@ -111,7 +111,7 @@ class Tournament(db.Model):
     single_report = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     version = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # bumped on every change
     round_minutes = db.Column(db.Integer, nullable=False, default=65, server_default="65")  # the timer's default
-    # Self-registration from the public page (app/services/registration.py).
+    # Self-registration from the public page (app/services/players/registration.py).
     registration_open = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     registration_cap = db.Column(db.Integer)  # active players at most; None: no cap
     late_registration = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
@@ -125,7 +125,7 @@ class Tournament(db.Model):
     card_format = db.Column(db.String(10), nullable=False, default="standard", server_default="standard")
     restriction = db.Column(db.String(64))
     decklist_visibility = db.Column(db.String(8), nullable=False, default="closed", server_default="closed")
-    # What signs the match slips' table codes (app/services/slip_codes.py): the event's own, carried by its
+    # What signs the match slips' table codes (app/services/results/slip_codes.py): the event's own, carried by its
     # backups, so a move or a restore keeps every printed slip working.
     slip_key = db.Column(db.String(64), nullable=False, default=new_slip_key)
     # The event's id on AlwaysBeRunning, if the TO gave it: the file sent there carries it and ABR concludes the
@@ -191,8 +191,8 @@ class Staff(db.Model):
 
 
 class PendingStaff(db.Model):
-    """A staff member of a moved event whose account does not exist here yet (app/services/staff.py): they get
-    their role when an account with this e-mail is made; until then the TO sees them as missing."""
+    """A staff member of a moved event whose account does not exist here yet (app/services/organizers/staff.py): they
+    get their role when an account with this e-mail is made; until then the TO sees them as missing."""
 
     __tablename__ = "pending_staff"
     id = db.Column(db.Integer, primary_key=True)
@@ -249,11 +249,11 @@ class Player(db.Model):
     dropped = db.Column(db.Boolean, nullable=False, default=False)
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)
-    # The secret player link is derived from this key and the app's SECRET_KEY (app/services/player_links.py):
+    # The secret player link is derived from this key and the app's SECRET_KEY (app/services/players/player_links.py):
     # the database alone never yields a working link, and a new key revokes the old link.
     link_key = db.Column(db.String(32), nullable=False, default=lambda: secrets.token_hex(16))
-    # An event moved here from another machine (app/services/restore.py: move): SHA-256 of the link this player held
-    # there, so QR codes printed there keep working; a hash, so the database alone still yields no link.
+    # An event moved here from another machine (app/services/event_files/restore.py: move): SHA-256 of the link this
+    # player held there, so QR codes printed there keep working; a hash, so the database alone still yields no link.
     moved_link = db.Column(db.String(64), index=True)
     # The NetrunnerDB account this entry is linked to (app/services/nrdb/accounts.py); one entry per account and event.
     nrdb_account_id = db.Column(db.Integer, db.ForeignKey("nrdb_accounts.id", ondelete="SET NULL"), index=True)
@@ -302,8 +302,8 @@ class Round(db.Model):
     # NULL: not paired by the engine here (an imported round, or one from before this column).
     certified = db.Column(db.Boolean)
     gap = db.Column(db.String(64))
-    # What the round's slip codes name it by (app/services/slip_codes.py), carried by backups; rounds from before
-    # this column keep their id here, which their printed codes name.
+    # What the round's slip codes name it by (app/services/results/slip_codes.py), carried by backups; rounds from
+    # before this column keep their id here, which their printed codes name.
     slip_ref = db.Column(db.Integer, nullable=False, default=new_slip_ref)
     # The table on stream this round (app/services/streaming.py); NULL: none.
     featured_table = db.Column(db.Integer)
@@ -329,7 +329,7 @@ class Round(db.Model):
 
 
 class PairingJob(db.Model):
-    """A pairing running in the background (services/pairing_jobs.py): one row per tournament and round number,
+    """A pairing running in the background (services/swiss/pairing_jobs.py): one row per tournament and round number,
     so a second click or a second host finds the running job instead of starting another pairing."""
 
     __tablename__ = "pairing_jobs"

@@ -19,7 +19,7 @@ from ..core.played_bracket import PlayedBracket, PlayedGame
 from ..extensions import db
 from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..core.pairing import Format
-from . import backup
+from .event_files import backup
 from .locks import lock_tournament
 from .state import standings
 
@@ -241,7 +241,7 @@ DEFAULT_SIZE = 4  # previewed when the field is too small for a recommended cut
 
 def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
     """The cut page's advice; `size` defaults to the recommended one (else a top 4)."""
-    from .rounds import round_summaries
+    from .swiss.rounds import round_summaries
 
     active = sum(1 for row in swiss_standings(tournament) if not row.dropped)
     recommended = recommended_cut(active)

@@ -17,7 +17,7 @@ from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
 from .check_in.waitlist import WAITING
 from .locks import lock_tournament
-from .players import rounds_started
+from .players.players import rounds_started
 
 ACTORS = ("player", "organizer", "staff")
 LOCK_REASON = {True: ": round 1 has been paired", False: " by the organizer"}  # by rounds_started

@@ -16,9 +16,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import EventGroup, EventGroupMember, Tournament
-from . import next_step, registration
+from . import next_step
+from .players import registration
 from . import cut as cut_service
-from .rounds import round_summaries
+from .swiss.rounds import round_summaries
 
 SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])")  # 3-40 characters, dashes inside
 NAME_MAX = EventGroup.__table__.c.name.type.length

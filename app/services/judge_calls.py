@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import JudgeCall, Player, Tournament, User, as_utc, utcnow
 from . import cut as cut_service
-from . import participation
+from .results import participation
 from .prepared import Prepared
 
 REASON_LENGTH = 100
@@ -113,7 +113,7 @@ ASK = object()  # a value the caller has not read: the function asks it
 
 # A player's newest call's id (every player page asks; most players never call), one probe planned once: by itself
 # (the call box's poll), and as a column of a statement that reads Player (the player page's facts,
-# services/player_page.py).
+# services/players/player_page.py).
 _NEWEST = Prepared("judge_call_newest", sa.select(sa.func.max(JudgeCall.id))
                    .where(JudgeCall.tournament_id == sa.bindparam("tid"), JudgeCall.player_id == sa.bindparam("pid")))
 NEWEST_OF_PLAYER = (sa.select(sa.func.max(JudgeCall.id)).where(JudgeCall.player_id == Player.id).correlate(Player)

@@ -19,7 +19,7 @@ from ..core.standings import recommended_rounds
 from . import cut as cut_service
 from . import decklists
 from .check_in import settings as check_in_settings
-from .rounds import round_summaries
+from .swiss.rounds import round_summaries
 from .schedule import plan as schedule_plan
 
 ADD_PLAYERS, PAIR, PUBLISH, RESULTS, CUT, CUT_RESULTS, FINISHED = (

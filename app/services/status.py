@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from ..extensions import db
 from ..models import Round, Seat, Tournament
-from . import timer
+from .swiss import timer
 
 _latest = (sa.select(Round.id).where(Round.tournament_id == Tournament.id, Round.published)
            .order_by(Round.number.desc()).limit(1).correlate(Tournament).scalar_subquery())

@@ -15,8 +15,9 @@ import sqlalchemy as sa
 from ..core import identities
 from ..extensions import db
 from ..models import Match, Player, Round, Seat, Tournament
-from . import backup, standings
-from . import rounds as rounds_service
+from .event_files import backup
+from .results import standings
+from .swiss import rounds as rounds_service
 from .locks import lock_tournament
 
 STREAM_URL_MAX = Tournament.__table__.c.stream_url.type.length

@@ -1,7 +1,7 @@
 """Server-side authorization: the one place that decides who may do what to a tournament.
 
 Organizer routes name the capability they need; players act through their player link
-(app/services/player_links.py, kept on a device by app/web/player_session.py), never through these checks.
+(app/services/players/player_links.py, kept on a device by app/web/player_session.py), never through these checks.
 
 Roles in one event: its owner (everything), staff added by the owner as "organizer" (everything but deleting
 the event and managing staff) or "scorekeeper" (results, disputes, the timer). The site admin sees and exports
@@ -16,7 +16,8 @@ from werkzeug.exceptions import Forbidden
 
 from ..extensions import db
 from ..models import EventGroup, Player, Series, SeriesStaff, Staff, Tournament
-from ..services import event_stats, player_links
+from ..services import event_stats
+from ..services.players import player_links
 
 # Capabilities, from the narrowest to the widest.
 SCORE = "score"        # results, disputes, the round timer (a scorekeeper's work)

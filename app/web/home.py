@@ -8,8 +8,8 @@ from flask import render_template
 from ..core.identities import identities
 from ..models import Tournament
 from ..services import cut as cut_service
-from ..services import registration as registration_service
-from ..services import rounds
+from ..services.players import registration as registration_service
+from ..services.swiss import rounds
 from . import nrdb_oauth, player_session
 from .forms.players import EntryForm
 

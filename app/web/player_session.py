@@ -2,14 +2,14 @@
 
 Not in the signed session: a spare laptop that takes a moved event over has another SECRET_KEY, which would drop
 the session and with it every phone's "You:" line. The link itself is the secret (its token, its check, a moved
-link's hash, its reissue: app/services/player_links.py), so its cookie needs no signature: it is as secret as the
-session (HttpOnly, SameSite=Lax, Secure under https) and goes only to the event's own pages."""
+link's hash, its reissue: app/services/players/player_links.py), so its cookie needs no signature: it is as secret as
+the session (HttpOnly, SameSite=Lax, Secure under https) and goes only to the event's own pages."""
 from __future__ import annotations
 
 from flask import after_this_request, current_app, request, session, url_for
 
 from ..models import Player
-from ..services import player_links
+from ..services.players import player_links
 
 COOKIE = "sass_player_"  # + the event's slug
 _SET = "sass.player_links"  # in the request's environ: the links this request set (slug -> token or None)

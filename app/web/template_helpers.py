@@ -14,7 +14,10 @@ from ..core import clock
 from ..core.cards import data_label as card_data_label
 from ..core.names import name_key
 from ..models import Tournament, utcnow
-from ..services import event_stats, next_step, nrtm_export, player_links, player_page, registration, timer
+from ..services import event_stats, next_step
+from ..services.event_files import nrtm_export
+from ..services.players import player_links, player_page, registration
+from ..services.swiss import timer
 from . import access, player_session
 
 

@@ -5,7 +5,8 @@ Revises: f24e0f11e505
 Create Date: 2026-11-27 14:20:00
 
 Existing events get a random slip key, and their rounds keep their id as slip reference: the codes already printed
-name the round by its id and stay valid on this server by the former scheme (app/services/slip_codes.py `_legacy`).
+name the round by its id and stay valid on this server by the former scheme (app/services/results/slip_codes.py
+`_legacy`).
 """
 import secrets
 

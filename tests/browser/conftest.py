@@ -24,8 +24,8 @@ from app import create_app
 from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament, User
-from app.services import rounds as service
-from app.services import match_results
+from app.services.swiss import rounds as service
+from app.services.results import match_results
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

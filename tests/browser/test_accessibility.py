@@ -12,9 +12,11 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import AbrUpload, EventGroup, EventGroupMember, Player, Staff, Tournament, User, utcnow
-from app.services import cut, decklists, judge_calls, player_links, streaming
+from app.services import cut, decklists, judge_calls, streaming
+from app.services.players import player_links
 from app.models import AbrUpload, CheckInSettings, Player, Staff, Tournament, User, utcnow
-from app.services import cut, decklists, judge_calls, player_links, registration
+from app.services import cut, decklists, judge_calls
+from app.services.players import player_links, registration
 from app.services.check_in import roll_call
 from app.services.nrdb import accounts
 from app.services.schedule import plan as schedule_plan

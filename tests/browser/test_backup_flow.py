@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
-from app.services import participation
-from app.services import match_results
+from app.services.results import participation
+from app.services.results import match_results
 from test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
 
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
-from app.services import player_links
+from app.services.players import player_links
 from conftest import SeededEvent
 
 PHONE_360 = {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touch": True,

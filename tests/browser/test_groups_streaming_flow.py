@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Player, Tournament
-from app.services import player_links
-from app.services import rounds as rounds_service
+from app.services.players import player_links
+from app.services.swiss import rounds as rounds_service
 
 PHONE_360 = {"width": 360, "height": 780}
 FOUR = [("Ana Silva", "Haas-Bioroid: Precision Design", "Hoshiko Shiro: Untold Protagonist"),

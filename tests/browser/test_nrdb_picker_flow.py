@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Player, Tournament
-from app.services import player_links
+from app.services.players import player_links
 from nrdb_standin import Standin, codes_of, normalized_deck, running
 
 NARROW = {"width": 360, "height": 780}

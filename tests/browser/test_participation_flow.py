@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
-from app.services import player_links
+from app.services.players import player_links
 
 PHONE_360 = {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touch": True,
              "device_scale_factor": 2}

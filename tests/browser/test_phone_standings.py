@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import Tournament
 from app.services import cut as cut_service
-from app.services import player_links
+from app.services.players import player_links
 
 NARROW = 360
 OLD_CARDS_HEIGHT = 5346  # px: 23 players as the old 215 px cards

@@ -11,8 +11,10 @@ from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
-from app.services import match_results, participation, player_links, timer
-from app.services import rounds as service
+from app.services.players import player_links
+from app.services.results import match_results, participation
+from app.services.swiss import timer
+from app.services.swiss import rounds as service
 
 WIDTHS = [360, 1280]
 PASS_POLLS_MS = 13_000  # past a status.json poll and a player page check (config.py: 2 s, 10 s; ±25 %)

@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 from app.core import results
 from app.extensions import db
 from app.models import Player, Round, Tournament
-from app.services import rounds as service
-from app.services import match_results
-from app.services import pairing_edits
+from app.services.swiss import rounds as service
+from app.services.results import match_results
+from app.services.swiss import pairing_edits
 
 SHOTS = Path("/tmp/shots/roundpage")
 SIZES = {

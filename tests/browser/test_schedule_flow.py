@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Tournament
-from app.services import timer
+from app.services.swiss import timer
 
 PHONE_360 = {"width": 360, "height": 740}
 

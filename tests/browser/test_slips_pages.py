@@ -1,11 +1,11 @@
-"""A big round's match slips come a page of tables at a time (app/services/printouts.py SLIPS_PER_PAGE): the TO
+"""A big round's match slips come a page of tables at a time (app/services/swiss/printouts.py SLIPS_PER_PAGE): the TO
 moves between pages at 1280 px and on a 360 px phone, without sideways scrolling. The page size is lowered here
 so a 12-player event has pages."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from app.services import printouts
+from app.services.swiss import printouts
 from test_participation_flow import PHONE_360, no_sideways_scroll
 
 

@@ -87,7 +87,7 @@ def test_projector_page(roster, new_context, organizer, seed_swiss, screenshots)
     with event.live.app_context():
         from app.extensions import db
         from app.models import Tournament
-        from app.services import timer
+        from app.services.swiss import timer
         timer.act(db.session.get(Tournament, event.id), 3, "start", 65)
         db.session.remove()
 

@@ -19,9 +19,9 @@ from playwright.sync_api import expect
 from app import create_app
 from app.extensions import db
 from app.models import Player, Tournament, User
-from app.services import rounds as rounds_service
-from app.services import slip_codes
-from app.services.printouts import qr_svg
+from app.services.swiss import rounds as rounds_service
+from app.services.results import slip_codes
+from app.services.swiss.printouts import qr_svg
 
 from conftest import PASSWORD
 

@@ -13,8 +13,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import CheckIn, CheckInSettings, Player, Tournament, WaitlistEntry
-from app.services import player_links
-from app.services import registration
+from app.services.players import player_links
+from app.services.players import registration
 from test_participation_races import (PASSWORD, fire, player_opener, post, retry_busy, served,  # noqa: F401
                                       to_opener)
 

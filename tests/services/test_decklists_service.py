@@ -15,12 +15,13 @@ from cut_helpers import add_players, add_round
 from app.core import decklists as rules_core
 from app.extensions import db
 from app.models import Decklist, Player
-from app.services import backup as backup_service
+from app.services.event_files import backup as backup_service
 from app.services import cut as cut_service
 from app.services import decklists as service
-from app.services import export, next_step
-from app.services import restore as restore_service
-from app.services import rounds as rounds_service
+from app.services import next_step
+from app.services.event_files import export
+from app.services.event_files import restore as restore_service
+from app.services.swiss import rounds as rounds_service
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
 CORP = (FIXTURES / "corp_nrdb.txt").read_text(encoding="utf-8")

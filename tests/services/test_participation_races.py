@@ -20,8 +20,8 @@ from app import create_app
 from app.core import results
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Seat
-from app.services import player_links
-from app.services import rounds as service
+from app.services.players import player_links
+from app.services.swiss import rounds as service
 from cut_helpers import paired_event
 from served import served as served_app
 

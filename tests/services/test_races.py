@@ -179,7 +179,7 @@ def test_simultaneous_adds_of_one_name(server, make_tournament):
 
 
 def test_pair_clicked_at_once_on_two_hosts_starts_one_background_pairing(server, make_tournament):
-    """A big field pairs in the background (services/pairing_jobs.py). Three clicks of "Pair round 1" at once,
+    """A big field pairs in the background (services/swiss/pairing_jobs.py). Three clicks of "Pair round 1" at once,
     on two hosts sharing the database, 8 times: every answer sends the TO to the same job's page, one job row
     exists, and exactly one round is written, whole."""
     other = Server(server.app.config["SQLALCHEMY_DATABASE_URI"])

@@ -23,9 +23,9 @@ from app import create_app
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.core.names import name_key
-from app.services import backup as backup_service
-from app.services import restore as restore_service
-from app.services.upload_slots import upload_slot
+from app.services.event_files import backup as backup_service
+from app.services.event_files import restore as restore_service
+from app.services.event_files.upload_slots import upload_slot
 from bench.bench_uploads import Browser, dumps, make_backup, make_nrtm
 from served import served as served_app
 from sql_statements import counted_statements
@@ -214,7 +214,7 @@ def test_sqlite_lock_timeout_is_logged_and_said_once(database_uri, make_user, ca
     other = sqlite3.connect(sa.engine.make_url(database_uri).database, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
-        with caplog.at_level(logging.WARNING, logger="app.services.event_writer"):
+        with caplog.at_level(logging.WARNING, logger="app.services.event_files.event_writer"):
             response = _post(client, "/tournaments/restore", dumps(make_backup(10, 1)))
     finally:
         other.execute("ROLLBACK")

@@ -23,7 +23,7 @@ from app.core.penalties import Kind
 from app.extensions import db
 from app.models import (CheckIn, CheckInSettings, Match, Penalty, Player, ResultChange, Staff, Tournament,
                         WaitlistEntry)
-from app.services import player_links, registration
+from app.services.players import player_links, registration
 from cut_helpers import paired_event
 from test_judge_call_races import _keeper
 from test_participation_races import (PASSWORD, assert_coherent, fire, player_opener, post,  # noqa: F401

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import CutResult, Player, Tournament
-from app.services import backup as backup_service
-from app.services import restore as restore_service
+from app.services.event_files import backup as backup_service
+from app.services.event_files import restore as restore_service
 from app.services import cut as cut_service
 from cut_helpers import add_players, add_round, fixture_event
 

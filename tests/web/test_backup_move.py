@@ -10,10 +10,11 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, Staff, Tournament
-from app.services import restore as restore_service
-from app.services import event_writer, player_links
-from app.services import staff as staff_service
-from app.services.jsonfile import MAX_UNPACKED
+from app.services.event_files import restore as restore_service
+from app.services.event_files import event_writer
+from app.services.players import player_links
+from app.services.organizers import staff as staff_service
+from app.services.event_files.jsonfile import MAX_UNPACKED
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
 from test_rounds import matches, pair, setup_event

@@ -13,8 +13,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, ResultChange, ResultClaim, Tournament
-from app.services import backup as backup_service
-from app.services import participation
+from app.services.event_files import backup as backup_service
+from app.services.results import participation
 from bench.bench_uploads import make_backup
 from test_backup import _restore, _snapshot
 from test_participation import link, player_report, published_round, table

@@ -7,7 +7,7 @@ import pytest
 from app.extensions import db
 from app.models import Player
 from app.core.pairing.byes import unrequested_first_round_byes
-from app.services.players import bye_note
+from app.services.players.players import bye_note
 
 from test_rounds import matches, pair, setup_event
 

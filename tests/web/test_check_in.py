@@ -7,8 +7,9 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import CheckIn, CheckInSettings, Player, Seat, WaitlistEntry
-from app.services import nrtm_export, player_links
-from app.services import rounds as rounds_service
+from app.services.event_files import nrtm_export
+from app.services.players import player_links
+from app.services.swiss import rounds as rounds_service
 
 
 def _players(t) -> dict[str, Player]:
@@ -187,7 +188,7 @@ def _restore(client, doc):
 
 def test_check_ins_and_the_waitlist_travel_in_the_backup(app, client, login, make_user, make_tournament):
     from app.models import Tournament
-    from app.services import backup as backup_service
+    from app.services.event_files import backup as backup_service
 
     t = _full_event(make_user, make_tournament, login, client, cap=2, names=("Ana", "Ben", "Cy", "Dee", "Eve"))
     _roll_call(client, t, waitlist="y", closes_in="30")
@@ -218,7 +219,7 @@ def test_a_backup_whose_check_in_contradicts_itself_is_refused_whole(app, client
     import copy as copying
 
     from app.models import Tournament
-    from app.services import backup as backup_service
+    from app.services.event_files import backup as backup_service
 
     t = _full_event(make_user, make_tournament, login, client, cap=1, names=("Ana", "Ben", "Cy"))
     client.post(f"/tournaments/{t.id}/check-in/settings", data={"enabled": "y", "no_shows": "drop", "waitlist": "y"})
@@ -289,7 +290,7 @@ def test_an_open_page_learns_that_the_deadline_passed(app, client, login, make_u
     from datetime import timedelta
 
     from app.models import utcnow
-    from app.services import player_page
+    from app.services.players import player_page
 
     t = _full_event(make_user, make_tournament, login, client, cap=5, names=("Ana",))
     _roll_call(client, t, closes_in="30")

@@ -16,8 +16,8 @@ from app.extensions import db
 from app.models import Decklist
 from app.services import cut as cut_service
 from app.services import decklists as service
-from app.services import player_links
-from app.services import rounds as rounds_service
+from app.services.players import player_links
+from app.services.swiss import rounds as rounds_service
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
 CORP = (FIXTURES / "corp_nrdb.txt").read_text(encoding="utf-8")

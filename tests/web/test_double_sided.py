@@ -12,7 +12,7 @@ from flask_migrate import downgrade, upgrade
 
 from app.extensions import db
 from app.models import Player, Tournament
-from app.services import backup as backup_service
+from app.services.event_files import backup as backup_service
 from cut_helpers import add_players, add_round
 from test_participation import link, player_report, published_round, state
 from test_rounds import matches, setup_event

@@ -9,8 +9,9 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, ResultChange
-from app.services import match_results, player_links, player_page
-from app.services import rounds as rounds_service
+from app.services.players import player_links, player_page
+from app.services.results import match_results
+from app.services.swiss import rounds as rounds_service
 from test_rounds import matches, pair, setup_event
 
 

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Player, Staff
 from app.services import cut as cut_service
-from app.services import player_links
+from app.services.players import player_links
 from cut_helpers import add_players, paired_event, play_cut, random_swiss
 from test_rounds import matches, pair, report_all, setup_event
 

@@ -10,7 +10,7 @@ import pytest
 from app.extensions import db
 from app.models import Player
 from app.services import state
-from app.services.export import exact_decimal, filename, safe_cell
+from app.services.event_files.export import exact_decimal, filename, safe_cell
 from app.core.standings import compute_standings
 from test_rounds import matches, pair, report_all, setup_event
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import EventGroup, EventGroupMember, Player, Staff
 from app.services import groups as service
-from app.services import player_links
+from app.services.players import player_links
 from app.services import cut as cut_service
 from cut_helpers import play_cut
 from test_rounds import pair, report_all, setup_event

@@ -12,8 +12,8 @@ import pytest
 
 from app.extensions import db
 from app.models import Player
-from app.services import nrtm_export
-from app.services import printouts
+from app.services.event_files import nrtm_export
+from app.services.swiss import printouts
 from app.web import page_cache
 from served import served
 from test_rounds import pair, report_all, setup_event
@@ -125,7 +125,7 @@ def test_concurrent_first_requests_wait_for_one_build(app, database_uri, event, 
 
 
 def test_the_backup_is_built_once_per_version(event, monkeypatch):
-    from app.services import backup
+    from app.services.event_files import backup
 
     to, t = event
     builds = counting(monkeypatch, backup, "backup")

@@ -15,9 +15,9 @@ from app.extensions import db
 from app.models import Player, Tournament
 from app.core.names import name_key
 from app.core.pairing import Format
-from app.services import backup as backup_service
-from app.services import players as roster
-from app.services import standings as standings_service
+from app.services.event_files import backup as backup_service
+from app.services.players import players as roster
+from app.services.results import standings as standings_service
 from app.web.views import players as players_view
 from test_backup import _restore, _rich_event, _snapshot
 from test_rounds import matches, pair, report_all, setup_event

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import JudgeCall, Player, Staff
-from app.services import player_links
+from app.services.players import player_links
 from cut_helpers import paired_event
 
 
@@ -36,7 +36,7 @@ def _calls():
 
 
 def _table_of(t, player) -> int:
-    from app.services import participation
+    from app.services.results import participation
     return participation.my_table(t, player).table
 
 
@@ -246,7 +246,7 @@ def test_a_player_at_no_table_gets_no_button_and_no_call(app, event, make_user):
 
     owner = make_user("fresh@example.com", "correct horse")
     fresh = paired_event(owner, "Fresh Open", ["Zed", "Yan"])
-    from app.services import rounds as rounds_service
+    from app.services.swiss import rounds as rounds_service
     rounds_service.undo_round(fresh, 1)
     zed = db.session.scalars(sa.select(Player).filter_by(tournament_id=fresh.id, name="Zed")).one()
     phone = app.test_client()

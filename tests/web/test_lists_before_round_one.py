@@ -14,8 +14,8 @@ from app.extensions import db
 from app.models import Tournament
 from app.services import decklists as service
 from app.services import next_step
-from app.services import player_links
-from app.services.rounds import latest_number
+from app.services.players import player_links
+from app.services.swiss.rounds import latest_number
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
 CORP = (FIXTURES / "corp_nrdb.txt").read_text(encoding="utf-8")

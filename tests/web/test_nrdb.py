@@ -13,7 +13,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, NrdbAccount, Player, Round, Seat
-from app.services import backup, player_links, restore
+from app.services.event_files import backup, restore
+from app.services.players import player_links
 from app.web import nrdb_oauth
 from nrdb_standin import Standin, running
 
@@ -283,7 +284,7 @@ def test_history_shows_games_and_the_backup_keeps_links(app, client, nrdb, make_
     assert "Ben" in page and "(bo)" in page and "I lost as Runner" in page and "record 0-1-0" in page
     assert "I won as Corp" in bo.get("/nrdb/players/202").get_data(as_text=True)
     # CSV standings name the accounts
-    from app.services import export
+    from app.services.event_files import export
     csv = export.standings_csv(t)
     assert csv.splitlines()[0].endswith("nrdb username") and "ana" in csv and "bo" in csv
     # a backup carries the links, and a restore (here as a new event) keeps them

@@ -17,7 +17,7 @@ from test_authz import _snapshot
 
 from app.core import decklists as rules_core
 from app.services import decklists as decklist_service
-from app.services import player_links
+from app.services.players import player_links
 
 UUID = "7b2c3d4e-1111-4222-8333-944455556666"
 # The corp fixture (tests/fixtures/decklists/corp_nrdb.txt) by NetrunnerDB code, its identity among the cards.

@@ -19,7 +19,7 @@ from test_nrdb import CLIENT_ID, SECRET, _sign_in
 from app.extensions import db
 from app.models import NrdbAccount
 from app.services import decklists as decklist_service
-from app.services import player_links
+from app.services.players import player_links
 from app.web import nrdb_oauth
 from nrdb_standin import Standin, codes_of, normalized_deck, running
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
 from app.services import cut as cut_service
-from app.services import nrtm_export
+from app.services.event_files import nrtm_export
 from cut_helpers import add_players, add_round, fixture_event
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm_fixture_open.json"

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import CutResult, Match, Tournament
 from app.services import cut as cut_service
-from app.services import nrtm_export
+from app.services.event_files import nrtm_export
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SHAPES = {
@@ -196,8 +196,8 @@ def test_a_played_cut_still_open_takes_its_results(client, make_user, login):
 
 
 def test_a_played_cut_backs_up_and_restores(client, make_user, login):
-    from app.services import backup
-    from app.services import restore as restore_service
+    from app.services.event_files import backup
+    from app.services.event_files import restore as restore_service
     owner = make_user()
     login()
     t = _import(client, _load("cobra_single_elimination_upsets"))
@@ -383,8 +383,8 @@ def test_a_double_elimination_file_mid_cut_stays_double(client, make_user, login
 
 
 def test_a_waiting_games_table_survives_a_backup_and_other_results(client, make_user, login):
-    from app.services import backup
-    from app.services import restore as restore_service
+    from app.services.event_files import backup
+    from app.services.event_files import restore as restore_service
     owner = make_user()
     login()
     doc = _load("cobra_single_elimination_upsets")

@@ -17,10 +17,11 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import CutEntry, CutResult, Match, Player, Round, Seat, Tournament
-from app.services import backup as backup_service
-from app.services import restore as restore_service
-from app.services import nrtm_export, nrtm_import, state
-from app.services.jsonfile import FileError
+from app.services.event_files import backup as backup_service
+from app.services.event_files import restore as restore_service
+from app.services import state
+from app.services.event_files import nrtm_export, nrtm_import
+from app.services.event_files.jsonfile import FileError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm"
 URL = "https://sass.example/t/x"
@@ -236,8 +237,8 @@ def _second_seat_bye() -> dict:
 def test_a_bye_in_the_second_seat_stays_there_and_counts_everywhere(client, make_user, login):
     """Stored in the seat the file gave it, written back there, and every page, export and standing that reads
     byes still finds it (no query assumes a bye sits first)."""
-    from app.services import export as csv_export
-    from app.services import player_links
+    from app.services.event_files import export as csv_export
+    from app.services.players import player_links
 
     make_user()
     login()

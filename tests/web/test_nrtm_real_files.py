@@ -14,7 +14,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, Seat, Tournament
-from app.services import nrtm_export, nrtm_import, state
+from app.services import state
+from app.services.event_files import nrtm_export, nrtm_import
 
 URL = "https://sass.example/t/x"
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eun", "Finn"]

@@ -17,7 +17,7 @@ from app.core.factions import read as read_faction
 from app.core.identities import player_faction
 from app.extensions import db
 from app.models import CutEntry, Match, Player, Round, Seat
-from app.services import nrtm_export, nrtm_import
+from app.services.event_files import nrtm_export, nrtm_import
 from bench.bench_import import synthetic_file
 
 URL = "https://sass.example/t/x"
@@ -128,7 +128,7 @@ def test_import_of_the_export_is_the_same_event(app, make_user, drawn):
 @given(FILES)
 def test_a_backup_of_an_imported_event_restores_the_same_event(app, make_user, drawn):
     """Penalties, twoForOne, the file's ranks and totals kept without their games survive a backup."""
-    from app.services import backup, restore
+    from app.services.event_files import backup, restore
     owner = _owner(make_user)
     first = nrtm_import.import_file(json.dumps(_file(*drawn)).encode(), owner)
     copy = restore.restore(backup.packed(backup.backup(first)), owner)

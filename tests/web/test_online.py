@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, Tournament
-from app.services import player_links
-from app.services import rounds as rounds_service
+from app.services.players import player_links
+from app.services.swiss import rounds as rounds_service
 from app.services.online import report_codes
 
 
@@ -213,9 +213,9 @@ def test_one_address_guessing_many_players_is_throttled(app, event):
 def test_a_backup_keeps_the_event_online_its_handles_and_the_list_lock(event, owner):
     import json
 
-    from app.services import backup as backup_service
+    from app.services.event_files import backup as backup_service
     from app.services import decklists
-    from app.services import restore as restore_service
+    from app.services.event_files import restore as restore_service
 
     _add(event, "Ana", "anaplays", "ana.d")
     _add(event, "Bo")

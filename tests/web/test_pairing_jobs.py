@@ -1,4 +1,4 @@
-"""Pairing in the background (services/pairing_jobs.py, views/pairing_jobs.py): the POST answers at once, the TO's
+"""Pairing in the background (services/swiss/pairing_jobs.py, views/pairing_jobs.py): the POST answers at once, the TO's
 page follows the job to the new round, a second click follows the same job, a failure shows the engine's message
 with nothing written, and a job whose worker died can be started again."""
 from __future__ import annotations

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Tournament
-from app.services import player_links
+from app.services.players import player_links
 from test_round_page import live, live_counts
 from test_rounds import matches, pair, report_all, setup_event
 

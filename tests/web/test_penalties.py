@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Penalty, Player, ResultChange, Seat, Staff
-from app.services import player_links
+from app.services.players import player_links
 from cut_helpers import paired_event
 
 

@@ -14,7 +14,7 @@ from app.core.deck_checks import Pool
 from app.core.penalties import Infraction, Kind
 from app.extensions import db
 from app.models import DeckCheck, Match, Seat, Penalty, Player, ResultChange, Tournament, User
-from app.services import backup as backup_service
+from app.services.event_files import backup as backup_service
 from app.services.penalties import deck_checks, record
 from cut_helpers import paired_event
 

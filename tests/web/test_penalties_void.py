@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Penalty, Player, ResultChange, Seat, Staff, Tournament
-from app.services import backup as backup_service
+from app.services.event_files import backup as backup_service
 from app.services.penalties import record
 from cut_helpers import paired_event
 

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, ResultClaim
-from app.services import player_links
-from app.services import rounds as service
+from app.services.players import player_links
+from app.services.swiss import rounds as service
 from cut_helpers import paired_event
 from test_authz import _snapshot
 

@@ -9,7 +9,7 @@ from test_rounds import setup_event
 
 from app.extensions import db
 from app.models import Player
-from app.services import player_links, player_page
+from app.services.players import player_links, player_page
 from app.web.headers import HEADERS
 
 

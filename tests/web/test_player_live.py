@@ -15,7 +15,7 @@ from test_rounds import report_all, setup_event
 from app.extensions import db
 from app.models import Player
 from app.services import cut as cut_service
-from app.services import player_links
+from app.services.players import player_links
 
 PARTS = {"me-dropped", "me-clock", "me-card", "me-tabs", "me-drop", "judge-call", "check-in", "me-next"}
 

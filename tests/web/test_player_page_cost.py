@@ -9,9 +9,10 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import CheckIn, JudgeCall, Player, WaitlistEntry
-from app.services import event_writer, player_links
+from app.services.event_files import event_writer
+from app.services.players import player_links
 from app.services.prepared import EVERY
-from app.services import restore as restore_service
+from app.services.event_files import restore as restore_service
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
 

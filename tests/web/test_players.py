@@ -10,7 +10,7 @@ from app.extensions import db
 from app.core.identities import identities
 from app.models import Player, Round
 from app.services import state
-from app.services.player_import import MAX_ROWS, UnreadableFile, decode, parse_players
+from app.services.players.player_import import MAX_ROWS, UnreadableFile, decode, parse_players
 
 
 @pytest.fixture

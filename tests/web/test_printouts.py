@@ -9,8 +9,10 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player
-from app.services import player_links, rounds, slip_codes
-from app.services.printouts import qr_svg
+from app.services.players import player_links
+from app.services.results import slip_codes
+from app.services.swiss import rounds
+from app.services.swiss.printouts import qr_svg
 from test_rounds import matches, pair, setup_event
 
 

@@ -191,7 +191,7 @@ def _rows(page: str, tag: str = "tr") -> list[str]:
 def test_standings_find_my_name_and_my_row(live, app):
     """Standings filter like pairings (case and accents ignored, without JavaScript too) and mark the row of
     the player this device remembers; the compact phone row keeps rank, name, points, first tiebreaker, record."""
-    from app.services import player_links
+    from app.services.players import player_links
     to, anon, t, players = live
     kovac = players[1]
     kovac.name = "Ana Kovač"

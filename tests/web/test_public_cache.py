@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 from app.web import page_cache
-from app.services import player_links
+from app.services.players import player_links
 from test_public import live  # noqa: F401  (fixture)
 from test_rounds import matches, report_all
 

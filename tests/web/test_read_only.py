@@ -8,7 +8,7 @@ from cut_helpers import add_players, add_round
 
 from app.extensions import db
 from app.models import Player
-from app.services import player_links
+from app.services.players import player_links
 
 
 def _sent(client, method: str, url: str, **kwargs) -> list[tuple[int, bool, str]]:

@@ -14,8 +14,8 @@ from served import served
 from app.core import results
 from app.extensions import db
 from app.models import Player, Tournament
-from app.services import rounds as rounds_service
-from app.services import match_results
+from app.services.swiss import rounds as rounds_service
+from app.services.results import match_results
 
 
 def _players(t) -> dict[str, Player]:
@@ -42,7 +42,7 @@ def test_register_remembers_the_device_and_shows_link_and_qr(app, event):
     assert (ana.corp_identity, ana.runner_identity, ana.pronouns, ana.self_registered) == \
         ("Weyland Consortium", "Zahya", "she/her", True)
     page = phone.get(r.location).get_data(as_text=True)
-    from app.services import player_links
+    from app.services.players import player_links
     assert "Save this link" in page and f"/t/{event.slug}/p/{player_links.token(ana)}" in page
     assert "<svg" in page  # the QR code
     # The home page now knows this phone; another phone still sees the form.

@@ -134,7 +134,7 @@ def test_bye_and_foreign_matches(make_user, make_tournament, login):
     other = make_tournament(other_owner, name="Other")
     db.session.add_all([Player(tournament_id=other.id, name=n) for n in ("X", "Y")])
     db.session.commit()
-    from app.services.rounds import pair_next_round
+    from app.services.swiss.rounds import pair_next_round
     pair_next_round(other, 1)
     (foreign, _), = matches(other, 1)
     assert report(client, t, foreign.id, result="corp").status_code == 404

@@ -8,7 +8,7 @@ from flask import current_app, g
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
 from app.core.pairing import Format
-from app.services import rounds as service
+from app.services.swiss import rounds as service
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 

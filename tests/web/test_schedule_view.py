@@ -16,9 +16,9 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Round, ScheduleDay, ScheduleItem, Tournament, as_utc
-from app.services import backup as backup_service
+from app.services.event_files import backup as backup_service
 from app.services import next_step
-from app.services import player_links
+from app.services.players import player_links
 from test_rounds import pair, report_all, setup_event
 
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -90,7 +90,7 @@ def test_a_backup_carries_the_switch_and_a_restore_checks_it(make_user, make_tou
 
     import sqlalchemy as sa
 
-    from app.services import backup
+    from app.services.event_files import backup
 
     client, t, _ = setup_event(make_user, make_tournament, login, n=4, seed_by_rating=True)
     doc = backup.backup(t)

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import pytest
 from flask import session
 
-from app.services import player_links
+from app.services.players import player_links
 from app.web import shared_answers
 from test_public import live  # noqa: F401  (fixture)
 
@@ -34,7 +34,7 @@ def body(response) -> str:
 def frozen(monkeypatch):
     """One moment for every request: the round's clock draws the same bytes for everyone."""
     moment = datetime(2026, 11, 26, 12, 0, 0, tzinfo=timezone.utc)
-    from app.services import timer
+    from app.services.swiss import timer
     from app.web import template_helpers
     monkeypatch.setattr(template_helpers, "utcnow", lambda: moment)
     monkeypatch.setattr(timer, "utcnow", lambda: moment)

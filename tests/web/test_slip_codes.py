@@ -11,7 +11,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, ResultChange, Staff
-from app.services import player_links, slip_codes
+from app.services.players import player_links
+from app.services.results import slip_codes
 from test_authz import _snapshot
 from test_rounds import matches, pair, setup_event
 
@@ -53,7 +54,7 @@ def codes_in(page: str, t) -> dict[int, str]:
         if m.is_bye:
             continue
         code = slip_codes.code(t, m.round.slip_ref, m.table, [db.session.get(Player, s.player_id).name for s in seats])
-        from app.services.printouts import qr_svg
+        from app.services.swiss.printouts import qr_svg
         from flask import url_for
         if qr_svg(url_for("slips.show", slug=t.slug, code=code, _external=True), inline=True) in page:
             found[m.table] = code

@@ -14,9 +14,10 @@ from app.core import results
 from app.extensions import db
 from app.models import Match, Player, Round
 from app.services import cut as cut_service
-from app.services import export, participation
-from app.services import rounds as rounds_service
-from app.services.match_results import Actor, report_result
+from app.services.event_files import export
+from app.services.results import participation
+from app.services.swiss import rounds as rounds_service
+from app.services.results.match_results import Actor, report_result
 from cut_helpers import play_cut
 
 IDENTITIES = [  # (corp, runner): known ones, a name SASS does not know, an empty field, odd spelling

@@ -7,8 +7,9 @@ import sqlalchemy as sa
 import pytest
 
 from app.extensions import db
-from app.services import restore as restore_service
-from app.services import event_writer, status
+from app.services.event_files import restore as restore_service
+from app.services import status
+from app.services.event_files import event_writer
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
 

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, Round
-from app.services import backup as backup_service
-from app.services import restore
+from app.services.event_files import backup as backup_service
+from app.services.event_files import restore
 from test_rounds import matches, pair, report_all, setup_event
 from test_timer import flashed
 

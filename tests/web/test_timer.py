@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Round, Tournament, as_utc
-from app.services import timer as service
+from app.services.swiss import timer as service
 from test_rounds import pair, report_all, setup_event
 
 HUGE = "9" * 30

@@ -14,8 +14,11 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import PendingStaff, Round, Staff, Tournament, User, as_utc
-from app.services import backup, player_links, slip_codes, timer
-from app.services import staff as staff_service
+from app.services.event_files import backup
+from app.services.players import player_links
+from app.services.results import slip_codes
+from app.services.swiss import timer
+from app.services.organizers import staff as staff_service
 from test_rounds import matches, pair, setup_event
 
 SPARE_KEY = "the spare laptop's own key"

@@ -6,8 +6,9 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Player, WaitlistEntry
-from app.services import decklists, player_links
-from app.services import rounds as rounds_service
+from app.services import decklists
+from app.services.players import player_links
+from app.services.swiss import rounds as rounds_service
 
 
 def _players(t) -> dict[str, Player]:

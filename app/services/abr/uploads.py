@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db
 from ...models import AbrUpload, Tournament, as_utc, utcnow
 from .. import next_step
-from .. import nrtm_export
+from ..event_files import nrtm_export
 from ..locks import lock_tournament
 from .contract import REFUSED, SENT, Answer, backoff
 
@@ -47,7 +47,7 @@ def ready(t: Tournament) -> bool:
 
 
 def build(t: Tournament, url: str, app_name: str) -> str:
-    """The NRTM file as sent: the public export (app/services/nrtm_export.py) with the event's ABR id."""
+    """The NRTM file as sent: the public export (app/services/event_files/nrtm_export.py) with the event's ABR id."""
     return json.dumps(nrtm_export.export(t, url, app_name, abr_id=t.abr_id), ensure_ascii=False,
                       separators=(",", ":"))
 

@@ -1,5 +1,5 @@
-"""Check-in in a backup (app/services/backup.py, restore.py, event_writer.py) under the key "check_in": the roll
-call's settings, every check-in and the waitlist in its order, players named by their number in the file. Absent
+"""Check-in in a backup (app/services/event_files/backup.py, restore.py, event_writer.py) under the key "check_in": the
+roll call's settings, every check-in and the waitlist in its order, players named by their number in the file. Absent
 (a backup made before check-in existed): check-in off, nobody checked in, no waitlist.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from ...core.check_in import NoShows
 from ...extensions import db
 from ...models import CheckIn, CheckInSettings, MAX_INT, Tournament, WaitlistEntry, as_utc
-from .. import jsonfile as j
+from ..event_files import jsonfile as j
 
 KEY = "check_in"
 

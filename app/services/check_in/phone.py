@@ -29,8 +29,8 @@ class PhoneView:
 
 
 # The page's whole check-in state (every player page reads it): the settings, the player's waitlist entry and their
-# check-in at the running roll call, as `read` takes them. The player page's facts (services/player_page.py) read
-# these columns in their own statement; `view` asks them alone, with the event's latest round.
+# check-in at the running roll call, as `read` takes them. The player page's facts (services/players/player_page.py)
+# read these columns in their own statement; `view` asks them alone, with the event's latest round.
 STATE = (CheckInSettings.enabled, CheckInSettings.round, CheckInSettings.deadline, CheckInSettings.no_shows,
          WaitlistEntry.id, WaitlistEntry.promoted_at, CheckIn.id, CheckIn.by_staff)
 

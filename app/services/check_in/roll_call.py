@@ -18,7 +18,7 @@ from ...core import check_in as rules
 from ...core.names import name_key
 from ...extensions import db
 from ...models import CheckIn, Player, Round, Tournament, as_utc, touch, utcnow
-from .. import backup
+from ..event_files import backup
 from ..locks import lock_tournament
 from . import settings, waitlist
 

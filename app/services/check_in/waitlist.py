@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from ...core import check_in as rules
 from ...extensions import db
 from ...models import Player, Tournament, WaitlistEntry, touch, utcnow
-from .. import players as roster
+from ..players import players as roster
 from ..locks import lock_tournament
 
 # A player still waiting for a place: state.entrants leaves them out (not paired, not in the standings, not in the

@@ -20,7 +20,7 @@ from ...extensions import db
 from ...models import Match, NrdbAccount, Player, Round, Seat, Tournament
 from .. import cut as cut_service
 from .. import state
-from ..rounds import corp_first
+from ..swiss.rounds import corp_first
 
 
 @dataclass(frozen=True)

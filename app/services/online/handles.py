@@ -96,7 +96,7 @@ def check(t: Tournament, jinteki: str, *, required: bool, except_id: int | None 
 
 
 def import_problems(t: Tournament, rows) -> list[str]:
-    """For a CSV import (app/services/player_import.py rows): usernames given twice in the file or already an
+    """For a CSV import (app/services/players/player_import.py rows): usernames given twice in the file or already an
     entered player's, as "Row n: ..." lines."""
     if not t.online:
         return []

@@ -1,7 +1,7 @@
 """The short code a player of an online event proves who they are with at the event's report address.
 
 Six characters of Crockford's base 32 (no I, L, O or U; read back, O is 0 and I and L are 1), so 2^30 codes.
-Like the player link (app/services/player_links.py) it is a MAC of the player's id and link key under the app's
+Like the player link (app/services/players/player_links.py) it is a MAC of the player's id and link key under the app's
 SECRET_KEY: the database alone yields no code, and the TO's "new link" ends the old code with the old link. A
 right code gives the device the player's link; guesses are throttled per address and per player
 (app/web/throttle.py), so 2^30 codes are out of reach.

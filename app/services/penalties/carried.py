@@ -18,8 +18,8 @@ from ...core.results import BYE, ResultError, outcome
 from ...extensions import db
 from ...models import MAX_INT, DeckCheck, DeckCheckDraw, Penalty, Tournament, as_utc
 from ...models.penalties import VOID_REASON_LENGTH
-from .. import jsonfile as j
-from ..jsonfile import CONTROL, FileError
+from ..event_files import jsonfile as j
+from ..event_files.jsonfile import CONTROL, FileError
 
 KEY = "penalties"
 NAME_LENGTH = 254
@@ -88,7 +88,7 @@ def dump(t: Tournament, number: dict) -> dict:
         "draws": [{"round": d.round_number, "seed": d.seed, "pool": d.pool, "top_tables": d.top_tables,
                    "count": d.count, "by": d.drawn_by, "at": _time(d.created_at),
                    # a player removed since the draw is left out of its inputs only if they never were: a
-                   # started event removes no one (services/players.py)
+                   # started event removes no one (services/players/players.py)
                    "candidates": [[number[pid], table, checked] for pid, table, checked in d.candidates
                                   if pid in number],
                    "picked": [number[pid] for pid in d.picked if pid in number]}

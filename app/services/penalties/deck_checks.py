@@ -16,7 +16,7 @@ from ...core import deck_checks as rules
 from ...core.deck_checks import Candidate, Pool
 from ...extensions import db
 from ...models import DeckCheck, DeckCheckDraw, Player, Round, Tournament, User, as_utc, utcnow
-from .. import backup
+from ..event_files import backup
 from ..locks import lock_tournament
 from .record import NotFound, Refused, tables, user_name
 

@@ -18,11 +18,11 @@ from ...core.penalties import ROUND, Infraction, Kind, PenaltyError, penalized
 from ...core.results import BYE, label
 from ...extensions import db
 from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, WaitlistEntry, as_utc, touch, utcnow
-from .. import backup
+from ..event_files import backup
 from ..check_in import waitlist
 from ..locks import lock_tournament
-from ..match_results import Actor, lock_match, write_result
-from ..rounds import RoundError
+from ..results.match_results import Actor, lock_match, write_result
+from ..swiss.rounds import RoundError
 
 
 class Refused(PenaltyError):

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from ...core import schedule as rule
 from ...extensions import db
 from ...models import Round, Tournament, as_utc
-from .. import jsonfile as j
+from ..event_files import jsonfile as j
 from . import plan as plans
 
 

@@ -15,8 +15,8 @@ from ...core.kept import Kept
 from ...extensions import db
 from ...models import Round, Tournament, as_utc, utcnow
 from .. import next_step
-from ..rounds import round_summaries
-from ..timer import clock_from_row, iso
+from ..swiss.rounds import round_summaries
+from ..swiss.timer import clock_from_row, iso
 from . import plan as plans
 
 

@@ -6,7 +6,7 @@ import io
 
 from ...core.series.points import figure
 from ...models import Series
-from ..export import safe_cell
+from ..event_files.export import safe_cell
 from .manage import rules
 from .standings import Table
 
@@ -23,8 +23,9 @@ def _invitation(table: Table, line) -> str:
 
 
 def as_csv(series: Series, table: Table) -> str:
-    """Safe to open in a spreadsheet (app/services/export.py safe_cell). One row per series player: rank, name, NetrunnerDB username, points, events, wins, invitation, then each
-    event's points (empty where they did not play; in brackets where the result does not count)."""
+    """Safe to open in a spreadsheet (app/services/event_files/export.py safe_cell). One row per series player: rank,
+    name, NetrunnerDB username, points, events, wins, invitation, then each event's points (empty where they did not
+    play; in brackets where the result does not count)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([safe_cell(c) for c in ["rank", "name", "nrdb", "points", "events", "wins", "invited"]

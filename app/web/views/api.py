@@ -19,9 +19,10 @@ from ...core.pairing import Format
 from ...services import cut as cut_service
 from ...services import event_stats
 from .. import page_cache, shared_answers
-from ...services import participation, registration
+from ...services.players import registration
+from ...services.results import participation
 from ...services import state
-from ...services import timer
+from ...services.swiss import timer
 from ...services.check_in import waitlist
 from ...services.schedule import timeline as schedule_timeline
 from ..access import public_tournament, stats_tournament

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db, login_manager
 from ..forms.auth import LoginForm, PasswordChangeForm, ProfileForm, SignupForm
 from ...models import User
-from ...services import accounts, staff
+from ...services.organizers import accounts, staff
 
 bp = Blueprint("auth", __name__)
 

@@ -31,7 +31,7 @@ EXPIRED = "The form expired. Reload the page and try again."
 @bp.app_template_global("check_in_box")
 def check_in_box(t: Tournament, player: Player, token: str, me=None) -> Markup:
     """The player page's part: their place on the waitlist or "you are in", and the check-in button. `me`: the
-    page's services/player_page.PlayerView, whose boxes, when read with the page's facts, say the state."""
+    page's services/players/player_page.PlayerView, whose boxes, when read with the page's facts, say the state."""
     state = me.boxes.check_in if me is not None and me.boxes is not None else phone.view(t, player)
     return Markup(render_template("check_in/_player.html", t=t, token=token, me=state, Phone=Phone))
 

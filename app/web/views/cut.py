@@ -10,12 +10,12 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ...core import bracket_layout
 from ..forms.cut import ConfirmForm, CreateCutForm, ImportAnywayForm, PlayerChoiceForm, RestoreForm, UploadForm
-from ...services import backup as backup_service
-from ...services import restore as restore_service
+from ...services.event_files import backup as backup_service
+from ...services.event_files import restore as restore_service
 from ...services import cut as cut_service
-from ...services import nrtm_export, nrtm_import
-from ...services.jsonfile import FileError
-from ...services.upload_slots import Busy, upload_slot
+from ...services.event_files import nrtm_export, nrtm_import
+from ...services.event_files.jsonfile import FileError
+from ...services.event_files.upload_slots import Busy, upload_slot
 from .. import page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
 from ..downloads import attachment

@@ -21,8 +21,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ...core.decklists import Side
 from ...models import Player, Tournament
 from ...services import decklists as service
-from ...services import export, next_step
-from ...services.players import rounds_started
+from ...services import next_step
+from ...services.event_files import export
+from ...services.players.players import rounds_started
 from .. import built_pages
 from ..access import ORGANIZE, OWNER, SCORE, linked_player, managed_player, managed_tournament, public_tournament, role
 from ..forms.decklists import ActionForm, DecklistForm, DecklistSettingsForm

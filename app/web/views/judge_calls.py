@@ -32,8 +32,8 @@ def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK, new
 @bp.app_template_global("judge_call_box")
 def judge_call_box(t: Tournament, player: Player, token: str, me=None) -> Markup:
     """The player page's part: the call button, or their call's state with a cancel button. `me`: the page's
-    services/player_page.PlayerView, whose swiss table (and newest call, when read with the page's facts) the box
-    reads rather than asking again."""
+    services/players/player_page.PlayerView, whose swiss table (and newest call, when read with the page's facts) the
+    box reads rather than asking again."""
     if me is None:
         return Markup(_player_box(t, player, token))
     return Markup(_player_box(t, player, token, me.mine, service.ASK if me.boxes is None else me.boxes.judge_call))

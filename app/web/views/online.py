@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, g, redirect, render_template, request, url_for
 
 from ...models import Player, Tournament
-from ...services import player_links
+from ...services.players import player_links
 from ...services.online import handles, report_codes
 from .. import player_session
 from ..access import public_tournament

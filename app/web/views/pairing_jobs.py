@@ -1,11 +1,11 @@
-"""The TO's page following a pairing that runs in the background (services/pairing_jobs.py)."""
+"""The TO's page following a pairing that runs in the background (services/swiss/pairing_jobs.py)."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import login_required
 
-from ...services import pairing_jobs
-from ...services import rounds as rounds_service
+from ...services.swiss import pairing_jobs
+from ...services.swiss import rounds as rounds_service
 from ..access import ORGANIZE, managed_tournament
 from ..forms.rounds import PairForm
 

@@ -1,7 +1,7 @@
 """Players act through their secret link: their own page, report / confirm / dispute their table, drop.
 The TO shows, prints and replaces links, and watches reports arrive on the round page.
 
-A player route is authorized by the token in its URL alone (app/services/player_links.py): it grants that
+A player route is authorized by the token in its URL alone (app/services/players/player_links.py): it grants that
 player's own actions in that event and nothing else.
 """
 from __future__ import annotations
@@ -17,9 +17,11 @@ from ...core import result_wording, results
 from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
-from ...services import participation, player_links, player_page, timer
+from ...services.players import player_links, player_page
+from ...services.results import participation
+from ...services.swiss import timer
 from ...services.schedule import timeline as schedule_timeline
-from ...services import rounds as rounds_service
+from ...services.swiss import rounds as rounds_service
 from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
 from ..read_only import read_only
@@ -35,7 +37,7 @@ LIVE_PARTS = {"me-dropped": "me_dropped", "me-clock": "me_clock", "me-card": "me
 
 
 def _context(t: Tournament, player: Player, token: str, known: player_page.Known | None) -> dict:
-    """What the page and its parts read: the player's view now (services/player_page.py; its boxes from `known`,
+    """What the page and its parts read: the player's view now (services/players/player_page.py; its boxes from `known`,
     the facts the ETag was made of), their result buttons and results worded from their seat
     (app/core/result_wording.py)."""
     me = player_page.view(t, player, known)

@@ -10,16 +10,16 @@ from ...extensions import db
 from ..forms.players import ImportForm, PlayerForm
 from ...core.identities import identities
 from ...models import Player, Tournament
-from ...services import players as roster
+from ...services.players import players as roster
 from ...services import streaming
 from ...services.check_in import waitlist
 from ...services.online import handles
 from ...services.locks import lock_tournament
-from ...services.player_import import UnreadableFile, decode, parse_players
+from ...services.players.player_import import UnreadableFile, decode, parse_players
 from ..access import ORGANIZE, managed_tournament
 from ..read_only import read_only
 from ..conditional import client_has
-from ...services.players import rounds_started
+from ...services.players.players import rounds_started
 
 bp = Blueprint("players", __name__, url_prefix="/tournaments/<int:tid>/players")
 
@@ -40,7 +40,7 @@ def _players(tournament: Tournament) -> list[Player]:
 
 
 def _check_unique(form: PlayerForm, tournament: Tournament, player: Player | None = None) -> bool:
-    """Names are unique per tournament (app/services/players.py); a fixed table belongs to one active player."""
+    """Names are unique per tournament (app/services/players/players.py); a fixed table belongs to one active player."""
     clash = roster.holder_of(tournament, form.name.data, except_id=player.id if player else None)
     if clash:
         form.name.errors.append(roster.taken_message(clash.name))

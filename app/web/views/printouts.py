@@ -7,8 +7,8 @@ import json
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from ...services import printouts as service
-from ...services import rounds as rounds_service
+from ...services.swiss import printouts as service
+from ...services.swiss import rounds as rounds_service
 from .. import built_pages, page_cache
 from ..access import SCORE, managed_tournament, may, public_tournament
 

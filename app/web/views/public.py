@@ -18,10 +18,10 @@ from ...extensions import db
 from ...models import Round, Tournament, utcnow
 from ...core.names import name_key
 from .. import page_cache
-from ...services import player_links
-from ...services import rounds as service
-from ...services import standings as standings_service
-from ...services import timer
+from ...services.players import player_links
+from ...services.swiss import rounds as service
+from ...services.results import standings as standings_service
+from ...services.swiss import timer
 from ...services.status import poll
 from .. import player_session, shared_answers, template_helpers
 from ..access import public_tournament

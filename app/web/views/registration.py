@@ -7,8 +7,8 @@ from markupsafe import Markup
 
 from ..forms.players import EntryForm
 from ...core.identities import identities
-from ...services import player_links
-from ...services import registration as service
+from ...services.players import player_links
+from ...services.players import registration as service
 from ...services.check_in import waitlist
 from ...services.nrdb import accounts as nrdb_accounts
 from .. import nrdb_oauth, player_session

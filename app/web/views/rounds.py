@@ -9,13 +9,16 @@ from ...core import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ...core.names import name_key
 from ...core.pairing import Format
-from ...services import export, next_step, participation
+from ...services import next_step
+from ...services.event_files import export
+from ...services.results import participation
 from ...core.pairing_edits import EDIT_ACTIONS
 from ...models import PairingJob
-from ...services import match_results, pairing_edits, pairing_jobs
-from ...services import standings as standings_service
-from ...services import rounds as service
-from ...services import timer
+from ...services.results import match_results
+from ...services.swiss import pairing_edits, pairing_jobs
+from ...services.results import standings as standings_service
+from ...services.swiss import rounds as service
+from ...services.swiss import timer
 from .. import live_parts, page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, may
 from ..read_only import read_only

@@ -1,13 +1,13 @@
 """A match slip's QR code: its table's own page, where whoever holds the slip reports that table's result in
-that round, once (app/services/slip_codes.py). It grants nothing else: no player's page, no other table."""
+that round, once (app/services/results/slip_codes.py). It grants nothing else: no player's page, no other table."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 
 from ...core import results
 from ..forms.participation import SlipReportForm
-from ...services import slip_codes
-from ...services.rounds import RoundError
+from ...services.results import slip_codes
+from ...services.swiss.rounds import RoundError
 from ..access import public_tournament
 
 bp = Blueprint("slips", __name__)

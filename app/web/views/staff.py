@@ -5,7 +5,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import login_required
 
 from ..forms.staff import RemoveStaffForm, StaffForm
-from ...services import staff as service
+from ...services.organizers import staff as service
 from ..access import OWN, managed_tournament
 
 bp = Blueprint("staff", __name__, url_prefix="/tournaments/<int:tid>/staff")

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, flash, redirect, request, url_for
 from flask_login import login_required
 
 from ...services import streaming as service
-from ...services import timer
+from ...services.swiss import timer
 from .. import page_cache, shared_answers
 from ..access import ORGANIZE, managed_tournament, public_tournament
 from ..forms.streaming import FeatureForm, StreamForm

@@ -1,5 +1,5 @@
 """The round timer: the TO's controls and the projector page. The clock itself is app/core/clock.py, its storage
-app/services/timer.py; every browser counts down from the server's end time (static/countdown.js)."""
+app/services/swiss/timer.py; every browser counts down from the server's end time (static/countdown.js)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
@@ -7,8 +7,8 @@ from flask_login import login_required
 
 from ..forms.timer import AdjustForm, TimerForm
 from ...core.names import name_key
-from ...services import rounds as rounds_service
-from ...services import timer as service
+from ...services.swiss import rounds as rounds_service
+from ...services.swiss import timer as service
 from ..access import SCORE, managed_tournament, public_tournament
 
 bp = Blueprint("timer", __name__)

@@ -13,9 +13,9 @@ from ...core.standings import recommended_rounds
 from ...services import cut as cut_service
 from ...services import decklists
 from ...services import next_step
-from ...services import staff as staff_service
+from ...services.organizers import staff as staff_service
 from ...services.check_in import waitlist
-from ...services.players import bye_note, rounds_started
+from ...services.players.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
 bp = Blueprint("tournaments", __name__)

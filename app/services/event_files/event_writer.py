@@ -16,15 +16,15 @@ from typing import Hashable, Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
-from ..extensions import db
-from .check_in import carried as check_in_carried
-from ..models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player, ResultChange, ResultClaim, Round,
-                     Seat, Staff, Tournament, User, new_slip_ref, utcnow)
-from ..core.names import name_key
+from ...extensions import db
+from ..check_in import carried as check_in_carried
+from ...models import (CutEntry, CutResult, Decklist, Match, PendingStaff, Player, ResultChange, ResultClaim, Round,
+                      Seat, Staff, Tournament, User, new_slip_ref, utcnow)
+from ...core.names import name_key
 from .jsonfile import FileError
-from .nrdb import accounts as nrdb_accounts
-from .schedule import carry as schedule_carry
-from .penalties import carried as penalties_carried
+from ..nrdb import accounts as nrdb_accounts
+from ..schedule import carry as schedule_carry
+from ..penalties import carried as penalties_carried
 from .upload_slots import Busy
 
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..core.pairing_edits import EditRefused, apply_edit
-from ..core.round_check import PairingWarning, RoundCheck
-from ..extensions import db
-from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
-from . import state
-from .locks import lock_tournament
+from ...core.pairing_edits import EditRefused, apply_edit
+from ...core.round_check import PairingWarning, RoundCheck
+from ...extensions import db
+from ...models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
+from .. import state
+from ..locks import lock_tournament
 from .rounds import NotFound, RoundError, RoundView, latest_number, load_round, match_row, seat_rows, write_matches
 
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
-from ..models import Player, Tournament
+from ...extensions import db
+from ...models import Player, Tournament
 from . import players as roster
-from .check_in import settings as check_in_settings
-from .check_in import waitlist
-from ..core.check_in import Entry, free_places
-from .locks import lock_tournament
-from .online import handles
+from ..check_in import settings as check_in_settings
+from ..check_in import waitlist
+from ...core.check_in import Entry, free_places
+from ..locks import lock_tournament
+from ..online import handles
 
 
 class RegistrationError(ValueError):

@@ -13,8 +13,8 @@ from typing import Iterable, Optional
 
 import sqlalchemy as sa
 
-from ..extensions import db
-from ..models import Match, Seat
+from ...extensions import db
+from ...models import Match, Seat
 
 
 @dataclass(slots=True)

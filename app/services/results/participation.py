@@ -13,15 +13,17 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
-from ..core import results
-from ..extensions import db
-from ..models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
-from . import backup, match_results, rounds
-from .check_in import waitlist
-from .locks import lock_tournament
+from ...core import results
+from ...extensions import db
+from ...models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
+from ..event_files import backup
+from . import match_results
+from ..swiss import rounds
+from ..check_in import waitlist
+from ..locks import lock_tournament
 from .match_results import Actor
-from .prepared import Prepared
-from .rounds import RoundError
+from ..prepared import Prepared
+from ..swiss.rounds import RoundError
 
 WAITING, DISPUTED, CONFIRMED = "waiting", "disputed", "confirmed"
 
@@ -114,7 +116,7 @@ class MyTable:
     first_name: str = ""  # the first seat's name (Corp / seat 1): results read from its side
     second_name: str = ""
     seat: int = 0  # this player's seat in that order (app/core/result_wording.py words results from it)
-    timer: tuple = (None, None, None)  # the round's timer columns (services/timer.clock_from_row), read with it
+    timer: tuple = (None, None, None)  # the round's timer columns (services/swiss/timer.clock_from_row), read with it
 
 
 # A player's table in the latest published round and what their card shows of it, in one statement built once

@@ -12,14 +12,15 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from flask import current_app
 
-from ..core import polling, result_wording
-from ..core.kept import Kept
-from ..extensions import db
-from ..models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
-from . import cut as cut_service
-from . import judge_calls, participation
-from .check_in import phone
-from .prepared import Prepared
+from ...core import polling, result_wording
+from ...core.kept import Kept
+from ...extensions import db
+from ...models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
+from .. import cut as cut_service
+from .. import judge_calls
+from ..results import participation
+from ..check_in import phone
+from ..prepared import Prepared
 
 
 class Stage(Enum):

@@ -4,7 +4,7 @@ and the TO's page follows the job instead of waiting on a request a proxy would 
 The job's state lives in the database (PairingJob, one row per tournament and round number), so whichever host
 serves the TO's next page can show it, and a second click, tab or host finds the running job instead of starting
 a second pairing: the tournament lock serialises the starts and the row's unique key refuses a second one.
-The pairing itself is services/rounds.pair_next_round, all or nothing as ever; a failure (the players the engine
+The pairing itself is services/swiss/rounds.pair_next_round, all or nothing as ever; a failure (the players the engine
 could not pair) is kept on the job for the TO to read, with nothing written.
 """
 from __future__ import annotations
@@ -18,10 +18,10 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
-from ..models import PairingJob, Round, Tournament, as_utc, utcnow
+from ...extensions import db
+from ...models import PairingJob, Round, Tournament, as_utc, utcnow
 from . import rounds
-from .locks import lock_tournament
+from ..locks import lock_tournament
 
 # A pairing runs in the background from this many active players, or this many players x rounds so far
 # (config PAIRING_BACKGROUND_FROM, PAIRING_BACKGROUND_WORK): below both the engine answers well within a second.

@@ -11,10 +11,10 @@ from typing import Optional
 
 import sqlalchemy as sa
 
-from ..core import clock
-from ..extensions import db
-from ..models import Round, Tournament, as_utc, utcnow
-from . import backup
+from ...core import clock
+from ...extensions import db
+from ...models import Round, Tournament, as_utc, utcnow
+from ..event_files import backup
 
 
 class TimerError(Exception):

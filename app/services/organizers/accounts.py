@@ -7,8 +7,8 @@ from functools import cache
 import sqlalchemy as sa
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..extensions import db
-from ..models import Tournament, User, touch
+from ...extensions import db
+from ...models import Tournament, User, touch
 
 
 def find(email: str) -> User | None:

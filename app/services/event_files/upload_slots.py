@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 from flask import current_app
 
-from ..extensions import db
+from ...extensions import db
 
 LOCK_SPACE = 0x5A55  # advisory locks (LOCK_SPACE, slot); an arbitrary number no other part of SASS uses
 

@@ -9,32 +9,32 @@ from fractions import Fraction
 
 import sqlalchemy as sa
 
-from ..core import decklists as deck_rules
-from ..core import results as result_rules
-from ..core import cards
-from ..core.bracket_games import KINDS
-from ..core.brackets import Bracket, BracketError
-from ..core.identities import file_faction
-from ..core.played_bracket import PlayedBracket
-from ..extensions import db
-from ..models import MAX_INT, Tournament, User
-from ..core.pairing import Format
-from ..core.standings import TIEBREAKERS
-from . import decklists as decklists_service
+from ...core import decklists as deck_rules
+from ...core import results as result_rules
+from ...core import cards
+from ...core.bracket_games import KINDS
+from ...core.brackets import Bracket, BracketError
+from ...core.identities import file_faction
+from ...core.played_bracket import PlayedBracket
+from ...extensions import db
+from ...models import MAX_INT, Tournament, User
+from ...core.pairing import Format
+from ...core.standings import TIEBREAKERS
+from .. import decklists as decklists_service
 from . import event_writer
 from . import jsonfile as j
-from . import participation
-from . import rounds as rounds_service
-from . import staff as staff_service
-from .schedule import carry as schedule_carry
-from . import streaming
+from ..results import participation
+from ..swiss import rounds as rounds_service
+from ..organizers import staff as staff_service
+from ..schedule import carry as schedule_carry
+from .. import streaming
 from .event_writer import (ChangeRow, ClaimRow, CutRow, DecklistRow, EventPlan, MatchRow, NameClash, PlayerRow,
                            RoundRow, SeatRow)
-from .check_in import carried as check_in_carried
+from ..check_in import carried as check_in_carried
 from .jsonfile import FileError
-from .match_results import check_log
-from .penalties import carried as penalties_carried
-from .rounds import RoundError
+from ..results.match_results import check_log
+from ..penalties import carried as penalties_carried
+from ..swiss.rounds import RoundError
 
 from .backup import ACTORS, HASH, KIND, READS, SLUG, STAFF_ROLES
 
@@ -126,7 +126,7 @@ def read(doc) -> EventPlan:
     }
     if t.get("abr_id") is not None:  # where the results go (app/services/abr/)
         settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, 2**31 - 1)
-    if doc["version"] >= 6:  # the slips already printed keep working (app/services/slip_codes.py)
+    if doc["version"] >= 6:  # the slips already printed keep working (app/services/results/slip_codes.py)
         settings["slip_key"] = _hash(t.get("slip_key"), "tournament slip_key")
 
     players, names = [], NameClash()

@@ -1,8 +1,8 @@
 """NRTM JSON export: the file the Netrunner results site takes (docs/domain.md 9), from an event.
 
 Player ids in an exported file are the players' numbers within the event (1..n in the order they were added), so
-the file names no database ids and an export -> import (app/services/nrtm_import.py) -> export round trip gives
-the same file.
+the file names no database ids and an export -> import (app/services/event_files/nrtm_import.py) -> export round trip
+gives the same file.
 """
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from typing import Optional
 
 import sqlalchemy as sa
 
-from ..core import results as result_rules
-from ..extensions import db
-from ..core.cards import nrtm_faction
-from ..core.identities import canonical, player_faction
-from ..models import Round, Tournament, User
-from ..core.pairing import Format
-from . import cut as cut_service
-from . import state
-from . import round_tables
+from ...core import results as result_rules
+from ...extensions import db
+from ...core.cards import nrtm_faction
+from ...core.identities import canonical, player_faction
+from ...models import Round, Tournament, User
+from ...core.pairing import Format
+from .. import cut as cut_service
+from .. import state
+from ..swiss import round_tables
 
 SCHEMA_LINK = {"rel": "schemaderivedfrom", "href": "http://steffens.org/nrtm/nrtm-schema.json"}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
-from ..models import PendingStaff, Staff, Tournament, User
+from ...extensions import db
+from ...models import PendingStaff, Staff, Tournament, User
 
 
 class StaffError(ValueError):

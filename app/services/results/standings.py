@@ -5,10 +5,10 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from ..core.standings import TIEBREAKERS, default_tiebreakers
-from ..extensions import db
-from ..models import Player, Tournament
-from . import state
+from ...core.standings import TIEBREAKERS, default_tiebreakers
+from ...extensions import db
+from ...models import Player, Tournament
+from .. import state
 
 
 @dataclass

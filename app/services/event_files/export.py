@@ -10,17 +10,17 @@ from fractions import Fraction
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
-from ..extensions import db
-from ..models import Match, Player, Round, Seat, Tournament
-from ..core.cards import card
-from ..core.decklists import title
-from ..core.pairing import Format
-from ..core.results import BYE, label, side_scores
-from . import cut as cut_service
-from .decklists import all_lists
-from .nrdb import accounts as nrdb_accounts
-from .standings import standings
-from .state import first_seat, second_seat
+from ...extensions import db
+from ...models import Match, Player, Round, Seat, Tournament
+from ...core.cards import card
+from ...core.decklists import title
+from ...core.pairing import Format
+from ...core.results import BYE, label, side_scores
+from .. import cut as cut_service
+from ..decklists import all_lists
+from ..nrdb import accounts as nrdb_accounts
+from ..results.standings import standings
+from ..state import first_seat, second_seat
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_DECIMALS = 12  # places for a tiebreaker whose decimal expansion does not end (1/3)

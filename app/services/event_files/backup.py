@@ -1,5 +1,5 @@
-"""A complete backup of one event as JSON (restored by app/services/restore.py), and the backups kept on every
-publish and, a few seconds later, after results (`follow`).
+"""A complete backup of one event as JSON (restored by app/services/event_files/restore.py), and the backups kept on
+every publish and, a few seconds later, after results (`follow`).
 
 The file names players by their number within the event (1..n), never by database id, and names no account
 (the result log keeps only the kind of account that changed a result, the staff by e-mail), so a restore cannot
@@ -22,15 +22,15 @@ from pathlib import Path
 import sqlalchemy as sa
 from flask import current_app
 
-from ..extensions import db
-from ..models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
-                      Tournament, User, as_utc, utcnow)
-from . import player_links
-from .locks import TournamentGone, lock_tournament
-from .schedule import carry as schedule_carry
-from . import round_tables
-from .penalties import carried as penalties_carried
-from .check_in import carried as check_in_carried
+from ...extensions import db
+from ...models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
+                       Tournament, User, as_utc, utcnow)
+from ..players import player_links
+from ..locks import TournamentGone, lock_tournament
+from ..schedule import carry as schedule_carry
+from ..swiss import round_tables
+from ..penalties import carried as penalties_carried
+from ..check_in import carried as check_in_carried
 
 log = logging.getLogger(__name__)
 

@@ -8,13 +8,13 @@ from typing import Iterable, Optional
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased, joinedload
 
-from ..core.results import BYE, Outcome
-from ..extensions import db
-from ..core.standings import rank_changes
-from ..models import CutEntry, Match, ResultChange, Round, Seat, Tournament, touch, utcnow
-from . import backup
-from .locks import lock_tournament
-from .rounds import NotFound, PastRound, RoundError, corp_first
+from ...core.results import BYE, Outcome
+from ...extensions import db
+from ...core.standings import rank_changes
+from ...models import CutEntry, Match, ResultChange, Round, Seat, Tournament, touch, utcnow
+from ..event_files import backup
+from ..locks import lock_tournament
+from ..swiss.rounds import NotFound, PastRound, RoundError, corp_first
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ class CutChange:
 def after_cut_changes(t: Tournament, match_id: int, outcome: Outcome) -> CutChange:
     """The change tried in a transaction that is rolled back: the standings before and after, from the one
     result writer and the one standings rule, so the preview is what the change would do."""
-    from .state import swiss_standings
+    from ..state import swiss_standings
 
     locked = lock_match(t, match_id)
     try:

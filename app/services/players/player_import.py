@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..models import Player
-from ..core.identities import faction
-from ..core.names import name_key
+from ...models import Player
+from ...core.identities import faction
+from ...core.names import name_key
 
 NAME_MAX = Player.__table__.c.name.type.length
 PRONOUNS_MAX = Player.__table__.c.pronouns.type.length

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 
 
-from ..core.bracket_games import LAYOUTS
-from ..core.brackets import Bracket, BracketError
-from ..core.played_bracket import PlayedBracket, PlayedGame
-from ..core.pairing import Format
-from . import cut as cut_service
+from ...core.bracket_games import LAYOUTS
+from ...core.brackets import Bracket, BracketError
+from ...core.played_bracket import PlayedBracket, PlayedGame
+from ...core.pairing import Format
+from .. import cut as cut_service
 from . import jsonfile as j
 from .event_writer import CutRow, EventPlan
 from .jsonfile import FileError

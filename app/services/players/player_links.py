@@ -15,8 +15,8 @@ import sqlalchemy as sa
 
 from flask import current_app, url_for
 
-from ..extensions import db
-from ..models import Player, Tournament
+from ...extensions import db
+from ...models import Player, Tournament
 
 MAC_HEX = 32  # 128 bits
 # The one spelling token() writes: ASCII digits without leading zeros (str.isdigit() also takes '²' and other

@@ -26,12 +26,13 @@ from typing import Optional
 import sqlalchemy as sa
 from flask import current_app, url_for
 
-from ..core.names import name_key
-from ..core.results import Outcome, label
-from ..extensions import db
-from ..models import Match, Round, Tournament
-from . import backup, match_results
-from .rounds import RoundError, TableView, load_table
+from ...core.names import name_key
+from ...core.results import Outcome, label
+from ...extensions import db
+from ...models import Match, Round, Tournament
+from ..event_files import backup
+from . import match_results
+from ..swiss.rounds import RoundError, TableView, load_table
 
 MAC_HEX = 32
 HALF = MAC_HEX // 2

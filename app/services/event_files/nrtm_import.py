@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Optional
 
 
-from ..core import results as result_rules
-from ..core.identities import canonical, file_faction
-from ..models import Tournament, User
-from ..core.pairing import Entrant, Format, Game, Side
-from ..core.standings import compute_standings, counted_games
+from ...core import results as result_rules
+from ...core.identities import canonical, file_faction
+from ...models import Tournament, User
+from ...core.pairing import Entrant, Format, Game, Side
+from ...core.standings import compute_standings, counted_games
 from . import event_writer
 from . import jsonfile as j
 from .event_writer import EventPlan, MatchRow, NameClash, PlayerRow, RoundRow, SeatRow

@@ -1,8 +1,8 @@
 """Rounds in the database: read them, pair the next one, publish, undo.
 
 Each action is one transaction that either happens completely or not at all; a refusal raises RoundError
-with a message for the TO and writes nothing. Results are app/services/match_results.py, hand edits of the
-pairings app/services/pairing_edits.py, the standings table app/services/standings.py.
+with a message for the TO and writes nothing. Results are app/services/results/match_results.py, hand edits of the
+pairings app/services/swiss/pairing_edits.py, the standings table app/services/results/standings.py.
 """
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from typing import Iterable, Optional, Sequence
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..core.pairing import Side
-from ..core.results import BYE
-from ..extensions import db
-from ..models import Match, Player, Round, Seat, Tournament, touch, utcnow
-from . import backup, ratings, state
-from .check_in import roll_call
-from .locks import lock_tournament
+from ...core.pairing import Side
+from ...core.results import BYE
+from ...extensions import db
+from ...models import Match, Player, Round, Seat, Tournament, touch, utcnow
+from .. import ratings, state
+from ..event_files import backup
+from ..check_in import roll_call
+from ..locks import lock_tournament
 
 
 class RoundError(Exception):
@@ -78,7 +79,7 @@ class RoundView:
     matches: list  # of TableView, by table
     certified: Optional[bool] = None  # the engine proved its pairing optimal (None: not paired by the engine here)
     gap: Optional[str] = None  # else: its proven distance from the optimum ("7/2"), if known
-    slip_ref: int = 0  # what its slips' codes name it by (app/services/slip_codes.py)
+    slip_ref: int = 0  # what its slips' codes name it by (app/services/results/slip_codes.py)
     featured_table: Optional[int] = None  # the table the TO put on stream (app/services/streaming.py)
 
     @property
@@ -192,7 +193,7 @@ def standings_progress(summaries: list[RoundSummary]) -> str:
 
 def status(t: Tournament) -> dict:
     """The latest published round and a version that changes when its pairings do (services/status.py)."""
-    from .status import poll
+    from ..status import poll
 
     data = poll(t.slug)
     return {"round": data["round"], "version": data["version"]}
@@ -220,7 +221,7 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
     (tournament, number) constraint) raises AlreadyPaired and writes nothing. The tournament lock is held from
     the first read, so the player list paired is the one committed, not one a removal is changing.
     """
-    from ..core.pairing import PairingError, pair_round
+    from ...core.pairing import PairingError, pair_round
 
     t = lock_tournament(t)
     number = check_pairable(t, expected_number)

@@ -9,10 +9,10 @@ from typing import Callable, Optional
 import segno
 from markupsafe import Markup
 
-from ..models import Tournament
-from ..core.names import name_key
-from ..core.pairing import Format
-from . import slip_codes
+from ...models import Tournament
+from ...core.names import name_key
+from ...core.pairing import Format
+from ..results import slip_codes
 from .rounds import RoundView
 
 QUIET_ZONE = 2  # modules of white around a code: scanners need some, paper margins add the rest
@@ -63,7 +63,7 @@ class SlipSeat:
 class Slip:
     table: int
     seats: list
-    qr: Optional[Markup]  # the table's report code (app/services/slip_codes.py); None for a reader who may not
+    qr: Optional[Markup]  # the table's report code (app/services/results/slip_codes.py); None for a reader who may not
 
 
 def draw_codes(texts: list[str]) -> list[str]:

@@ -10,10 +10,10 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
-from ..models import Player, Round, Tournament
-from ..core.names import name_key
-from ..core.pairing.byes import unrequested_first_round_byes
+from ...extensions import db
+from ...models import Player, Round, Tournament
+from ...core.names import name_key
+from ...core.pairing.byes import unrequested_first_round_byes
 
 NAME_CONSTRAINT = "uq_players_tournament_id_name_key"
 

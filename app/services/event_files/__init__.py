@@ -1,0 +1,1 @@
+"""Whole events as files: backups and restores, NRTM export and import, CSV exports, upload slots."""

@@ -1,0 +1,1 @@
+"""Organizers: their accounts and the staff roles they hold in each event."""

@@ -1,0 +1,1 @@
+"""An event's players: their names, secret links and own page, self-registration, the CSV player list."""
