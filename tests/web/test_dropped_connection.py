@@ -97,12 +97,8 @@ def test_a_read_killed_mid_request_runs_again(app, killer, event, monkeypatch):
     assert response.status_code == 200 and len(calls) == 2
 
 
-def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
-    """A poll outside a transaction (app/web/read_only.py) whose connection dies answers from a fresh one."""
-    to, t = event
-    tid, game = t.id, next(m for m, _ in matches(t, 1) if not m.is_bye).id
-    player = db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id)).first()
-    link = f"/t/{t.slug}/p/{player_links.token(player)}/live"
+def _facts_killed_once(killer, monkeypatch) -> list:
+    """Every connection killed as a player's check first reads its facts; the calls made, for the caller to count."""
     real, calls = player_page.version, []
 
     def dying(*args, **kwargs):
@@ -111,6 +107,16 @@ def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
             killer()
         return real(*args, **kwargs)
     monkeypatch.setattr(player_page, "version", dying)
+    return calls
+
+
+def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
+    """A poll outside a transaction (app/web/read_only.py) whose connection dies answers from a fresh one."""
+    to, t = event
+    tid, game = t.id, next(m for m, _ in matches(t, 1) if not m.is_bye).id
+    player = db.session.scalars(sa.select(Player).where(Player.tournament_id == t.id)).first()
+    link = f"/t/{t.slug}/p/{player_links.token(player)}/live"
+    calls = _facts_killed_once(killer, monkeypatch)
     db.session.remove()
     response = app.test_client().get(link)
     assert response.status_code == 200 and "me-card" in response.get_json()["digests"] and len(calls) >= 2
@@ -128,14 +134,7 @@ def test_a_revalidated_check_killed_before_the_view_is_answered_by_the_view(app,
     check = f"/t/{t.slug}/p/{player_links.token(player)}/live"
     phone = app.test_client()
     etag = phone.get(check).headers["ETag"]
-    real, calls = player_page.version, []
-
-    def dying(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:
-            killer()
-        return real(*args, **kwargs)
-    monkeypatch.setattr(player_page, "version", dying)
+    calls = _facts_killed_once(killer, monkeypatch)
     db.session.remove()
     opened, open_session = [], app.session_interface.open_session
     monkeypatch.setattr(app.session_interface, "open_session", lambda *args: opened.append(1) or open_session(*args))
