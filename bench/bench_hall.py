@@ -339,7 +339,7 @@ def main() -> None:
         print(f"- the page's intervals: status every {status_ms / 1000:g} s (shared; wrk sent {status_rps:,.0f} "
               f"a second), own check every {check_ms / 1000:g} s, after a publish within {spread_ms / 1000:g} s")
         print(f"- steady state ({steady['seconds']:.0f} s): {steady['checks_per_s']:,.0f} own checks a second "
-              f"{steady['fresh_per_s']:,.0f} a second answered 200), the app "
+              f"({steady['fresh_per_s']:,.0f} a second answered 200), the app "
               f"{steady['app_cores']:.2f} cores (phones lane), the phones' process {steady['phones_cores']:.2f}")
         print("\n| flip | status.json names it s | pairings page names it s | phones with their new table "
               "| median s | p95 s | p99 s | last s | phones lane CPU s |")
