@@ -67,6 +67,8 @@ class Flip:
     version: str | None = None  # the version status.json named
     done: list = field(default_factory=list)  # each phone's seconds from the commit to its new table
     cpu_ns: int = 0  # the app's CPU from the commit until the last phone
+    checks: int = 0  # the phones' checks answered meanwhile
+    fresh: int = 0  # of them, full answers (200)
 
 
 @dataclass
@@ -228,12 +230,14 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
         for k in range(args.publishes * 2):
             published = k % 2 == 0
             cpu0, programs = app_cpu_ns(master), cpu_by_program()
+            checks0, fresh0 = hall.checks, hall.checks - hall.not_modified
             flip = Flip(published, time.monotonic())  # before the commit: no answer after it goes uncounted
             hall.flip = flip
             await loop.run_in_executor(None, pub.set, tid, published)
             while len(flip.done) < len(links) and time.monotonic() - flip.at < DEADLINE:
                 await asyncio.sleep(0.1)
             flip.cpu_ns = app_cpu_ns(master) - cpu0
+            flip.checks, flip.fresh = hall.checks - checks0, hall.checks - hall.not_modified - fresh0
             print(f"  cores by program: {cpu_since(programs, time.monotonic() - flip.at)}", flush=True)
             flips.append(flip)
             print(f"  {'publish' if published else 'withdraw'}: status {_after(flip, flip.status_seen)} s, "
@@ -342,14 +346,14 @@ def main() -> None:
               f"({steady['fresh_per_s']:,.0f} a second answered 200), the app "
               f"{steady['app_cores']:.2f} cores (phones lane), the phones' process {steady['phones_cores']:.2f}")
         print("\n| flip | status.json names it s | pairings page names it s | phones with their new table "
-              "| median s | p95 s | p99 s | last s | phones lane CPU s |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+              "| median s | p95 s | p99 s | last s | checks (200s) | phones lane CPU s |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for flip in flips:
             done = flip.done or [float("nan")]
             print(f"| {'publish' if flip.published else 'withdraw'} | {_after(flip, flip.status_seen)} "
                   f"| {_after(flip, flip.pairings_seen)} | {len(flip.done):,} of {args.phones:,} "
                   f"| {statistics.median(done):.1f} | {pct(done, 0.95):.1f} | {pct(done, 0.99):.1f} "
-                  f"| {max(done):.1f} | {flip.cpu_ns / 1e9:.1f} |")
+                  f"| {max(done):.1f} | {flip.checks:,} ({flip.fresh:,}) | {flip.cpu_ns / 1e9:.1f} |")
         print(f"\nphones' checks answered: {hall.checks:,}; errors {hall.errors:,} {hall.error_kinds or ''}")
     finally:
         finish(pub, procs, lambda: drop_postgres(DB_NAME))

@@ -113,12 +113,12 @@ class Publisher:
 
 
 def serve(uri: str, folder: Path, workers: int, nice: int = 0) -> tuple[subprocess.Popen, str]:
-    """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1; `nice` as a phones lane's unit sets it
-    (deploy/systemd/sass-phones.service)."""
+    """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1; with `nice`, as a phones lane's unit
+    runs it (deploy/systemd/sass-phones.service: at that priority, without an access log of its own)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
            "SASS_WORKERS": str(workers), "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"),
-           "BACKUP_DIR": str(folder / "backups")}
+           "BACKUP_DIR": str(folder / "backups"), **({"SASS_ACCESS_LOG": ""} if nice else {})}
     proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
                              "--chdir", str(ROOT), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True,

@@ -6,7 +6,7 @@ import os
 
 bind = os.environ.get("SASS_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("SASS_WORKERS", multiprocessing.cpu_count() * 2))
-threads = 4
+threads = int(os.environ.get("SASS_THREADS", 4))
 worker_class = "gthread"
 timeout = 30              # a silent worker; a gthread worker stays heard while a thread runs a long request
                           # (the longest, a 10,000 x 10 restore, takes 10-40 s)
@@ -18,7 +18,8 @@ preload_app = True        # the app is loaded before the port is bound: a restar
                           # (systemctl restart sass), not a HUP: a HUP forks the app already loaded.
 max_requests = 5000       # a worker is replaced now and then
 max_requests_jitter = 500
-accesslog = "-"
+accesslog = os.environ.get("SASS_ACCESS_LOG", "-") or None  # nginx logs every request too; the phones lane
+                          # (deploy/systemd/sass-phones.service) leaves its hall of checks to nginx's log alone
 control_socket_disable = True
 
 

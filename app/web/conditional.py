@@ -13,7 +13,7 @@ from werkzeug.http import parse_etags
 def client_has(etag: str) -> bool:
     """The client already holds the answer tagged `etag` (unquoted): its If-None-Match names it, weak or strong,
     or is `*`."""
-    return request.if_none_match.contains_weak(etag)
+    return names(request.headers.get("If-None-Match"), etag)
 
 
 def names(if_none_match: str | None, etag: str) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import secrets
 
+import sqlalchemy as sa
+
 from test_participation import link, published_round, table
 from test_rounds import setup_event
 
@@ -54,6 +56,24 @@ def test_a_changed_check_reaches_the_view_with_the_facts_read_once(app, make_use
     answer = phone.get(f"{link(t, runner)}/live", headers={"If-None-Match": '"me-0-stale"'})
     assert answer.status_code == 200 and "me-card" in answer.get_json()["fragments"]
     assert len(calls) == 1 and opened == [1]  # read before Flask, used by the view
+
+
+def test_a_changed_check_is_answered_on_the_connection_its_facts_were_read_on(app, make_user, make_tournament,
+                                                                             login):
+    """After a publish every phone's check is a changed one: the view goes on in the early read's app context and
+    connection, rather than taking a second of each."""
+    _, t, runner = _event(app, make_user, make_tournament, login)
+    phone = app.test_client()
+    db.session.remove()
+    checkouts = []
+    listen = lambda *args: checkouts.append(1)  # noqa: E731
+    sa.event.listen(db.engine, "checkout", listen)
+    try:
+        answer = phone.get(f"{link(t, runner)}/live", headers={"If-None-Match": '"me-0-stale"'})
+    finally:
+        sa.event.remove(db.engine, "checkout", listen)
+    assert answer.status_code == 200 and "me-card" in answer.get_json()["fragments"]
+    assert checkouts == [1]
 
 
 def test_only_a_current_link_gets_the_early_304(app, make_user, make_tournament, login, monkeypatch):

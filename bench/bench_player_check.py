@@ -1,0 +1,203 @@
+"""What one player's check costs the app and PostgreSQL, straight to gunicorn as deployed, at a 10,000-player event.
+
+`python -m bench.bench_player_check [--players 10000] [--phones 500] [--runs 4] [--seconds 5] [--compare REV]`.
+PostgreSQL database `sass_bench_check` (dropped afterwards): the event (6 rounds, the last published) beside a
+2,000-player one (bench/bench_proxy_load.py's seed), one gunicorn from deploy/gunicorn.conf.py (4 workers x 4
+threads) on 127.0.0.1. `--phones` players' pages are opened once each (each phone keeps the session cookie its page
+set, as a phone does), then wrk (`-t1 -c4`) sends their checks in rotation (GET /t/<slug>/p/<token>/live):
+
+- revalidated: each with its current ETag (a 304, what a settled hall sends);
+- fresh: each with a stale ETag (a 200 with every part drawn, what every phone asks once after a publish).
+
+Per check: the app's CPU (every thread of gunicorn's workers, /proc) and PostgreSQL's (every process of the
+cluster, /proc), the median of `--runs` runs of `--seconds` s. `--compare REV` serves REV's app too (a worktree of
+this repository at REV, beside this one) and alternates the two, run by run: the machine is noisy, a ratio from one
+series is what to trust. Prints a table; figures go to docs/benchmarks.md by hand, dated.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.bench_proxy_load import SECRET, Publisher, app_cpu_ns, seed, wait_up  # noqa: E402
+from bench.bench_public_load import WRK  # noqa: E402
+from bench.bench_status_load import free_port  # noqa: E402
+from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
+from bench.proxy import stop  # noqa: E402
+
+DB_NAME = "sass_bench_check"
+OTHER = 2_000
+
+
+def serve(root: Path, uri: str, folder: Path, workers: int = 4, threads: int = 4) -> tuple[subprocess.Popen, str]:
+    """gunicorn from `root` (this checkout or another revision's) as deploy/gunicorn.conf.py runs it."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
+           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups")}
+    proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(root / "deploy/gunicorn.conf.py"),
+                             "--chdir", str(root), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    return proc, f"127.0.0.1:{port}"
+
+
+def postgres_cpu_ns() -> int:
+    """CPU the PostgreSQL cluster has used, nanoseconds: each process's (utime + stime) and, for the postmaster,
+    its children that have exited (cutime + cstime: a connection's backend ends with it)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+        name, rest = text.split("(", 1)[1].rsplit(")", 1)
+        if name.startswith("postgres"):
+            fields = rest.split()
+            used = int(fields[11]) + int(fields[12])
+            if Path(f"/proc/{fields[1]}/comm").exists() and \
+                    not Path(f"/proc/{fields[1]}/comm").read_text().startswith("postgres"):
+                used += int(fields[13]) + int(fields[14])  # the postmaster: its reaped backends
+            total += used * 1_000_000_000 // tick
+    return total
+
+
+def phones(base: str, slug: str, tokens: list[str]) -> list[tuple[str, str, str]]:
+    """(check path, cookies, current ETag) of each phone: its page opened, then its check asked once, keeping the
+    cookies each answer set (as a phone's browser does)."""
+    host, port = base.split(":")
+    got = []
+    for token in tokens:
+        jar: dict[str, str] = {}
+
+        def ask(path: str, headers: dict | None = None) -> http.client.HTTPResponse:
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            conn.request("GET", path, headers={"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
+                                               **(headers or {})})
+            answer = conn.getresponse()
+            answer.read()
+            conn.close()
+            for k, v in answer.getheaders():
+                if k.lower() == "set-cookie":
+                    name, value = v.split(";", 1)[0].split("=", 1)
+                    jar[name] = value
+            return answer
+
+        assert ask(f"/t/{slug}/p/{token}").status == 200
+        path = f"/t/{slug}/p/{token}/live"
+        etag = ask(path).getheader("ETag")
+        assert ask(path, {"If-None-Match": etag}).status == 304
+        got.append((path, "; ".join(f"{k}={v}" for k, v in jar.items()), etag))
+    return got
+
+
+def script(checks: list[tuple[str, str, str]], fresh: bool, close: bool = False) -> str:
+    """wrk Lua: the phones' checks in rotation, each with its cookie and its ETag (or a stale one)."""
+    rows = ",\n".join('{"%s", "%s", %s}' % (path, cookie, '"' + ('"stale"' if fresh else etag).replace('"', '\\"')
+                                              + '"') for path, cookie, etag in checks)
+    return f"""
+local checks = {{
+{rows}
+}}
+local n = 0
+request = function()
+  n = n + 1
+  local c = checks[(n % #checks) + 1]
+  return wrk.format("GET", c[1], {{["Cookie"] = c[2], ["If-None-Match"] = c[3]{', ["Connection"] = "close"' if close else ''}}})
+end
+"""
+
+
+def measure(master: int, base: str, lua: str, seconds: int, connections: int) -> tuple[float, float, float]:
+    """(app CPU ms, PostgreSQL CPU ms, checks a second) over one wrk run."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(lua)
+    try:
+        app0, pg0 = app_cpu_ns(master), postgres_cpu_ns()
+        out = subprocess.run([WRK, "-t1", f"-c{connections}", f"-d{seconds}s", "-s", f.name, f"http://{base}/"],
+                             capture_output=True, text=True, timeout=seconds + 60, check=True).stdout
+        app_ns, pg_ns = app_cpu_ns(master) - app0, postgres_cpu_ns() - pg0
+    finally:
+        os.unlink(f.name)
+    done = int(re.search(r"(\d+) requests in", out).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    assert not bad, f"{bad.group(1)} checks failed"
+    return app_ns / 1e6 / done, pg_ns / 1e6 / done, done / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--phones", type=int, default=500)
+    parser.add_argument("--runs", type=int, default=4)
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--connections", type=int, default=4, help="wrk's, each a phone's check at a time")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--close", action="store_true", help="each check on a new connection")
+    parser.add_argument("--compare", help="a revision of this repository to serve beside this checkout")
+    args = parser.parse_args()
+    if not os.path.exists(WRK):
+        raise SystemExit("needs wrk from Debian (apt-get install -y wrk)")
+    uri = postgres_url(DB_NAME)
+    if uri is None:
+        raise SystemExit("PostgreSQL does not answer at 127.0.0.1:5432")
+    folder = Path(tempfile.mkdtemp(prefix="sass-check-bench-"))
+    roots = {"this checkout": ROOT}
+    procs: list[subprocess.Popen] = []
+    try:
+        if args.compare:
+            other = folder / "compare"
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(other), args.compare],
+                           check=True, capture_output=True)
+            roots = {args.compare: other, **roots}
+        print(f"seeding a {args.players:,}-player event beside a {OTHER:,}-player one ...", flush=True)
+        events, tokens = seed(uri, sizes=(args.players, OTHER), links_of=args.phones)
+        _, slug = events[args.players]
+        pub = Publisher(uri)  # the last round published, as in a hall after a publish
+        pub.set(events[args.players][0], True)
+        pub.close()
+        served = {}
+        for name, root in roots.items():
+            proc, base = serve(root, uri, folder, args.workers, args.threads)
+            procs.append(proc)
+            wait_up(base, f"/t/{slug}/status.json")
+            checks = phones(base, slug, tokens)
+            served[name] = (proc.pid, base, script(checks, False, args.close),
+                            script(checks, True, args.close))
+        results = {(name, kind): [] for name in served for kind in ("revalidated", "fresh")}
+        for _ in range(args.runs):
+            for name, (master, base, current, stale) in served.items():
+                results[name, "revalidated"].append(measure(master, base, current, args.seconds, args.connections))
+                results[name, "fresh"].append(measure(master, base, stale, args.seconds, args.connections))
+        today = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        print(f"\n{today}, load average {os.getloadavg()[0]:.1f}: a player's check straight to gunicorn ({args.workers} "
+              f"workers x {args.threads} threads, wrk -t1 -c{args.connections}, {args.phones} phones' checks in rotation with their cookies), a "
+              f"{args.players:,}-player event beside a {OTHER:,}-player one on PostgreSQL; median of {args.runs} "
+              f"runs of {args.seconds} s")
+        print("\n| app | check | app CPU ms | PostgreSQL CPU ms | checks a second |")
+        print("|---|---|---:|---:|---:|")
+        for (name, kind), rows in results.items():
+            print(f"| {name} | {kind} | {statistics.median(r[0] for r in rows):.2f} "
+                  f"| {statistics.median(r[1] for r in rows):.2f} | {statistics.median(r[2] for r in rows):,.0f} |")
+    finally:
+        stop(procs)
+        if args.compare:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder / "compare")],
+                           capture_output=True)
+        drop_postgres(DB_NAME)
+
+
+if __name__ == "__main__":
+    main()
