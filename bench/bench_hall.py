@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import proxy  # noqa: E402
-from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, seed, serve, wait_up  # noqa: E402
+from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, phones_lane, seed, serve, wait_up  # noqa: E402
 from bench.proxy import finish  # noqa: E402
 from bench.bench_public_load import WRK, get  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
@@ -311,7 +311,7 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp(prefix="sass-hall-bench-"))
         app, direct = serve(uri, folder, args.workers)
         procs.append(app)
-        lane, lane_address = serve(uri, folder, args.phone_workers, nice=5)  # deploy/systemd/sass-phones.service
+        lane, lane_address = serve(uri, folder, args.phone_workers, lane=True)
         procs.append(lane)
         port = free_port()
         nginx = proxy.start([direct], port, folder, workers=1, log=False, connections=4 * args.phones,
@@ -338,7 +338,8 @@ def main() -> None:
         today = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         load = os.getloadavg()[0]
         print(f"\n{today}, load average {load:.1f}: {args.phones:,} phones, each its own player's page, through the "
-              f"shipped site (gunicorn: app lane {args.workers} workers, phones lane {args.phone_workers} at nice 5, "
+              f"shipped site (gunicorn: app lane {args.workers} workers, phones lane {args.phone_workers} at nice "
+              f"{phones_lane()[0]}, "
               "4 threads each; nginx, PostgreSQL, on 2 cores)")
         print(f"- the page's intervals: status every {status_ms / 1000:g} s (shared; wrk sent {status_rps:,.0f} "
               f"a second), own check every {check_ms / 1000:g} s, after a publish within {spread_ms / 1000:g} s")

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_proxy_load import SECRET, Publisher, app_cpu_ns, seed, wait_up  # noqa: E402
+from bench.bench_proxy_load import SECRET, Publisher, app_cpu_ns, phones_lane, seed, wait_up  # noqa: E402
 from bench.bench_public_load import WRK  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
@@ -42,10 +42,11 @@ OTHER = 2_000
 
 
 def serve(root: Path, uri: str, folder: Path, workers: int = 4, threads: int = 4) -> tuple[subprocess.Popen, str]:
-    """gunicorn from `root` (this checkout or another revision's) as deploy/gunicorn.conf.py runs it."""
+    """gunicorn from `root` (this checkout or another revision's) as deploy/gunicorn.conf.py runs a phones lane
+    (deploy/systemd/sass-phones.service, whose priority is left out: nothing else runs here)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
-           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups")}
+           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), **phones_lane()[1], "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups")}
     proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(root / "deploy/gunicorn.conf.py"),
                              "--chdir", str(root), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)

@@ -112,13 +112,26 @@ class Publisher:
         self.engine.dispose()
 
 
-def serve(uri: str, folder: Path, workers: int, nice: int = 0) -> tuple[subprocess.Popen, str]:
-    """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1; with `nice`, as a phones lane's unit
-    runs it (deploy/systemd/sass-phones.service: at that priority, without an access log of its own)."""
+PHONES_UNIT = ROOT / "deploy/systemd/sass-phones.service"
+
+
+def phones_lane() -> tuple[int, dict]:
+    """The phones lane's CPU priority and its own settings, as its unit (deploy/systemd/sass-phones.service) sets
+    them (its address aside)."""
+    text = PHONES_UNIT.read_text()
+    env = dict(line.split("=", 1) for line in re.findall(r"^Environment=(.*)$", text, re.M))
+    env.pop("SASS_BIND", None)
+    return int(re.search(r"^Nice=(-?\d+)$", text, re.M).group(1)), env
+
+
+def serve(uri: str, folder: Path, workers: int, lane: bool = False) -> tuple[subprocess.Popen, str]:
+    """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1; a phones lane (`lane`) as its unit
+    runs it."""
     port = free_port()
+    nice, own = phones_lane() if lane else (0, {})
     env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
            "SASS_WORKERS": str(workers), "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"),
-           "BACKUP_DIR": str(folder / "backups"), **({"SASS_ACCESS_LOG": ""} if nice else {})}
+           "BACKUP_DIR": str(folder / "backups"), **own}
     proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
                              "--chdir", str(ROOT), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True,
