@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry bench-hall
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry bench-hall bench-player-check
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -69,6 +69,10 @@ bench-proxy: $(VENV)/.installed
 # 10,000 players' phones through the shipped site, each polling its own page (bench/bench_hall.py)
 bench-hall: $(VENV)/.installed
 	$(PY) -m pip install --quiet -r bench/requirements.txt && $(PY) -m bench.bench_hall
+
+# one player's check (revalidated and fresh) straight to gunicorn at a 10,000-player event (bench/bench_player_check.py)
+bench-player-check: $(VENV)/.installed
+	$(PY) -m bench.bench_player_check
 
 bench-restore: $(VENV)/.installed
 	$(PY) -m bench.bench_restore_sizes

@@ -8,7 +8,7 @@ all on 127.0.0.1. Each phone is one player's page, as static/poll.js and static/
 - its status poll (status.json every STATUS_POLL_MS, each wait drawn within +-25 %, revalidated): the phones' status
   polls are shared answers, the same bytes for every phone, so wrk sends them (at the hall's rate, with the ETag
   last heard) and each phone learns of a publish at its first status poll after nginx first serves the new status
-  (a watcher polls status.json through nginx every 50 ms to see when);
+  (a watcher, one more phone in a process of its own, polls status.json through nginx every 50 ms to see when);
 - its own check (GET /t/<slug>/p/<token>/live, revalidated with its ETag) at the interval its page says
   (data-check-ms), and when its status poll names a new round or version at once, or at a big event at a moment
   drawn within the page's spread (data-spread-ms) in place of the next check; its own connection to nginx.
@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
+import http.client
+import multiprocessing
 import os
 import random
 import re
@@ -64,7 +67,6 @@ class Flip:
     at: float  # the commit, monotonic
     status_seen: float | None = None  # nginx's status.json names it
     pairings_seen: float | None = None  # the pairings page at the new version's address names it
-    version: str | None = None  # the version status.json named
     done: list = field(default_factory=list)  # each phone's seconds from the commit to its new table
     cpu_ns: int = 0  # the app's CPU from the commit until the last phone
     checks: int = 0  # the phones' checks answered meanwhile
@@ -104,30 +106,54 @@ delay = function() return {delay} end
                              f"http://{base}/"], stdout=subprocess.PIPE, text=True, start_new_session=True)
 
 
-async def watcher(base: str, slug: str, hall: Hall, session: aiohttp.ClientSession, stop: asyncio.Event) -> None:
-    """status.json through nginx every 50 ms: when it names the flip; then the pairings at that version."""
-    while not stop.is_set():
-        flip = hall.flip
-        if flip is not None and flip.pairings_seen is None:
+def watcher(base: str, slug: str, conn) -> None:
+    """One more phone, in a process of its own (the hall's 10,000 share one event loop, whose lag would be timed
+    too): status.json through nginx every 50 ms while a flip is unseen, as a page polls it (gzip, so it reads the
+    copy the hall's polls read); when it names the flip, the pairings page at that version. Gets (flip number,
+    published) and sends (flip number, "status" or "pairings", when: the monotonic clock every process shares)."""
+    host, port = base.split(":")
+    link = None
+    flip = None
+    while True:
+        while conn.poll():
+            flip = conn.recv()
+            if flip is None:
+                return
+            version = None
+        if flip is not None:
+            k, published = flip
             try:
-                await _watch(base, slug, flip, session)
-            except (aiohttp.ClientError, asyncio.TimeoutError):
-                pass  # a saturated machine: asked again in 50 ms, and the flip's times say so
-        await asyncio.sleep(0.05)
+                if link is None:
+                    link = http.client.HTTPConnection(host, int(port), timeout=10)
+                if version is None:
+                    body = _text(link, f"/t/{slug}/status.json")
+                    if (f'"round":{ROUNDS},' in body) == published:
+                        conn.send((k, "status", time.monotonic()))
+                        version = re.search(r'"version":"([^"]+)"', body).group(1)
+                if version is not None:
+                    page = _text(link, f"/t/{slug}/pairings?v={version}")
+                    assert (f"Round {ROUNDS}<" in page) == published, "a stale page at the new version's address"
+                    conn.send((k, "pairings", time.monotonic()))
+                    flip = None
+            except (OSError, http.client.HTTPException):
+                link = None  # a saturated machine: asked again in 50 ms, and the flip's times say so
+        time.sleep(0.05)
 
 
-async def _watch(base: str, slug: str, flip: Flip, session: aiohttp.ClientSession) -> None:
-    if flip.status_seen is None:
-        async with session.get(f"http://{base}/t/{slug}/status.json") as r:
-            body = await r.text()
-        if (f'"round":{ROUNDS},' in body) != flip.published:
-            return
-        flip.status_seen = time.monotonic()
-        flip.version = re.search(r'"version":"([^"]+)"', body).group(1)
-    async with session.get(f"http://{base}/t/{slug}/pairings", params={"v": flip.version}) as r:
-        page = await r.text()
-    assert (f"Round {ROUNDS}<" in page) == flip.published, "a stale page at the new version's address"
-    flip.pairings_seen = time.monotonic()
+def _text(link: http.client.HTTPConnection, path: str) -> str:
+    link.request("GET", path, headers={"Accept-Encoding": "gzip"})
+    answer = link.getresponse()
+    body = answer.read()
+    return (gzip.decompress(body) if answer.getheader("Content-Encoding") == "gzip" else body).decode()
+
+
+async def heard(conn, flips: dict, stop: asyncio.Event) -> None:
+    """The watcher's times, onto their flips as they come."""
+    while not stop.is_set():
+        while conn.poll():
+            k, what, when = conn.recv()
+            setattr(flips[k], f"{what}_seen", when)
+        await asyncio.sleep(0.01)
 
 
 async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession, stop: asyncio.Event,
@@ -201,7 +227,7 @@ async def settled(hall: Hall, phones: int, most: float = 180) -> None:
 
 
 async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: Publisher, master: int,
-                   check_ms: int, spread_ms: int, status_ms: int) -> tuple[Hall, list[Flip], dict]:
+                   check_ms: int, spread_ms: int, status_ms: int, watching) -> tuple[Hall, list[Flip], dict]:
     hall = Hall(check_ms=check_ms, spread_ms=spread_ms, status_ms=status_ms)
     stop = asyncio.Event()
     connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=75)  # a phone keeps its connection, as a browser
@@ -212,7 +238,8 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
         rngs = random.Random(args.seed)
         tasks = [asyncio.create_task(phone(base, path, hall, session, stop, random.Random(rngs.random())))
                  for path in links]
-        tasks.append(asyncio.create_task(watcher(base, slug, hall, session, stop)))
+        by_number: dict[int, Flip] = {}
+        tasks.append(asyncio.create_task(heard(watching, by_number, stop)))
         loop = asyncio.get_running_loop()
         print(f"warming up: every phone opens its page's check over {check_ms / 1000:.0f} s ...", flush=True)
         await asyncio.sleep(check_ms / 1000 * 1.3 + 2)
@@ -232,7 +259,8 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
             cpu0, programs = app_cpu_ns(master), cpu_by_program()
             checks0, fresh0 = hall.checks, hall.checks - hall.not_modified
             flip = Flip(published, time.monotonic())  # before the commit: no answer after it goes uncounted
-            hall.flip = flip
+            hall.flip = by_number[k] = flip
+            watching.send((k, published))
             await loop.run_in_executor(None, pub.set, tid, published)
             while len(flip.done) < len(links) and time.monotonic() - flip.at < DEADLINE:
                 await asyncio.sleep(0.1)
@@ -330,8 +358,15 @@ def main() -> None:
                       + (args.publishes * 2 + 1) * (DEADLINE + args.pause + 180))
         status_load = wrk_status(base, slug, headers["etag"], args.phones, status_ms, seconds)
         procs.append(status_load)
-        hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, lane.pid, check_ms, spread_ms,
-                                                      status_ms))
+        watching, there = multiprocessing.Pipe()
+        watch = multiprocessing.get_context("fork").Process(target=watcher, args=(base, slug, there), daemon=True)
+        watch.start()
+        try:
+            hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, lane.pid, check_ms,
+                                                          spread_ms, status_ms, watching))
+        finally:
+            watching.send(None)
+            watch.join(timeout=30)
         os.killpg(status_load.pid, signal.SIGINT)
         out = status_load.communicate(timeout=30)[0]
         status_rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))

@@ -1,6 +1,8 @@
 """What one player's check costs the app and PostgreSQL, straight to gunicorn as deployed, at a 10,000-player event.
 
-`python -m bench.bench_player_check [--players 10000] [--phones 500] [--runs 4] [--seconds 5] [--compare REV]`.
+`python -m bench.bench_player_check [--players 10000] [--phones 500] [--runs 4] [--seconds 5] [--compare REV]`
+(`make bench-player-check`; `--connections`, `--workers`, `--threads` and `--close`, a new connection per check,
+try other shapes).
 PostgreSQL database `sass_bench_check` (dropped afterwards): the event (6 rounds, the last published) beside a
 2,000-player one (bench/bench_proxy_load.py's seed), one gunicorn from deploy/gunicorn.conf.py (4 workers x 4
 threads) on 127.0.0.1. `--phones` players' pages are opened once each (each phone keeps the session cookie its page
@@ -46,7 +48,8 @@ def serve(root: Path, uri: str, folder: Path, workers: int = 4, threads: int = 4
     (deploy/systemd/sass-phones.service, whose priority is left out: nothing else runs here)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
-           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), **phones_lane()[1], "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups")}
+           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), **phones_lane()[1], "TRUSTED_PROXIES": "1",
+           "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups")}
     proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(root / "deploy/gunicorn.conf.py"),
                              "--chdir", str(root), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -107,6 +110,7 @@ def script(checks: list[tuple[str, str, str]], fresh: bool, close: bool = False)
     """wrk Lua: the phones' checks in rotation, each with its cookie and its ETag (or a stale one)."""
     rows = ",\n".join('{"%s", "%s", %s}' % (path, cookie, '"' + ('"stale"' if fresh else etag).replace('"', '\\"')
                                               + '"') for path, cookie, etag in checks)
+    closing = ', ["Connection"] = "close"' if close else ""
     return f"""
 local checks = {{
 {rows}
@@ -115,7 +119,7 @@ local n = 0
 request = function()
   n = n + 1
   local c = checks[(n % #checks) + 1]
-  return wrk.format("GET", c[1], {{["Cookie"] = c[2], ["If-None-Match"] = c[3]{', ["Connection"] = "close"' if close else ''}}})
+  return wrk.format("GET", c[1], {{["Cookie"] = c[2], ["If-None-Match"] = c[3]{closing}}})
 end
 """
 
@@ -183,8 +187,9 @@ def main() -> None:
                 results[name, "revalidated"].append(measure(master, base, current, args.seconds, args.connections))
                 results[name, "fresh"].append(measure(master, base, stale, args.seconds, args.connections))
         today = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        print(f"\n{today}, load average {os.getloadavg()[0]:.1f}: a player's check straight to gunicorn ({args.workers} "
-              f"workers x {args.threads} threads, wrk -t1 -c{args.connections}, {args.phones} phones' checks in rotation with their cookies), a "
+        print(f"\n{today}, load average {os.getloadavg()[0]:.1f}: a player's check straight to gunicorn "
+              f"({args.workers} workers x {args.threads} threads, wrk -t1 -c{args.connections}, {args.phones} "
+              "phones' checks in rotation with their cookies), a "
               f"{args.players:,}-player event beside a {OTHER:,}-player one on PostgreSQL; median of {args.runs} "
               f"runs of {args.seconds} s")
         print("\n| app | check | app CPU ms | PostgreSQL CPU ms | checks a second |")
