@@ -1,11 +1,15 @@
 """What deploy/ promises between its files, checked without running them (tests/test_deployment.py runs them):
 nginx drops an idle upstream connection before gunicorn does, gunicorn binds only a loaded app, private polls
-bypass the cache (the players' own on the phones lane), and no shared copy is served at any age while it is updated."""
+bypass the cache (the players' own on the phones lane), and no shared copy is served at any age while it is updated;
+the phones lane yields the CPU to the app lane, logs nothing nginx does not, and keeps its workers."""
 from __future__ import annotations
 
+import os
 import re
 import runpy
 from pathlib import Path
+
+from config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = (ROOT / "deploy/nginx-sass.conf").read_text()
@@ -51,3 +55,41 @@ def test_private_polls_bypass_the_cache_the_phones_on_their_lane_and_no_copy_is_
     assert "updating" not in stale
     assert "gzip_proxied any;" in NGINX
     assert "application/json" in re.search(r"gzip_types ([^;]*);", NGINX).group(1)
+
+
+def _unit(name: str) -> str:
+    return (ROOT / "deploy/systemd" / name).read_text()
+
+
+def _gunicorn(env: dict[str, str]) -> dict:
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return runpy.run_path(str(ROOT / "deploy/gunicorn.conf.py"))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_the_phones_lane_yields_to_the_app_lane_and_leaves_its_log_to_nginx():
+    """After a publish the phones lane is busy for half a minute: the shared answers (status.json, the pairings)
+    come first; its hall of checks is in nginx's access log, not written twice."""
+    phones, app = _unit("sass-phones.service"), _unit("sass.service")
+    nice = lambda unit: int(m.group(1)) if (m := re.search(r"^Nice=(-?\d+)$", unit, re.M)) else 0  # noqa: E731
+    assert nice(phones) > nice(app)
+    own = dict(line.split("=", 1) for line in re.findall(r"^Environment=(.*)$", phones, re.M))
+    assert _gunicorn(own)["accesslog"] is None
+    assert _gunicorn({})["accesslog"] == "-"  # the app lane logs, as before
+    assert "access_log off" not in NGINX
+
+
+def test_a_halls_phones_lane_replaces_a_worker_rarely():
+    """A replaced worker closes its connections, and nginx, finding one closed, sends the lane's requests to the
+    app lane for 10 s: at a hall's steady rate (PLAYER_CHECKS_PER_SECOND over a 2-core host's 4 workers) no worker
+    is replaced within twenty minutes."""
+    gunicorn = _gunicorn({})
+    per_worker = Config.PLAYER_CHECKS_PER_SECOND / 4
+    assert (gunicorn["max_requests"] - gunicorn["max_requests_jitter"]) / per_worker >= 20 * 60
