@@ -3,18 +3,22 @@
 `python -m bench.bench_player_check [--players 10000] [--phones 500] [--runs 4] [--seconds 5] [--compare REV]`
 (`make bench-player-check`; `--connections`, `--workers`, `--threads` and `--close`, a new connection per check,
 try other shapes).
+
 PostgreSQL database `sass_bench_check` (dropped afterwards): the event (6 rounds, the last published) beside a
 2,000-player one (bench/bench_proxy_load.py's seed), one gunicorn from deploy/gunicorn.conf.py (4 workers x 4
-threads) on 127.0.0.1. `--phones` players' pages are opened once each (each phone keeps the session cookie its page
-set, as a phone does), then wrk (`-t1 -c4`) sends their checks in rotation (GET /t/<slug>/p/<token>/live):
+threads, no access log: the phones lane's unit) on 127.0.0.1. `--phones` players' pages are opened once each (each
+phone keeps the cookies its page and its first check set, as a browser does), then wrk (`-t1 -c4`) sends their
+requests in rotation, each kind in turn:
 
-- revalidated: each with its current ETag (a 304, what a settled hall sends);
-- fresh: each with a stale ETag (a 200 with every part drawn, what every phone asks once after a publish).
+- revalidated: their checks (GET /t/<slug>/p/<token>/live), each with its current ETag (a 304, what a settled
+  hall sends);
+- fresh: each with a stale ETag (a 200 with every part drawn, what every phone asks once after a publish);
+- page: the player's page itself (as a phone opens or reloads it).
 
-Per check: the app's CPU (every thread of gunicorn's workers, /proc) and PostgreSQL's (every process of the
-cluster, /proc), the median of `--runs` runs of `--seconds` s. `--compare REV` serves REV's app too (a worktree of
-this repository at REV, beside this one) and alternates the two, run by run: the machine is noisy, a ratio from one
-series is what to trust. Prints a table; figures go to docs/benchmarks.md by hand, dated.
+Per request: the app's CPU (every thread of gunicorn's workers, /proc) and PostgreSQL's (every process of the cluster,
+the backends that ended included), the median of `--runs` runs of `--seconds` s. `--compare REV` serves REV's app too
+(a worktree of this repository at REV, beside this one) and alternates the two, run by run: the machine is noisy, a
+ratio from one series is what to trust. Prints a table; figures go to docs/benchmarks.md by hand, dated.
 """
 from __future__ import annotations
 
@@ -106,10 +110,19 @@ def phones(base: str, slug: str, tokens: list[str]) -> list[tuple[str, str, str]
     return got
 
 
-def script(checks: list[tuple[str, str, str]], fresh: bool, close: bool = False) -> str:
-    """wrk Lua: the phones' checks in rotation, each with its cookie and its ETag (or a stale one)."""
-    rows = ",\n".join('{"%s", "%s", %s}' % (path, cookie, '"' + ('"stale"' if fresh else etag).replace('"', '\\"')
-                                              + '"') for path, cookie, etag in checks)
+KINDS = ("revalidated", "fresh", "page")
+
+
+def script(checks: list[tuple[str, str, str]], kind: str, close: bool = False) -> str:
+    """wrk Lua: the phones' requests in rotation, each with its cookies: their checks with their ETags
+    (`revalidated`) or a stale one (`fresh`), or their pages (`page`, as a phone opens or reloads it)."""
+    def row(path: str, cookie: str, etag: str) -> str:
+        if kind == "page":
+            return '{"%s", "%s"}' % (path.removesuffix("/live"), cookie)
+        sent = '"stale"' if kind == "fresh" else etag
+        return '{"%s", "%s", "%s"}' % (path, cookie, sent.replace('"', '\\"'))
+
+    rows = ",\n".join(row(*check) for check in checks)
     closing = ', ["Connection"] = "close"' if close else ""
     return f"""
 local checks = {{
@@ -179,20 +192,19 @@ def main() -> None:
             procs.append(proc)
             wait_up(base, f"/t/{slug}/status.json")
             checks = phones(base, slug, tokens)
-            served[name] = (proc.pid, base, script(checks, False, args.close),
-                            script(checks, True, args.close))
-        results = {(name, kind): [] for name in served for kind in ("revalidated", "fresh")}
+            served[name] = (proc.pid, base, {kind: script(checks, kind, args.close) for kind in KINDS})
+        results = {(name, kind): [] for name in served for kind in KINDS}
         for _ in range(args.runs):
-            for name, (master, base, current, stale) in served.items():
-                results[name, "revalidated"].append(measure(master, base, current, args.seconds, args.connections))
-                results[name, "fresh"].append(measure(master, base, stale, args.seconds, args.connections))
+            for name, (master, base, scripts) in served.items():
+                for kind, lua in scripts.items():
+                    results[name, kind].append(measure(master, base, lua, args.seconds, args.connections))
         today = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         print(f"\n{today}, load average {os.getloadavg()[0]:.1f}: a player's check straight to gunicorn "
               f"({args.workers} workers x {args.threads} threads, wrk -t1 -c{args.connections}, {args.phones} "
               "phones' checks in rotation with their cookies), a "
               f"{args.players:,}-player event beside a {OTHER:,}-player one on PostgreSQL; median of {args.runs} "
               f"runs of {args.seconds} s")
-        print("\n| app | check | app CPU ms | PostgreSQL CPU ms | checks a second |")
+        print("\n| app | request | app CPU ms | PostgreSQL CPU ms | a second |")
         print("|---|---|---:|---:|---:|")
         for (name, kind), rows in results.items():
             print(f"| {name} | {kind} | {statistics.median(r[0] for r in rows):.2f} "
