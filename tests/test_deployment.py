@@ -396,6 +396,32 @@ def test_through_the_proxy_with_gzip_every_private_poll_answers_304_to_its_etag(
     assert status == 304 and body == ""
 
 
+def test_a_publish_reaches_the_proxys_copy_of_the_status_within_a_second(cluster):
+    """nginx counts a copy's age in whole seconds of its clock: with max-age=1 alone, a copy fetched just after a
+    second began was served for almost two. The app has nginx keep it only until that second ends
+    (X-Accel-Expires from nginx's own clock), so a copy filled just after a second began names a publish made at
+    once by the time the second is over."""
+    _account(cluster, "to-second@example.com")
+    tid, slug = _event(cluster, "to-second@example.com")
+    proxy, a = cluster["proxy"], cluster["hosts"]["a"]
+    phone, to = Browser(), Browser()
+    assert to.log_in(*a, "to-second@example.com") == 302
+    csrf = to.csrf(*a, f"/tournaments/{tid}/rounds/1")
+    time.sleep(1.05 - time.time() % 1)  # just after a second begins
+    filled = time.time()
+    status, body, headers = phone.request(*proxy, "GET", f"/t/{slug}/status.json", headers=GZIP)
+    assert status == 200 and '"round":null' in body.replace(" ", "") and "X-Accel-Expires" not in headers
+    assert to.request(*a, "POST", f"/tournaments/{tid}/rounds/1/publish", {"csrf_token": csrf})[0] == 303
+    assert time.time() - filled < 0.8, "the publish took too long for this test's timing"
+    seen = None
+    while seen is None and time.time() - filled < 5:
+        status, body, headers = phone.request(*proxy, "GET", f"/t/{slug}/status.json", headers=GZIP)
+        if '"round":1' in body.replace(" ", ""):
+            seen = time.time()
+        time.sleep(0.05)
+    assert seen is not None and seen - filled < 1.5, seen and seen - filled
+
+
 def test_after_a_quiet_spell_the_first_phone_gets_the_new_round(cluster):
     """nginx's copy of status.json names no round; the round is published on a host, nobody asks for a few
     seconds (longer than max-age plus stale-while-revalidate); the very first phone to ask then names the round,

@@ -10,6 +10,7 @@ turns private.
 """
 from __future__ import annotations
 
+from flask import request
 from flask.sessions import SecureCookieSessionInterface
 
 PUBLIC_MAX_AGE = 1  # seconds: what a phone may see late after a publish, on top of its poll
@@ -17,6 +18,13 @@ PUBLIC_MAX_AGE = 1  # seconds: what a phone may see late after a publish, on top
 # copy older than that, however long nobody asked (deploy/nginx-sass.conf)
 STALE_WHILE_REVALIDATE = 2
 SHARED = f"public, max-age={PUBLIC_MAX_AGE}, stale-while-revalidate={STALE_WHILE_REVALIDATE}"
+# nginx counts a copy's age in whole seconds of its own clock: max-age=1 keeps a copy until the second after next
+# (1-2 s). So the shipped site sends its clock (PROXY_TIME, nginx's $msec) and a shared answer tells nginx alone to
+# keep its copy until that second ends (X-Accel-Expires: @<second>, which nginx hides from phones): a copy is at
+# most a second old, as max-age=1 means. nginx reads it after Cache-Control, whose stale-while-revalidate it then
+# keeps, so it is added last. Without the header (no such proxy in front) nothing is added.
+PROXY_TIME = "X-Proxy-Time"
+PROXY_EXPIRES = "X-Accel-Expires"
 OWN = "private, no-store"  # a device's own answer: kept nowhere but in the page that asked
 DOWNGRADED = "private, no-cache"
 
@@ -34,8 +42,22 @@ class SessionInterface(SecureCookieSessionInterface):
             if not session.modified and "Set-Cookie" not in response.headers:
                 return
             response.headers["Cache-Control"] = DOWNGRADED  # this device's own after all: nobody else's to keep
+            response.headers.pop(PROXY_EXPIRES, None)
         super().save_session(app, session, response)
+
+
+def kept_until_the_second_ends(response):
+    """A shared answer kept by the proxy until the end of the second its request reached the proxy in."""
+    if is_shared(response):
+        try:
+            second = int(float(request.headers.get(PROXY_TIME, "")))
+        except ValueError:
+            return response
+        response.headers.pop(PROXY_EXPIRES, None)
+        response.headers[PROXY_EXPIRES] = f"@{second}"
+    return response
 
 
 def init_shared_answers(app) -> None:
     app.session_interface = SessionInterface()
+    app.after_request(kept_until_the_second_ends)

@@ -93,3 +93,37 @@ def test_a_shared_answer_that_writes_the_session_turns_private(app):
 
     r = app.test_client().get("/_writes-the-session")
     assert r.headers["Cache-Control"] == "private, no-cache" and "Set-Cookie" in r.headers
+
+
+def test_behind_the_shipped_proxy_a_shared_answer_is_kept_until_the_proxys_second_ends(live, app):
+    """nginx sends its clock (X-Proxy-Time, $msec); every shared answer, 304s included, tells it to keep its copy
+    until that second ends, after Cache-Control (nginx reads its stale-while-revalidate only then). Without the
+    header, or on a private answer, nothing is added."""
+    to, anon, t, players = live
+    to.post(f"/tournaments/{t.id}/rounds/2/publish")
+    proxy = {"X-Proxy-Time": "1795000000.987"}
+    for address in addresses(t.slug):
+        r = anon.get(address, headers=proxy)
+        names = [name.lower() for name, _ in r.headers]
+        assert r.headers["X-Accel-Expires"] == "@1795000000", address
+        assert names.index("cache-control") < names.index("x-accel-expires"), address
+        again = anon.get(address, headers={**proxy, "If-None-Match": r.headers["ETag"]})
+        assert again.status_code == 304 and again.headers["X-Accel-Expires"] == "@1795000000", address
+        assert "X-Accel-Expires" not in anon.get(address).headers
+        assert "X-Accel-Expires" not in anon.get(address, headers={"X-Proxy-Time": "soon"}).headers
+    own = anon.get(f"/t/{t.slug}/me.json?page=pairings", headers=proxy)
+    assert own.headers["Cache-Control"] == "private, no-store" and "X-Accel-Expires" not in own.headers
+    token = player_links.token(players[0])
+    assert "X-Accel-Expires" not in app.test_client().get(f"/t/{t.slug}/p/{token}/live", headers=proxy).headers
+
+
+def test_a_shared_answer_turned_private_is_not_kept_by_the_proxy(app):
+    @app.get("/_writes-the-session-too")
+    def writes():
+        session["seen"] = True
+        response = app.response_class("same for all?")
+        response.headers["Cache-Control"] = shared_answers.SHARED
+        return response
+
+    r = app.test_client().get("/_writes-the-session-too", headers={"X-Proxy-Time": "1795000000.5"})
+    assert r.headers["Cache-Control"] == "private, no-cache" and "X-Accel-Expires" not in r.headers
