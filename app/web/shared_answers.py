@@ -51,7 +51,7 @@ def kept_until_the_second_ends(response):
     if is_shared(response):
         try:
             second = int(float(request.headers.get(PROXY_TIME, "")))
-        except ValueError:
+        except (ValueError, OverflowError):  # none, or not a time (only nginx sets it: see deploy/nginx-sass.conf)
             return response
         response.headers.pop(PROXY_EXPIRES, None)
         response.headers[PROXY_EXPIRES] = f"@{second}"
