@@ -5,10 +5,10 @@
 try other shapes).
 
 PostgreSQL database `sass_bench_check` (dropped afterwards): the event (6 rounds, the last published) beside a
-2,000-player one (bench/bench_proxy_load.py's seed), one gunicorn from deploy/gunicorn.conf.py (4 workers x 4
-threads, no access log: the phones lane's unit) on 127.0.0.1. `--phones` players' pages are opened once each (each
-phone keeps the cookies its page and its first check set, as a browser does), then wrk (`-t1 -c4`) sends their
-requests in rotation, each kind in turn:
+2,000-player one (bench/bench_proxy_load.py's seed), one gunicorn from deploy/gunicorn.conf.py (4 workers x 4 threads,
+as the phones lane's unit runs it: nice 10, no access log) on 127.0.0.1. `--phones` players' pages are opened once
+each (each phone keeps the cookies its page and its first check set, as a browser does), then wrk (`-t1 -c4`) sends
+their requests in rotation, each kind in turn:
 
 - revalidated: their checks (GET /t/<slug>/p/<token>/live), each with its current ETag (a 304, what a settled
   hall sends);
@@ -37,27 +37,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_proxy_load import SECRET, Publisher, app_cpu_ns, phones_lane, seed, wait_up  # noqa: E402
+from bench.bench_proxy_load import Publisher, app_cpu_ns, seed, serve, wait_up  # noqa: E402
 from bench.bench_public_load import WRK  # noqa: E402
-from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
 from bench.proxy import stop  # noqa: E402
 
 DB_NAME = "sass_bench_check"
 OTHER = 2_000
-
-
-def serve(root: Path, uri: str, folder: Path, workers: int = 4, threads: int = 4) -> tuple[subprocess.Popen, str]:
-    """gunicorn from `root` (this checkout or another revision's) as deploy/gunicorn.conf.py runs a phones lane
-    (deploy/systemd/sass-phones.service, whose priority is left out: nothing else runs here)."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
-           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), **phones_lane()[1], "TRUSTED_PROXIES": "1",
-           "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups")}
-    proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(root / "deploy/gunicorn.conf.py"),
-                             "--chdir", str(root), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    return proc, f"127.0.0.1:{port}"
 
 
 def postgres_cpu_ns() -> int:
@@ -188,7 +174,7 @@ def main() -> None:
         pub.close()
         served = {}
         for name, root in roots.items():
-            proc, base = serve(root, uri, folder, args.workers, args.threads)
+            proc, base = serve(uri, folder, args.workers, lane=True, threads=args.threads, root=root)
             procs.append(proc)
             wait_up(base, f"/t/{slug}/status.json")
             checks = phones(base, slug, tokens)

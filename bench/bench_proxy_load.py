@@ -124,16 +124,17 @@ def phones_lane() -> tuple[int, dict]:
     return int(re.search(r"^Nice=(-?\d+)$", text, re.M).group(1)), env
 
 
-def serve(uri: str, folder: Path, workers: int, lane: bool = False) -> tuple[subprocess.Popen, str]:
+def serve(uri: str, folder: Path, workers: int, lane: bool = False, threads: int = 4,
+          root: Path = ROOT) -> tuple[subprocess.Popen, str]:
     """gunicorn as deploy/gunicorn.conf.py runs it (gthread), on 127.0.0.1; a phones lane (`lane`) as its unit
-    runs it."""
+    runs it. `root`: the checkout whose app it serves (this one, or another revision's worktree)."""
     port = free_port()
     nice, own = phones_lane() if lane else (0, {})
     env = {**os.environ, "DATABASE_URL": uri, "SECRET_KEY": SECRET, "SASS_BIND": f"127.0.0.1:{port}",
-           "SASS_WORKERS": str(workers), "TRUSTED_PROXIES": "1", "PAGE_CACHE_DIR": str(folder / "pages"),
-           "BACKUP_DIR": str(folder / "backups"), **own}
-    proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
-                             "--chdir", str(ROOT), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
+           "SASS_WORKERS": str(workers), "SASS_THREADS": str(threads), "TRUSTED_PROXIES": "1",
+           "PAGE_CACHE_DIR": str(folder / "pages"), "BACKUP_DIR": str(folder / "backups"), **own}
+    proc = subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", str(root / "deploy/gunicorn.conf.py"),
+                             "--chdir", str(root), "wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True,
                             preexec_fn=(lambda: os.nice(nice)) if nice else None)
     return proc, f"127.0.0.1:{port}"
