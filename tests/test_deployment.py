@@ -293,7 +293,8 @@ def test_through_the_proxy_each_player_gets_the_shared_page_and_their_own_part(c
     assert status == 200 and headers["Cache-Control"] == "public, max-age=1, stale-while-revalidate=2"
     for pid, (name, token) in phones.items():
         status, page, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/pairings")
-        assert status == 200 and page == shared and headers["X-Cache"] in ("HIT", "UPDATING", "REVALIDATED")
+        # nginx's copy, fresh or (past the end of its second) handed out while a newer one is fetched
+        assert status == 200 and page == shared and headers["X-Cache"] in ("HIT", "STALE", "UPDATING", "REVALIDATED")
         assert token not in page and "you-banner" not in page
         status, answer, headers = browsers[pid].request(*proxy, "GET", f"/t/{slug}/me.json?page=pairings")
         assert status == 200 and headers["Cache-Control"] == "private, no-store"
