@@ -23,9 +23,13 @@ from ..extensions import db
 from ..core.identities import canonical
 from ..core.names import name_key
 from ..core.pairing import DEFAULT_SCORE_FACTOR, Format
+from ..core.player_state import DropReason
 
 
 MAX_INT = 2**31 - 1  # ids, round numbers and tables are 32-bit INTEGER columns: a larger one cannot exist
+
+
+DROP_REASONS = ", ".join(f"'{r.value}'" for r in DropReason)
 
 
 def utcnow() -> datetime:
@@ -247,6 +251,9 @@ class Player(db.Model):
     # The player asked not to be shown on stream: never featured (app/services/streaming.py).
     no_coverage = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     dropped = db.Column(db.Boolean, nullable=False, default=False)
+    # Who took the player out (app/core/player_state.py DropReason); NULL while in, or for a drop nobody recorded
+    # the reason of. A waiting player is dropped with no reason: the waitlist's line says they wait.
+    drop_reason = db.Column(db.String(16))
     first_round_bye = db.Column(db.Boolean, nullable=False, default=False)
     fixed_table = db.Column(db.Integer)
     # The secret player link is derived from this key and the app's SECRET_KEY (app/services/players/player_links.py):
@@ -265,6 +272,7 @@ class Player(db.Model):
         UniqueConstraint("id", "tournament_id"),  # target of composite foreign keys
         CheckConstraint("fixed_table IS NULL OR fixed_table > 0", name="fixed_table_positive"),
         CheckConstraint("file_rank IS NULL OR file_rank > 0", name="file_rank_positive"),
+        CheckConstraint(f"drop_reason IS NULL OR drop_reason IN ({DROP_REASONS})", name="drop_reason"),
     )
 
     tournament = db.relationship("Tournament", back_populates="players")

@@ -22,6 +22,7 @@ INFRACTIONS = ", ".join(f"'{i.value}'" for i in Infraction)
 POOLS = ", ".join(f"'{p.value}'" for p in Pool)
 LOSSES = f"kind IN ('{Kind.GAME_LOSS.value}', '{Kind.MATCH_LOSS.value}')"
 STANDING_LOSSES = f"{LOSSES} AND voided_at IS NULL"  # a voided loss leaves room for the right one
+STANDING_DQ = f"kind = '{Kind.DISQUALIFICATION.value}' AND voided_at IS NULL"
 VOID_REASON_LENGTH = 200
 
 
@@ -63,6 +64,9 @@ class Penalty(db.Model):
         CheckConstraint("(voided_at IS NULL) = (void_reason IS NULL)", name="penalty_void_reason"),
         sa.Index("uq_penalties_one_loss", "player_id", "round_number", "game", unique=True,
                  sqlite_where=sa.text(STANDING_LOSSES), postgresql_where=sa.text(STANDING_LOSSES)),
+        # one standing disqualification per player, whatever races (a form sent six times at once stores one)
+        sa.Index("uq_penalties_one_disqualification", "player_id", unique=True,
+                 sqlite_where=sa.text(STANDING_DQ), postgresql_where=sa.text(STANDING_DQ)),
     )
 
     player = db.relationship("Player", primaryjoin="Player.id == foreign(Penalty.player_id)", viewonly=True)

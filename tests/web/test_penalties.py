@@ -96,10 +96,18 @@ def test_a_disqualification_drops_the_player_and_takes_an_organizer(event, login
     to = login("to@example.com", "correct horse", c=app.test_client())
     r = _post(to, t, player=str(ann.id), kind="disqualification", infraction="cheating")
     assert r.status_code == 303
-    ann, _, match = _seat(t, "Ann")
-    assert ann.dropped and match.result is None
+    ann, seat, match = _seat(t, "Ann")
+    # the open game is over: Ann's loss, through the logged result path
+    assert ann.dropped and ann.drop_reason == "disqualified"
+    assert match.result is not None and seat.points == 0
+    change = db.session.scalars(sa.select(ResultChange).filter_by(match_id=match.id)).one()
+    assert "Disqualification" in change.reason
     players = to.get(f"/tournaments/{t.id}/players").get_data(as_text=True)
     assert players.count(">disqualified</a>") == 1
+    # a second disqualification is refused and stores nothing
+    r = _post(to, t, player=str(ann.id), kind="disqualification", infraction="cheating")
+    assert r.status_code == 409 and "disqualified already" in r.get_data(as_text=True)
+    assert db.session.scalar(sa.select(sa.func.count(Penalty.id))) == 1
 
 
 def test_refusals_change_nothing(event, login):

@@ -21,6 +21,8 @@ from ...models import CheckIn, Player, Round, Tournament, as_utc, touch, utcnow
 from ..event_files import backup
 from ..locks import lock_tournament
 from . import settings, waitlist
+from ..players import drops
+from ...core.player_state import DropReason
 
 Refusal = rules.Refusal
 
@@ -95,11 +97,8 @@ def _drop_no_shows(t: Tournament, number: int) -> Dropped:
     out = Dropped()
     if missing:
         # conditional: a player checked in meanwhile (impossible under the lock) would be kept in
-        db.session.execute(sa.update(Player).where(Player.id.in_(missing), Player.dropped.is_(False),
-                                                   ~sa.exists().where(CheckIn.player_id == Player.id,
-                                                                      CheckIn.round == number))
-                           .values(dropped=True), execution_options={"synchronize_session": False})
-        touch(db.session, [t.id])
+        drops.mark_dropped(t, missing, DropReason.NO_SHOW,
+                           ~sa.exists().where(CheckIn.player_id == Player.id, CheckIn.round == number))
         out.no_shows = [names[pid] for pid in missing]
     out.let_in = waitlist.fill(t)
     return out

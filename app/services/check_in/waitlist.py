@@ -79,7 +79,7 @@ def _let_in(t: Tournament, player_id: int) -> bool:
     if not done.rowcount:
         return False
     db.session.execute(sa.update(Player).where(Player.id == player_id, Player.tournament_id == t.id)
-                       .values(dropped=False), execution_options={"synchronize_session": False})
+                       .values(dropped=False, drop_reason=None), execution_options={"synchronize_session": False})
     return True
 
 

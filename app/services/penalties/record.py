@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ...core.penalties import ROUND, Infraction, Kind, PenaltyError, penalized
+from ...core.player_state import DropReason
 from ...core.results import BYE, label
 from ...extensions import db
 from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, WaitlistEntry, as_utc, touch, utcnow
@@ -93,6 +94,12 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
         else:
             game = ROUND
         if kind.drops:
+            if _disqualified(t, player.id):
+                raise AlreadyRecorded(f"{player.name} is disqualified already: it counts once. See the penalty "
+                                      "log.")
+            ended = _end_open_games(t, user, player, infraction)
+            if ended is not None and round_number in (None, ended[0]):  # the log shows the table it ended
+                round_number, (before, after) = ended[0], ended[1]
             _disqualify(t, player.id)
         penalty = Penalty(tournament_id=t.id, player_id=player.id, round_number=round_number, game=game,
                           infraction=infraction.value, kind=kind.value, notes=notes, recorded_by_id=user.id,
@@ -114,6 +121,37 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
     return penalty
 
 
+def _disqualified(t: Tournament, player_id: int) -> bool:
+    return db.session.scalar(sa.select(Penalty.id).where(
+        Penalty.tournament_id == t.id, Penalty.player_id == player_id, Penalty.kind == Kind.DISQUALIFICATION.value,
+        Penalty.voided_at.is_(None)).limit(1)) is not None
+
+
+def _end_open_games(t: Tournament, user: User, player: Player, infraction: Infraction):
+    """A disqualification ends the player's part at once: each swiss table of theirs still without a result
+    becomes their match loss, through the one result writer and its log (as a match loss does). Returns (the
+    round, (result before, after)) of the last table it ended, for the penalty's row; None if none was open. Once
+    the cut exists the swiss is settled: only its games are left (the bracket's own TO decides those)."""
+    if t.cut_kind is not None:
+        return None
+    open_tables = db.session.execute(
+        sa.select(Seat.match_id, Round.number).join(Match, Match.id == Seat.match_id)
+        .join(Round, Round.id == Seat.round_id)
+        .where(Seat.player_id == player.id, Round.tournament_id == t.id, Match.result.is_(None),
+               Match.is_bye.is_(False)).order_by(Round.number)).all()
+    ended = None
+    for match_id, number in open_tables:
+        locked = lock_match(t, match_id)
+        if len(locked.seats) != 2:
+            continue
+        index = next(i for i, s in enumerate(locked.seats) if s.player_id == player.id)
+        outcome = penalized(t.fmt, None, index, Kind.MATCH_LOSS)
+        reason = f"Disqualification of {player.name} ({infraction.label.lower()}): their game is lost"
+        write_result(t, locked, outcome, Actor.account(user, t), reason=reason[:200])
+        ended = (number, (None, outcome.key))
+    return ended
+
+
 def _disqualify(t: Tournament, player_id: int) -> None:
     """Drop the player and take them out of the waitlist's line if they wait in it (the waitlist never lets a
     disqualified player in); before round 1 the place freed goes to the next in line, as for any drop
@@ -124,6 +162,9 @@ def _disqualify(t: Tournament, player_id: int) -> None:
         execution_options={"synchronize_session": False})
     done = db.session.execute(sa.update(Player).where(Player.id == player_id, Player.dropped.is_(False))
                               .values(dropped=True), execution_options={"synchronize_session": False})
+    # the reason is the disqualification's, whoever dropped the player before
+    db.session.execute(sa.update(Player).where(Player.id == player_id).values(drop_reason=DropReason.DISQUALIFIED.value),
+                       execution_options={"synchronize_session": False})
     if done.rowcount or out_of_line.rowcount:
         touch(db.session, [t.id])
     if done.rowcount:
@@ -131,6 +172,9 @@ def _disqualify(t: Tournament, player_id: int) -> None:
 
 
 def _already(kind: Kind, round_number: Optional[int]) -> str:
+    if kind.drops:
+        return "This player is disqualified already (another judge, or a second tap): it counts once. See the " \
+               "penalty log."
     return (f"A loss for this player in round {round_number} is recorded already (another judge, or a second "
             "tap): it counts once. See the penalty log.")
 

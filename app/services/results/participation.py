@@ -20,6 +20,8 @@ from ..event_files import backup
 from . import match_results
 from ..swiss import rounds
 from ..check_in import waitlist
+from ..players import drops
+from ...core.player_state import DropReason
 from ..locks import lock_tournament
 from .match_results import Actor
 from ..prepared import Prepared
@@ -258,17 +260,14 @@ def drop(t: Tournament, player: Player) -> bool:
     Under the tournament lock, like the TO's drop: a pairing running meanwhile waits, then leaves them out. Before
     round 1 the place freed goes to the waitlist's next player (app/services/check_in/waitlist.py)."""
     lock_tournament(t)
-    done = db.session.execute(sa.update(Player).where(Player.id == player.id, Player.tournament_id == t.id,
-                                                      Player.dropped.is_(False)).values(dropped=True),
-                              execution_options={"synchronize_session": False})
-    if done.rowcount:
-        touch(db.session, [t.id])
+    done = drops.mark_dropped(t, [player.id], DropReason.PLAYER)
+    if done:
         waitlist.fill(t)
     db.session.commit()
     db.session.expire_all()
-    if done.rowcount:
+    if done:
         backup.follow(t)
-    return bool(done.rowcount)
+    return bool(done)
 
 
 def api_states(t: Tournament, round_id: int) -> dict[int, Optional[str]]:

@@ -15,6 +15,8 @@ from ...services import streaming
 from ...services.check_in import waitlist
 from ...services.online import handles
 from ...services.locks import lock_tournament
+from ...core.player_state import DropReason
+from ...services.players import drops
 from ...services.players.player_import import UnreadableFile, decode, parse_players
 from ..access import ORGANIZE, managed_tournament
 from ..read_only import read_only
@@ -219,15 +221,18 @@ def _flash_let_in(names: list[str]) -> None:
 
 
 def _set_dropped(tid: int, pid: int, dropped: bool, message: str):
-    tournament = lock_tournament(managed_tournament(tid, ORGANIZE))
+    tournament = managed_tournament(tid, ORGANIZE)
     player = _player(tournament, pid)
     name, let_in = player.name, []
-    if dropped:
-        player.dropped = True
-        db.session.flush()
-        let_in = waitlist.fill(tournament)  # before round 1 the place freed goes to the next in line
-    elif not waitlist.admit(tournament, player):  # a waitlisted player is let in by the TO's hand
-        player.dropped = False
+    try:
+        if dropped:
+            let_in = drops.drop(tournament, player, DropReason.ORGANIZER)
+        else:
+            drops.bring_back(tournament, player)
+    except drops.Refused as e:
+        db.session.rollback()
+        flash(str(e), "error")
+        return redirect(url_for("players.index", tid=tid))
     db.session.commit()
     flash(message.format(name=name), "success")
     _flash_let_in(let_in)

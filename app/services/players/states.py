@@ -1,0 +1,89 @@
+"""Every player's state in an event (app/core/player_state.py), loaded in a few queries: what pages, phones, forms,
+the API, exports, standings and statistics ask instead of reading `dropped` or the waitlist themselves."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Optional
+
+import sqlalchemy as sa
+
+from ...core import player_state as rules
+from ...core.player_state import DropReason, Facts, PlayerState
+from ...extensions import db
+from ...models import CheckIn, Penalty, Player, Round, Seat, Tournament, WaitlistEntry, as_utc, utcnow
+from ...core.penalties import Kind
+from ..check_in import settings
+
+_STANDING_DQ = (Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))
+
+
+def _reason(value: Optional[str]) -> Optional[DropReason]:
+    return DropReason(value) if value else None
+
+
+def of_event(t: Tournament, now: Optional[datetime] = None) -> dict[int, PlayerState]:
+    """Player id -> state, for every player of the event (waiting ones too)."""
+    now = now or utcnow()
+    call = settings.roll_call(t)
+    latest = db.session.scalar(sa.select(sa.func.max(Round.number)).where(Round.tournament_id == t.id)) or 0
+    running = call.running(latest)
+    line = db.session.execute(sa.select(WaitlistEntry.player_id, WaitlistEntry.promoted_at)
+                              .where(WaitlistEntry.tournament_id == t.id).order_by(WaitlistEntry.position)).all()
+    waiting = [pid for pid, promoted in line if promoted is None]
+    positions = {pid: i for i, pid in enumerate(waiting, 1)}
+    promoted = {pid: as_utc(at) for pid, at in line if at is not None}
+    seen = set(db.session.scalars(sa.select(CheckIn.player_id).where(
+        CheckIn.tournament_id == t.id, CheckIn.round == call.round))) if call.enabled else set()
+    disqualified = set(db.session.scalars(sa.select(Penalty.player_id).where(Penalty.tournament_id == t.id,
+                                                                             *_STANDING_DQ)))
+    played = set(db.session.scalars(sa.select(Seat.player_id).join(Round, Round.id == Seat.round_id)
+                                    .where(Round.tournament_id == t.id).distinct()))
+    out = {}
+    for pid, dropped, reason in db.session.execute(
+            sa.select(Player.id, Player.dropped, Player.drop_reason).where(Player.tournament_id == t.id)):
+        out[pid] = rules.state_of(Facts(
+            dropped=dropped, drop_reason=_reason(reason), waiting_position=positions.get(pid),
+            let_in=pid in promoted, disqualified=pid in disqualified, played=pid in played,
+            roll_call_running=running, checked_in=pid in seen,
+            roll_call_closed=call.closed(now, promoted.get(pid))))
+    return out
+
+
+def of_player(t: Tournament, player: Player, now: Optional[datetime] = None) -> PlayerState:
+    """One player's state (a player page, a phone's action): the same rule, asked for one row."""
+    now = now or utcnow()
+    call = settings.roll_call(t)
+    latest = db.session.scalar(sa.select(sa.func.max(Round.number)).where(Round.tournament_id == t.id)) or 0
+    entry = db.session.execute(sa.select(WaitlistEntry.position, WaitlistEntry.promoted_at)
+                               .where(WaitlistEntry.player_id == player.id)).first()
+    position = None
+    if entry is not None and entry.promoted_at is None:
+        position = 1 + db.session.scalar(sa.select(sa.func.count()).where(
+            WaitlistEntry.tournament_id == t.id, WaitlistEntry.promoted_at.is_(None),
+            WaitlistEntry.position < entry.position))
+    promoted_at = as_utc(entry.promoted_at) if entry is not None and entry.promoted_at is not None else None
+    checked = call.enabled and db.session.scalar(sa.select(CheckIn.id).where(
+        CheckIn.player_id == player.id, CheckIn.round == call.round)) is not None
+    dq = db.session.scalar(sa.select(Penalty.id).where(
+        Penalty.player_id == player.id, Penalty.tournament_id == t.id, *_STANDING_DQ).limit(1)) is not None
+    played = db.session.scalar(sa.select(Seat.id).join(Round, Round.id == Seat.round_id).where(
+        Seat.player_id == player.id, Round.tournament_id == t.id).limit(1)) is not None
+    row = db.session.execute(sa.select(Player.dropped, Player.drop_reason).where(Player.id == player.id)).one()
+    return rules.state_of(Facts(
+        dropped=row.dropped, drop_reason=_reason(row.drop_reason), waiting_position=position,
+        let_in=promoted_at is not None, disqualified=dq, played=played, roll_call_running=call.running(latest),
+        checked_in=checked, roll_call_closed=call.closed(now, promoted_at)))
+
+
+def did_not_play(t: Tournament) -> set[int]:
+    """The ids of the players out before they ever played: not in the event's results."""
+    return {pid for pid, s in of_event(t).items() if s.did_not_play}
+
+
+def unranked(t: Tournament) -> set[int]:
+    """Waiting players and those who never played: left out of the standings altogether."""
+    return {pid for pid, s in of_event(t).items() if s.waiting or s.did_not_play}
+
+
+def disqualified(t: Tournament) -> set[int]:
+    return {pid for pid, s in of_event(t).items() if s.disqualified}
