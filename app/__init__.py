@@ -73,11 +73,16 @@ def _require_shared_key(app: Flask, overrides: dict) -> None:
 
 def _sqlite_settings(app: Flask) -> None:
     """SQLite ignores foreign keys unless asked, and our constraints rely on them; writers queue for the write lock
-    up to SQLITE_BUSY_TIMEOUT_MS (sized in config.py)."""
+    up to SQLITE_BUSY_TIMEOUT_MS (sized in config.py). The file's folder is made here: with SECRET_KEY given,
+    nothing else makes instance/, and SQLite cannot create a file in a missing folder."""
     from sqlalchemy import event
+    from sqlalchemy.engine import make_url
 
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
+    database = make_url(app.config["SQLALCHEMY_DATABASE_URI"]).database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).resolve().parent.mkdir(parents=True, exist_ok=True)
     with app.app_context():
         engine = db.engine
     busy_timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])

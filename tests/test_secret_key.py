@@ -79,3 +79,20 @@ def test_postgresql_without_a_secret_key_refuses_to_start(monkeypatch):
     assert create_app({"SQLALCHEMY_DATABASE_URI": "postgresql+psycopg2://sass@127.0.0.1/sass"})
     monkeypatch.delenv("SECRET_KEY")
     assert create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})  # one machine: the generated key is fine
+
+
+def test_a_given_key_still_gets_the_sqlite_files_folder(tmp_path):
+    """A fresh clone with SECRET_KEY set makes no instance/ for a key: the app makes the SQLite file's folder, so
+    the first migration and the first page work."""
+    from app import create_app
+    from app.extensions import db
+    from flask_migrate import upgrade
+
+    folder = tmp_path / "not-yet" / "instance"
+    app = create_app({"SECRET_KEY": "given", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'sass.db'}",
+                      "PAGE_CACHE_DIR": str(tmp_path / "cache")})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    assert (folder / "sass.db").is_file()
+    assert app.test_client().get("/").status_code == 200
