@@ -67,6 +67,7 @@ class PlayerState:
     position: Optional[int] = None  # WAITING: 1 for the next to be let in
     let_in: bool = False
     played: bool = False
+    checked_in: bool = False  # the running roll call has their check-in (a waiting player's too)
 
     @property
     def waiting(self) -> bool:
@@ -116,7 +117,13 @@ class PlayerState:
     def may_check_in(self) -> bool:
         """Their phone's check-in button shows (the roll call's own rules decide whether it is accepted): waiting
         players check in while they wait, so a place freed at pairing goes to one who is here."""
-        return self.state in (State.NOT_CHECKED_IN, State.WAITING)
+        return self.state is State.NOT_CHECKED_IN or (self.state is State.WAITING and not self.checked_in)
+
+    @property
+    def present(self) -> bool:
+        """Checked in at the running roll call: in the field, or waiting and first in line for a place freed at
+        pairing (app/core/check_in.py pairing_plan)."""
+        return self.checked_in and self.state in (State.CHECKED_IN, State.WAITING)
 
     def words(self, reader: Reader) -> str:
         return words(self, reader)
@@ -130,7 +137,8 @@ def state_of(facts: Facts) -> PlayerState:
     if f.disqualified:
         state = State.DISQUALIFIED
     elif f.waiting_position is not None:
-        return PlayerState(State.WAITING, f.waiting_position, False, f.played)
+        return PlayerState(State.WAITING, f.waiting_position, False, f.played,
+                           checked_in=f.roll_call_running and f.checked_in)
     elif f.dropped:
         reason = f.drop_reason or DropReason.PLAYER
         state = {DropReason.PLAYER: State.DROPPED, DropReason.ORGANIZER: State.DROPPED_BY_TO,
@@ -141,7 +149,7 @@ def state_of(facts: Facts) -> PlayerState:
                  else State.NOT_CHECKED_IN)
     else:
         state = State.REGISTERED
-    return PlayerState(state, None, f.let_in, f.played)
+    return PlayerState(state, None, f.let_in, f.played, checked_in=state is State.CHECKED_IN)
 
 
 def _position(n: Optional[int]) -> str:
@@ -166,8 +174,9 @@ def words(ps: PlayerState, reader: Reader) -> str:
     """The words a reader sees for the state ("You: waitlist position 2"; "Ana (dropped)"; "no-show")."""
     reader = Reader(reader)
     if ps.state is State.WAITING:
-        return {Reader.PLAYER: _position(ps.position), Reader.PUBLIC: "waiting",
-                Reader.STAFF: _position(ps.position)}[reader]
+        here = ", checked in" if ps.checked_in else ""
+        return {Reader.PLAYER: _position(ps.position) + here, Reader.PUBLIC: "waiting",
+                Reader.STAFF: _position(ps.position) + here}[reader]
     text = _WORDS[ps.state][[Reader.PLAYER, Reader.PUBLIC, Reader.STAFF].index(reader)]
     if reader is Reader.STAFF and ps.did_not_play and ps.state is not State.DISQUALIFIED:
         text += ", did not play"

@@ -14,10 +14,11 @@ import sqlalchemy as sa
 
 from ..core.brackets import recommended_cut
 from ..extensions import db
-from ..models import CheckIn, Player, Tournament, utcnow
+from ..models import Player, Tournament, utcnow
 from ..core.standings import recommended_rounds
 from . import cut as cut_service
 from . import decklists
+from .check_in import roll_call
 from .check_in import settings as check_in_settings
 from .swiss.rounds import round_summaries
 from .schedule import plan as schedule_plan
@@ -52,6 +53,11 @@ class Facts:
     deadline: Optional[datetime] = None
     deadline_passed: bool = False
     drops_no_shows: bool = False
+    # What pairing that round does first (app/core/check_in.py pairing_plan), counted: the no-shows it drops, those
+    # it leaves in (NoShows.DECIDE), the waiting players it lets in. Any of them: pairing shows its plan first.
+    plan_drops: int = 0
+    plan_left_in: int = 0
+    plan_let_in: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class Step:
     round: int = 0  # the round it is about (pair, publish, results)
     capability: str = "organize"  # who may do it: app.web.access SCORE or ORGANIZE
     others: tuple[Step, ...] = ()  # the TO's other choices now (one more swiss round instead of the cut)
+    preview: bool = False  # PAIR: pairing changes the field first (a roll call's plan): the button shows it first
 
 
 def swiss_rounds(facts: Facts) -> int:
@@ -128,12 +135,34 @@ def _before_round_one(facts: Facts) -> Step:
                 others=(Step(PAIR, "Pair round 1 anyway", pair.why, round=1),) + lock)
 
 
+def _plan_words(facts: Facts) -> str:
+    """What pairing the roll call's round does first, in a few words ("" when nothing)."""
+    n = lambda k: f"{k} player{'s' * (k != 1)}"  # noqa: E731
+    parts = []
+    if facts.plan_drops:
+        parts.append(f"drops the {n(facts.plan_drops)} not checked in")
+    if facts.plan_left_in:
+        parts.append(f"pairs the {n(facts.plan_left_in)} not checked in (left in: your choice)")
+    if facts.plan_let_in:
+        parts.append(f"lets in {facts.plan_let_in} from the waitlist")
+    text = "; ".join(parts)
+    return f"Pairing {text}: you see who first." if text else ""
+
+
 def _with_roll_call(facts: Facts, step: Step) -> Step:
-    """Pairing the round a roll call is for, with players still to check in: the roll call comes first (the staff
-    tick arrivals off there), pairing stays the TO's choice, and says what it does to the no-shows."""
+    """Pairing the round a roll call is for: a pairing that changes the field first (drops no-shows, lets the
+    waitlist in, pairs absent players left in) shows its plan before it pairs (`preview`); with players still to
+    check in the roll call comes first (the staff tick arrivals off there), and pairing stays the TO's choice."""
     number = facts.roll_call_round
     pairs_it = (step.kind == PAIR and step.round == number) or (step.kind == REVIEW_LISTS and number == 1)
-    if not number or not pairs_it or not facts.not_checked_in:
+    if not number or not pairs_it:
+        return step
+    plan = _plan_words(facts)
+    if plan:
+        def shown(s: Step) -> Step:
+            return replace(s, why=f"{s.why} {plan}", preview=True) if s.kind == PAIR and s.round == number else s
+        step = replace(shown(step), others=tuple(shown(s) for s in step.others))
+    if not facts.not_checked_in:
         return step
     missing, total = facts.not_checked_in, facts.checked_in + facts.not_checked_in
     them = f"{missing} player{'s' * (missing != 1)}"
@@ -141,14 +170,12 @@ def _with_roll_call(facts: Facts, step: Step) -> Step:
     if not facts.deadline_passed:
         why = (f"{them} not checked in yet; phones check in until "
                + (at if at else f"round {number} is paired") + ".")
+        if facts.drops_no_shows:
+            why += f" Pairing round {number} drops whoever is not checked in then."
     elif facts.drops_no_shows:
         why = f"{them} not checked in by {at}: pairing round {number} drops them. Tick late arrivals first."
     else:
         why = f"{them} not checked in by {at}: drop them on the roll call page, or pair them in."
-    if facts.deadline_passed and facts.drops_no_shows:
-        step = replace(step, why=f"{step.why} Drops the {them} not checked in." if step.kind == PAIR else step.why,
-                       others=tuple(replace(s, why=f"{s.why} Drops the {them} not checked in.")
-                                    if s.kind == PAIR else s for s in step.others))
     return Step(ROLL_CALL, f"Roll call: {facts.checked_in} of {total} checked in", why, round=number,
                 capability="score", others=(step,) + step.others)
 
@@ -190,18 +217,19 @@ def facts_for(t: Tournament, summaries=None, lists: bool = False) -> Facts:
 
 
 def _roll_call_facts(t: Tournament, latest: int) -> dict:
-    """The roll call's facts while it runs: its settings' row, then one count of the active players."""
+    """The roll call's facts while it runs: its settings' row, then what pairing its round would do now
+    (services/check_in/roll_call.plan, from the players' states)."""
     call = check_in_settings.roll_call(t)
     if not call.running(latest):
         return {}
-    total, checked = db.session.execute(
-        sa.select(sa.func.count(Player.id), sa.func.count(CheckIn.id))
-        .outerjoin(CheckIn, sa.and_(CheckIn.player_id == Player.id, CheckIn.round == call.round))
-        .where(Player.tournament_id == t.id, Player.dropped.is_(False))).one()
     now = utcnow()
-    return dict(roll_call_round=call.round, checked_in=checked, not_checked_in=total - checked,
+    preview = roll_call.plan(t, call.round, now=now)
+    plan = preview.plan
+    missing = len(plan.drops) + len(plan.left_in)
+    return dict(roll_call_round=call.round, checked_in=preview.active - missing, not_checked_in=missing,
                 deadline=call.deadline, deadline_passed=call.closed(now),
-                drops_no_shows=call.drops_at_pairing(call.round, now))
+                drops_no_shows=call.drops_at_pairing(call.round), plan_drops=len(plan.drops),
+                plan_left_in=len(plan.left_in), plan_let_in=len(plan.let_in))
 
 
 def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:

@@ -120,8 +120,9 @@ def step_url(t: Tournament, step: next_step.Step) -> str:
         return url_for("decklists.review", tid=t.id)
     if step.kind == next_step.LOCK_LISTS:
         return url_for("decklists.lock", tid=t.id)
-    if step.kind == next_step.PAIR:
-        return url_for("rounds.pair", tid=t.id)
+    if step.kind == next_step.PAIR:  # a pairing that changes the field first shows its plan (a GET) first
+        return (url_for("rounds.pair_preview", tid=t.id, number=step.round) if step.preview
+                else url_for("rounds.pair", tid=t.id))
     if step.kind == next_step.ROLL_CALL:
         return url_for("check_in.index", tid=t.id)
     if step.kind in (next_step.PUBLISH, next_step.RESULTS):

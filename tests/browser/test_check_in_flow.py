@@ -1,7 +1,10 @@
-"""Check-in on the day: a 360 px phone registers into a full event and lands on the waitlist; a player checks in
-from their phone; the TO's roll call (1280 px, then on a 360 px phone) ticks a player off with one tap, takes a
-wrong tap back and finds a name typed without its accent; the TO drops the no-shows, and the waitlisted phone,
-left open, says "You are in" by itself. Another waitlisted phone leaves the line, and the open roll call shows it."""
+"""Check-in on the day: a 360 px phone registers into a full event, lands on the waitlist and checks in while it
+waits; a player checks in from their phone; the TO's roll call (1280 px, then on a 360 px phone) ticks a player off
+with one tap (a second tap on the row undoes nothing: undo is a button of its own), takes a check-in back and finds a
+name typed without its accent; "Pair round 1" shows what pairing would do first (the no-show dropped, the waiting
+player who is here let in); the TO drops the no-shows, and the waitlisted phone, left open, says "You are in" by
+itself, still checked in; pairing is then one click. Another waitlisted phone leaves the line, and the open roll
+call shows it."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -41,6 +44,9 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     wren.locator("#player-link").click()
     expect(wren.locator("#check-in")).to_contain_text("Waitlist position 1")
     expect(wren.locator("#me-dropped")).not_to_contain_text("You have dropped")
+    wren.get_by_role("button", name="I am here: check me in").click()  # she is at the venue: checks in, waiting
+    expect(wren.locator("#check-in")).to_contain_text("Checked in while you wait")
+    expect(wren.locator("#check-in")).to_contain_text("Waitlist position 1")
     no_sideways_scroll(wren)
     wren.screenshot(path=str(screenshots / "check_in_waitlisted_360.png"), full_page=True)
     # Lee registers after her: position 2 (Lee gives up later, from the phone).
@@ -71,9 +77,12 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     desk.evaluate("window.notReloaded = true")
     zoe = desk.locator("#roll-call li", has_text="Zoë Kovač")
     zoe.get_by_role("button").click()
-    expect(desk.locator("#roll-call li", has_text="Zoë Kovač")).to_contain_text("✓ checked in · undo")
+    expect(desk.locator("#roll-call li", has_text="Zoë Kovač")).to_contain_text("checked in ✓")
     expect(desk.locator("#check-in-counts")).to_contain_text("2checked in")
-    desk.locator("#roll-call li", has_text="Zoë Kovač").get_by_role("button").click()  # a wrong tap, taken back
+    desk.locator("#roll-call li", has_text="Zoë Kovač").locator(".name").click()  # a second tap on the row: nothing
+    expect(desk.locator("#roll-call li", has_text="Zoë Kovač")).to_contain_text("checked in ✓")
+    expect(desk.locator("#check-in-counts")).to_contain_text("2checked in")
+    desk.locator("#roll-call li", has_text="Zoë Kovač").get_by_role("button", name="Undo Zoë Kovač's check-in").click()
     expect(desk.locator("#roll-call li", has_text="Zoë Kovač")).to_contain_text("tap to check in")
     expect(desk.locator("#check-in-counts")).to_contain_text("1checked in")
     desk.locator("#roll-call li", has_text="Zoë Kovač").get_by_role("button").click()
@@ -83,7 +92,8 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     ada.goto(links["Ada Lovelace"])
     ada.get_by_role("button", name="I am here: check me in").click()
     expect(desk.locator("#check-in-counts")).to_contain_text("3checked in", timeout=LIVE)
-    expect(desk.locator("#roll-call li", has_text="Ada Lovelace")).to_contain_text("✓ checked in (phone)")
+    expect(desk.locator("#roll-call li", has_text="Ada Lovelace")).to_contain_text("checked in ✓ (phone)")
+    expect(desk.locator("#waitlist-line li", has_text="Wren Waits")).to_contain_text("checked in ✓")
     assert desk.evaluate("window.notReloaded") is True
     # Lee leaves the line from the phone: the open roll call shows the shorter line by itself.
     lee.get_by_text("Leave the waitlist", exact=True).click()
@@ -103,7 +113,17 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     no_sideways_scroll(desk)
     desk.screenshot(path=str(screenshots / "check_in_roll_call_360.png"), full_page=True)
 
-    # Alan never came: the TO drops the no-shows, and Wren's open page says she is in, without a reload.
+    # Alan never came. "Pair round 1" first says what pairing would do, and does nothing until confirmed.
+    desk.goto(f"/tournaments/{tid}")
+    desk.get_by_role("link", name="Pair round 1").click()
+    plan = desk.locator("#pairing-plan")
+    expect(plan).to_contain_text("Drops 1 not checked in: Alan Turing")
+    expect(plan).to_contain_text("Lets in 1 from the waitlist: Wren Waits")
+    expect(plan.get_by_role("button", name="Drop 1, let in 1 and pair round 1")).to_be_visible()
+    no_sideways_scroll(desk)
+    desk.screenshot(path=str(screenshots / "check_in_pairing_plan_360.png"), full_page=True)
+    # The TO drops the no-shows from the roll call instead, and Wren's open page says she is in, without a reload.
+    desk.get_by_role("link", name="Back to the roll call").click()
     wren.evaluate("window.notReloaded = true")
     desk.once("dialog", lambda dialog: dialog.accept())
     desk.get_by_role("button", name="Drop the no-shows now").click()
@@ -111,8 +131,12 @@ def test_check_in_roll_call_and_a_waitlist_promotion(new_context, organizer, log
     expect(desk.get_by_text("In from the waitlist: Wren Waits.")).to_be_visible()
     expect(desk.locator("#check-in-counts")).to_contain_text("0on the waitlist")
     expect(wren.locator("#check-in")).to_contain_text("You are in", timeout=LIVE)
-    expect(wren.locator("#check-in")).to_contain_text("I am here: check me in")
+    expect(wren.locator("#check-in")).to_contain_text("Checked in for round 1")  # her check-in carried over
     assert wren.evaluate("window.notReloaded") is True
     wren.screenshot(path=str(screenshots / "check_in_promoted_360.png"), full_page=True)
     desk.set_viewport_size({"width": 1280, "height": 900})
     desk.screenshot(path=str(screenshots / "check_in_after_no_shows_1280.png"), full_page=True)
+    # Everyone in is here now: pairing is one click again.
+    desk.goto(f"/tournaments/{tid}")
+    desk.get_by_role("button", name="Pair round 1").click()
+    expect(desk.get_by_text("Round 1 is paired")).to_be_visible()

@@ -42,7 +42,7 @@ ROUTES = {
     "cut.index": SCORE, "cut.corp": SCORE, "cut.winner": SCORE,
     "tournaments.edit": ORGANIZE, "players.index": ORGANIZE, "players.create": ORGANIZE,
     "players.edit": ORGANIZE, "players.delete": ORGANIZE, "players.drop": ORGANIZE, "players.undrop": ORGANIZE,
-    "players.import_csv": ORGANIZE, "players.live": ORGANIZE, "rounds.pair": ORGANIZE, "rounds.publish": ORGANIZE, "rounds.undo": ORGANIZE,
+    "players.import_csv": ORGANIZE, "players.live": ORGANIZE, "rounds.pair": ORGANIZE, "rounds.pair_preview": ORGANIZE, "rounds.publish": ORGANIZE, "rounds.undo": ORGANIZE,
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
     "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "pairing_jobs.follow": ORGANIZE,

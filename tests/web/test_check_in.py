@@ -3,6 +3,8 @@ next one in (their phone says so); the roll call by phone and by the staff, undo
 pairing past the deadline; waitlisted and dropped no-shows never paired; the NRTM file leaves the waitlist out."""
 from __future__ import annotations
 
+import re
+
 import sqlalchemy as sa
 
 from app.extensions import db
@@ -109,9 +111,13 @@ def test_the_roll_call_by_phone_and_by_the_staff_then_the_no_shows_drop(app, cli
     assert "I am here: check me in" in _page(phone, t, p["Ana"])
     assert phone.post(f"/t/{t.slug}/p/{player_links.token(p['Ana'])}/check-in").status_code == 303
     assert "Checked in for round 1" in _page(phone, t, p["Ana"])
-    # the waitlisted player may not check in
+    # the waitlisted player checks in while she waits (the event is full: she still waits)
+    assert "I am here: check me in" in _page(phone, t, p["Dee"])
     phone.post(f"/t/{t.slug}/p/{player_links.token(p['Dee'])}/check-in")
-    assert db.session.scalar(sa.select(sa.func.count(CheckIn.id)).filter_by(player_id=p["Dee"].id)) == 0
+    assert db.session.scalar(sa.select(sa.func.count(CheckIn.id)).filter_by(player_id=p["Dee"].id)) == 1
+    dee = _page(phone, t, p["Dee"])
+    assert "Waitlist position 1" in dee and "Checked in while you wait" in dee
+    assert _players(t)["Dee"].dropped  # still waiting: never paired
     # the staff tick Ben (the script's JSON answer: the row and the counts), then take back a wrong tap on Cy
     r = client.post(f"/tournaments/{t.id}/check-in/{p['Ben'].id}", headers={"Accept": "application/json"})
     answer = r.get_json()
@@ -147,7 +153,12 @@ def test_past_the_deadline_phones_stop_and_pairing_drops_the_no_shows(app, clien
     assert db.session.scalar(sa.select(sa.func.count(CheckIn.id))) == 0
     for name in ("Ana", "Ben"):  # late arrivals the staff tick
         client.post(f"/tournaments/{t.id}/check-in/{p[name].id}")
-    assert client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": 1}).status_code in (302, 303)
+    # the pair button first shows what pairing does (nothing done yet), then the confirmation does it all
+    shown = client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": 1})
+    assert shown.status_code == 409 and "Drops 2 not checked in:</strong> Cy, Dee" in shown.get_data(as_text=True)
+    assert not any(p.dropped for p in _players(t).values())
+    digest = re.search(r'name="plan" value="([0-9a-f]+)"', shown.get_data(as_text=True)).group(1)
+    assert client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": 1, "plan": digest}).status_code == 303
     p = _players(t)
     assert [p[n].dropped for n in ("Ana", "Ben", "Cy", "Dee")] == [False, False, True, True]
     assert set(db.session.scalars(sa.select(Seat.player_id))) == {p["Ana"].id, p["Ben"].id}
@@ -194,13 +205,14 @@ def test_check_ins_and_the_waitlist_travel_in_the_backup(app, client, login, mak
     _roll_call(client, t, waitlist="y", closes_in="30")
     p = _players(t)
     client.post(f"/tournaments/{t.id}/check-in/{p['Ana'].id}")
-    client.post(f"/tournaments/{t.id}/players/{p['Ben'].id}/drop")  # Cy moves in; Dee and Eve wait
+    client.post(f"/tournaments/{t.id}/check-in/{p['Cy'].id}")  # Cy checks in while she waits
+    client.post(f"/tournaments/{t.id}/players/{p['Ben'].id}/drop")  # Cy (here) moves in; Dee and Eve wait
     first = backup_service.backup(t)
     carried = first["check_in"]
     assert carried["settings"]["waitlist"] and carried["settings"]["deadline"]
     assert [(w["player"], w["promoted_at"] is not None) for w in carried["waitlist"]] == [(3, True), (4, False),
                                                                                          (5, False)]
-    assert [c["player"] for c in carried["check_ins"]] == [1]
+    assert [c["player"] for c in carried["check_ins"]] == [1, 3]  # Cy's, made while waiting, carried over
     assert _restore(client, first).status_code in (302, 303)
     copy = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
     second = backup_service.backup(copy)
@@ -258,7 +270,7 @@ def test_the_roll_call_poll_answers_304_until_something_changes(app, client, log
     ana = _players(t)["Ana"]
     app.test_client().post(f"/t/{t.slug}/p/{player_links.token(ana)}/check-in")
     again = client.get(f"/tournaments/{t.id}/check-in/live", headers={"If-None-Match": etag})
-    assert again.status_code == 200 and "checked in (phone)" in again.get_json()["rows"]
+    assert again.status_code == 200 and "checked in ✓ (phone)" in again.get_json()["rows"]
 
 
 def test_the_dashboard_counts_the_roll_call_and_the_waitlist(app, client, login, make_user, make_tournament):
@@ -276,7 +288,9 @@ def test_a_player_let_in_after_the_deadline_checks_in_from_their_phone(app, clie
     _roll_call(client, t, waitlist="y", closes_in="0")
     p = _players(t)
     client.post(f"/tournaments/{t.id}/check-in/{p['Ana'].id}")
-    client.post(f"/tournaments/{t.id}/check-in/no-shows")  # Ben out, Cy in after the deadline
+    client.post(f"/tournaments/{t.id}/check-in/no-shows")  # Ben out; Cy, absent, keeps her place in line
+    assert _players(t)["Cy"].dropped
+    client.post(f"/tournaments/{t.id}/check-in/waitlist/{p['Cy'].id}/admit")  # the TO lets her in after it
     phone = app.test_client()
     page = _page(phone, t, p["Cy"])
     assert "You are in" in page and "I am here: check me in" in page

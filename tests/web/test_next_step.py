@@ -202,17 +202,27 @@ def test_decide_puts_a_running_roll_call_before_pairing_its_round():
     assert [(s.kind, s.label) for s in step.others] == [(next_step.PAIR, "Pair round 1")]
     assert decide(facts(**{**running, "deadline": None})).why.endswith("until round 1 is paired.")
     # past the deadline: what pairing does to the no-shows, as the TO chose
-    dropping = decide(facts(**running, deadline_passed=True, drops_no_shows=True))
+    dropping = decide(facts(**running, deadline_passed=True, drops_no_shows=True, plan_drops=3))
     assert dropping.why == ("3 players not checked in by 09:45 UTC: pairing round 1 drops them. "
                             "Tick late arrivals first.")
-    assert dropping.others[0].why.endswith("Drops the 3 players not checked in.")
-    assert "pair them in" in decide(facts(**running, deadline_passed=True)).why
+    assert dropping.others[0].why.endswith("Pairing drops the 3 players not checked in: you see who first.")
+    assert dropping.others[0].preview  # the pair button shows the plan first
+    left = decide(facts(**running, deadline_passed=True, plan_left_in=3))
+    assert "pair them in" in left.why and left.others[0].preview and "left in" in left.others[0].why
+    # the defaults of the day: no deadline, no-shows dropped when paired: pairing says it drops them, and shows who
+    no_deadline = decide(facts(**{**running, "deadline": None}, drops_no_shows=True, plan_drops=3, plan_let_in=2))
+    assert no_deadline.why.endswith("Pairing round 1 drops whoever is not checked in then.")
+    assert no_deadline.others[0].preview and "lets in 2 from the waitlist" in no_deadline.others[0].why
+    # everyone in and present waiting players for the places: pairing is the step, and shows its plan first
+    filling = decide(facts(**{**running, "checked_in": 8, "not_checked_in": 0}, plan_let_in=1))
+    assert filling.kind == next_step.PAIR and filling.preview
     # with the lists still to review, the roll call still comes first, the review and pairing anyway after it
     lists = decide(facts(**running, collects_lists=True, lists_missing=2))
     assert [s.kind for s in (lists, *lists.others)] == [next_step.ROLL_CALL, next_step.REVIEW_LISTS,
                                                          next_step.PAIR, next_step.LOCK_LISTS]
     # everyone in, or the roll call for another round (a second day): the usual step
     assert decide(facts(**{**running, "checked_in": 8, "not_checked_in": 0})).kind == next_step.PAIR
+    assert not decide(facts(**{**running, "checked_in": 8, "not_checked_in": 0})).preview  # one click as ever
     day2 = facts(latest=3, latest_published=True, planned_rounds=6, roll_call_round=4, checked_in=1, not_checked_in=1)
     assert decide(day2).kind == next_step.ROLL_CALL and decide(day2).label == "Roll call: 1 of 2 checked in"
     assert decide(facts(**{**day2.__dict__, "unreported": 2})).kind == next_step.RESULTS

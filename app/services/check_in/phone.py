@@ -22,6 +22,7 @@ class PhoneView:
     round: int = rules.FIRST_ROUND  # the roll call's round
     deadline: Optional[datetime] = None
     by_staff: bool = False  # DONE: ticked off by the staff
+    waiting_check_in: rules.Phone = rules.Phone.NONE  # WAITLIST: their own check-in while they wait (OPEN, DONE...)
 
     @property
     def shown(self) -> bool:
@@ -64,6 +65,9 @@ def read(t: Tournament, player: Player, state: Sequence, latest: Optional[int],
     waiting = entry is not None and promoted_at is None
     shown = rules.phone(call, latest, now or utcnow(), waitlisted=waiting, dropped=player.dropped,
                         checked_in=mine is not None, promoted_at=as_utc(promoted_at) if entry is not None else None)
+    now = now or utcnow()
     return PhoneView(shown, position=waitlist.position(t, player) if waiting else None,
                      promoted=entry is not None and not waiting and latest == 0 and not player.dropped,
-                     round=call.round, deadline=call.deadline, by_staff=bool(by_staff))
+                     round=call.round, deadline=call.deadline, by_staff=bool(by_staff),
+                     waiting_check_in=rules.waiting_phone(call, latest, now, checked_in=mine is not None)
+                     if waiting else rules.Phone.NONE)

@@ -12,9 +12,10 @@ import sqlalchemy as sa
 
 from ...core import check_in as rules
 from ...extensions import db
-from ...models import Player, Tournament, WaitlistEntry, touch, utcnow
+from ...models import CheckIn, Player, Tournament, WaitlistEntry, touch, utcnow
 from ..players import players as roster
 from ..locks import lock_tournament
+from . import settings
 
 # A player still waiting for a place: state.entrants leaves them out (not paired, not in the standings, not in the
 # NRTM file: they never played).
@@ -70,8 +71,9 @@ def enqueue(t: Tournament, player: Player) -> None:
     db.session.add(WaitlistEntry(tournament_id=t.id, player_id=player.id, position=last + 1))
 
 
-def _let_in(t: Tournament, player_id: int) -> bool:
-    """Stamp the entry promoted and clear the player's drop, each only if not done yet."""
+def let_in(t: Tournament, player_id: int) -> bool:
+    """Stamp the entry promoted and clear the player's drop, each only if not done yet (their check-in, made while
+    they waited, stays: check-ins are per player and round). The caller holds the lock and commits."""
     done = db.session.execute(sa.update(WaitlistEntry).where(WaitlistEntry.player_id == player_id,
                                                              WaitlistEntry.tournament_id == t.id,
                                                              WaitlistEntry.promoted_at.is_(None))
@@ -84,20 +86,28 @@ def _let_in(t: Tournament, player_id: int) -> bool:
 
 
 def fill(t: Tournament) -> list[str]:
-    """Let the head of the waitlist into the places free now (before round 1 only); the names let in. Takes the
-    lock (the caller commits): call it after any change that may free a place: a drop, a removal, a raised cap."""
+    """Let the head of the waitlist into the places free now (before round 1 only); the names let in. While the
+    roll call before round 1 runs, only waiting players who checked in take a place (in line order; the absent keep
+    theirs in line). Takes the lock (the caller commits): call it after any change that may free a place: a drop, a
+    removal, a raised cap, a waiting player's check-in."""
     t = lock_tournament(t)
     line = waiting(t)
     if not line:
         return []
     names = dict(line)
-    chosen = rules.promotions(t.registration_cap, roster.active_count(t), [pid for pid, _ in line],
-                              roster.rounds_started(t))
-    let_in = [names[pid] for pid in chosen if _let_in(t, pid)]
-    if let_in:
+    started = roster.rounds_started(t)
+    call = settings.roll_call(t)
+    present = None
+    if not started and call.takes_waitlist_check_ins(0):
+        present = set(db.session.scalars(sa.select(CheckIn.player_id).where(CheckIn.tournament_id == t.id,
+                                                                            CheckIn.round == call.round)))
+    chosen = rules.promotions(t.registration_cap, roster.active_count(t), [pid for pid, _ in line], started,
+                              present=present)
+    came_in = [names[pid] for pid in chosen if let_in(t, pid)]
+    if came_in:
         touch(db.session, [t.id])
         db.session.expire_all()
-    return let_in
+    return came_in
 
 
 def leave(t: Tournament, player_id: int) -> bool:
@@ -118,7 +128,7 @@ def leave(t: Tournament, player_id: int) -> bool:
 def admit(t: Tournament, player: Player) -> bool:
     """The TO lets a waitlisted player in by hand, cap or not (a late entry after round 1 too); False if they were
     not waiting. The caller holds the lock and commits."""
-    if not _let_in(t, player.id):
+    if not let_in(t, player.id):
         return False
     touch(db.session, [t.id])
     db.session.expire_all()

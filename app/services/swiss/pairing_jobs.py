@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db
 from ...models import PairingJob, Round, Tournament, as_utc, utcnow
 from . import rounds
+from ..check_in import roll_call
 from ..locks import lock_tournament
 
 # A pairing runs in the background from this many active players, or this many players x rounds so far
@@ -34,12 +35,13 @@ STALE = timedelta(minutes=2)
 log = logging.getLogger(__name__)
 
 
-def pair(t: Tournament, number: int) -> Union[Round, PairingJob]:
+def pair(t: Tournament, number: int, plan_digest: Optional[str] = None) -> Union[Round, PairingJob]:
     """Pair round `number`: at once (the Round) when the field is small, else in the background (the job, new or
-    already running). RoundError as rounds.pair_next_round; nothing is written on a refusal."""
+    already running). RoundError as rounds.pair_next_round (PlanChanged: the roll call's plan is not the one the TO
+    confirmed, `plan_digest`); nothing is written on a refusal."""
     if not in_background(t):
-        return rounds.pair_next_round(t, number)
-    return start(t, number)
+        return rounds.pair_next_round(t, number, plan_digest)
+    return start(t, number, plan_digest)
 
 
 def in_background(t: Tournament) -> bool:
@@ -49,14 +51,20 @@ def in_background(t: Tournament) -> bool:
             or players * rounds.latest_number(t) >= config.get("PAIRING_BACKGROUND_WORK", BACKGROUND_WORK))
 
 
-def start(t: Tournament, number: int) -> PairingJob:
-    """The job pairing round `number`: the running one if there is one, else a new one with its worker started."""
+def start(t: Tournament, number: int, plan_digest: Optional[str] = None) -> PairingJob:
+    """The job pairing round `number`: the running one if there is one, else a new one with its worker started
+    (which pairs with the plan the TO confirmed, `plan_digest`, or fails saying it changed)."""
     t = lock_tournament(t)
     job = find(t, number)
     if job is not None and job.state == "running" and not stale(job):
         db.session.commit()
         return job
     rounds.check_pairable(t, number)
+    try:
+        roll_call.check_plan(t, number, plan_digest)
+    except roll_call.PlanChanged as e:
+        db.session.rollback()
+        raise rounds.PlanChanged(str(e), e.preview) from e
     if job is not None:  # an earlier attempt failed, or its worker died: this click starts afresh
         db.session.delete(job)
         db.session.flush()
@@ -69,7 +77,8 @@ def start(t: Tournament, number: int) -> PairingJob:
     except IntegrityError:  # another host's start won the row (the lock makes this rare): follow that job
         db.session.rollback()
         return find(t, number)
-    worker = threading.Thread(target=_work, args=(current_app._get_current_object(), t.id, number, job.id),
+    worker = threading.Thread(target=_work, args=(current_app._get_current_object(), t.id, number, job.id,
+                                                  plan_digest),
                               name=f"pairing-{t.id}-{number}", daemon=True)
     worker.start()
     return job
@@ -89,7 +98,7 @@ def elapsed_seconds(job: PairingJob) -> int:
     return max(0, int((utcnow() - as_utc(job.started_at)).total_seconds()))
 
 
-def _work(app, tid: int, number: int, job_id: int) -> None:
+def _work(app, tid: int, number: int, job_id: int, plan_digest: Optional[str] = None) -> None:
     """The worker: pair the round, then record how it went on the job (a row of its own, so a failure keeps the
     engine's message and the round stays unwritten)."""
     with app.app_context():
@@ -98,7 +107,7 @@ def _work(app, tid: int, number: int, job_id: int) -> None:
             if t is None:
                 return
             _update(job_id, progress=f"{_progress(job_id)} The engine is working (it answers within seconds).")
-            rounds.pair_next_round(t, number)
+            rounds.pair_next_round(t, number, plan_digest)
             _update(job_id, state="done", progress="Paired.")
         except rounds.AlreadyPaired:
             db.session.rollback()

@@ -31,6 +31,15 @@ class AlreadyPaired(RoundError):
     """The round was paired already (a double-click, or a second tab)."""
 
 
+class PlanChanged(RoundError):
+    """What pairing does first (a roll call's no-shows, the waitlist) is not what the TO confirmed: nothing was
+    done; `preview` (services/check_in/roll_call.Preview) is the plan now, to show again."""
+
+    def __init__(self, message: str, preview):
+        super().__init__(message)
+        self.preview = preview
+
+
 class NotFound(RoundError):
     """The match or round is not part of this tournament."""
 
@@ -214,18 +223,25 @@ def corp_first(t: Tournament, seats) -> list:
 
 # ---------------------------------------------------------------- pairing
 
-def pair_next_round(t: Tournament, expected_number: int) -> Round:
-    """Pair round `expected_number` with the engine and write it in one transaction.
+def pair_next_round(t: Tournament, expected_number: int, plan_digest: Optional[str] = None) -> Round:
+    """Pair round `expected_number` with the engine and write it in one transaction, with what its roll call does
+    first (services/check_in/roll_call.at_pairing: the no-shows dropped, the present waiting players let in).
 
-    A second request for the same number (double-click, second tab, a race lost on the unique
-    (tournament, number) constraint) raises AlreadyPaired and writes nothing. The tournament lock is held from
-    the first read, so the player list paired is the one committed, not one a removal is changing.
+    `plan_digest`: the digest of that plan as the TO saw it (core/check_in.py PairingPlan.digest); another plan now
+    raises PlanChanged and writes nothing (None: not asked). A second request for the same number (double-click,
+    second tab, a race lost on the unique (tournament, number) constraint) raises AlreadyPaired and writes nothing.
+    The tournament lock is held from the first read, so the player list paired is the one committed, not one a
+    removal is changing; a pairing the engine refuses writes nothing, not even the drops and let-ins.
     """
     from ...core.pairing import PairingError, pair_round
 
     t = lock_tournament(t)
     number = check_pairable(t, expected_number)
-    roll_call.at_pairing(t, number)  # past its roll call's deadline, the no-shows drop first (with the round)
+    try:
+        roll_call.at_pairing(t, number, plan_digest)
+    except roll_call.PlanChanged as e:
+        db.session.rollback()
+        raise PlanChanged(str(e), e.preview) from e
     entrants = state.entrants(t)
     games = state.completed_games(t)
     strengths = ratings.strengths_before(t) if t.seed_by_rating else None
@@ -234,6 +250,7 @@ def pair_next_round(t: Tournament, expected_number: int) -> Round:
                           score_factor=t.score_factor_value,
                           power_pairing=t.power_pairing and t.fmt.counts_games, strengths=strengths)
     except (PairingError, ValueError) as e:
+        db.session.rollback()  # nothing of it stays: the roll call's drops and let-ins neither
         raise RoundError(f"Round {number} cannot be paired. {e}") from e
     tables = [(p.table, [p.player] if p.opponent is None else [p.player, p.opponent]) for p in plan.pairings]
     try:

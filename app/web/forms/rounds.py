@@ -17,6 +17,8 @@ class PairForm(FlaskForm):
 
     number = IntegerField(widget=HiddenField.widget,
                           validators=[InputRequired(), NumberRange(min=1, max=MAX_ROUND)])
+    # the digest of the roll call's plan the TO saw (app/core/check_in.py PairingPlan.digest); empty: nothing changes
+    plan = StringField("Plan", validators=[Optional(), Regexp(r"^[0-9a-f]{16}$", message="Unknown plan.")])
 
 
 class ResultForm(FlaskForm):

@@ -15,6 +15,7 @@ from ...extensions import db
 from ...models import Player, Tournament, utcnow
 from ...services.check_in import phone, roll_call, settings, waitlist
 from ...services.locks import lock_tournament
+from ...services.players import states
 from .. import player_session
 from ..conditional import client_has
 from ..access import ORGANIZE, SCORE, linked_player, managed_player, managed_tournament, may
@@ -66,7 +67,11 @@ def player_check_in(slug: str, token: str):
     except Refusal as e:
         flash(str(e), "error")
         return back
-    flash("You are checked in. Thanks!" if new else "You were checked in already.", "success")
+    if states.of_player(t, player).waiting:
+        flash("You are checked in while you wait: the first place free goes to the first player in line who is "
+              "here." if new else "You were checked in already.", "success")
+    else:
+        flash("You are checked in. Thanks!" if new else "You were checked in already.", "success")
     return back
 
 
@@ -151,7 +156,7 @@ def _ticked(t: Tournament, player: Player, message: str, category: str = "succes
                        if row else "",
                        counts=render_template("check_in/_counts.html", sheet=sheet))
     flash(message, category)
-    return _back(t, f"p{player.id}")
+    return _back(t, f"w{player.id}" if states.of_player(t, player).waiting else f"p{player.id}")
 
 
 @bp.post("/tournaments/<int:tid>/check-in/<int:pid>")
@@ -205,11 +210,16 @@ def drop_no_shows(tid: int):
     t = managed_tournament(tid, ORGANIZE)
     if not ButtonForm().validate():
         abort(400, EXPIRED)
+    # from the pairing's preview (rounds/pair_preview.html): back there, to see the plan without them
+    number = settings.roll_call(t).round if request.form.get("back") == "pair" else None
+
+    def back():
+        return redirect(url_for("rounds.pair_preview", tid=t.id, number=number), 303) if number else _back(t)
     try:
         out = roll_call.drop_no_shows(t)
     except Refusal as e:
         flash(str(e), "error")
-        return _back(t)
+        return back()
     if out.no_shows:
         flash(f"Dropped {len(out.no_shows)} no-show{'s' * (len(out.no_shows) != 1)}: {', '.join(out.no_shows)}. "
               "Bring anyone back on the Players page, then tick them here.", "success")
@@ -217,7 +227,7 @@ def drop_no_shows(tid: int):
         flash("Everyone is checked in: nobody dropped.", "success")
     if out.let_in:
         flash("In from the waitlist: " + ", ".join(out.let_in) + ". Their phones say so.", "success")
-    return _back(t)
+    return back()
 
 
 @bp.post("/tournaments/<int:tid>/check-in/next")

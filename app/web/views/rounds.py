@@ -5,11 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from ...core import check_in as check_in_rules
 from ...core import results
 from ..forms.rounds import EditPairingsForm, PairForm, ResultForm
 from ...core.names import name_key
 from ...core.pairing import Format
 from ...services import next_step
+from ...services.check_in import roll_call
 from ...services.event_files import export
 from ...services.results import participation
 from ...core.pairing_edits import EDIT_ACTIONS
@@ -212,15 +214,40 @@ def _game_choices(corp: str, runner: str, game: int) -> list[tuple[int, str]]:
     return [(corp_win, f"{corp} won as Corp"), (s.tie, "Tie"), (runner_win, f"{runner} won as Runner")]
 
 
+@bp.get("/tournaments/<int:tid>/rounds/<int:number>/pair")
+@login_required
+def pair_preview(tid: int, number: int):
+    """What pairing round `number` does first (a roll call's no-shows, the waitlist), with the one button that
+    does it all and pairs."""
+    t = managed_tournament(tid, ORGANIZE)
+    if number <= service.latest_number(t):
+        flash(f"Round {number} is already paired.", "error")
+        return redirect(url_for("rounds.show", tid=tid, number=number), 303)
+    return _preview(t, number, roll_call.plan(t, number))
+
+
+def _preview(t, number: int, preview, status: int = 200):
+    return render_template("rounds/pair_preview.html", t=t, number=number, preview=preview), status
+
+
 @bp.post("/tournaments/<int:tid>/rounds/pair")
 @login_required
 def pair(tid: int):
+    """Pair the round. `plan`: the digest of the roll call's plan the TO confirmed (rounds/pair_preview.html);
+    absent, the TO pressed a one-click button that said nothing changes first. A plan other than that now is shown
+    again (409), with nothing done."""
     t = managed_tournament(tid, ORGANIZE)
     form = PairForm()
     if not form.validate():
         abort(400, _form_errors(form) or "Which round should be paired?")
+    number = form.number.data
+    seen = form.plan.data or check_in_rules.PairingPlan(number).digest
     try:
-        done = pairing_jobs.pair(t, form.number.data)
+        done = pairing_jobs.pair(t, number, seen)
+    except service.PlanChanged as e:
+        flash(str(e) if form.plan.data else
+              f"Pairing round {number} changes the field first: check what it does, then confirm.", "error")
+        return _preview(t, number, e.preview, 409)
     except service.RoundError as e:
         flash(str(e), "error")
         return redirect(url_for("rounds.index", tid=tid), 303)
