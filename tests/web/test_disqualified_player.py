@@ -61,6 +61,7 @@ def test_a_disqualified_players_link_does_nothing_more_and_says_why(event, login
     phone = app.test_client()
     before = phone.get(_link(t, ann)).get_data(as_text=True)
     assert "I won as" in before and "Call a judge" in before and "Yes, drop me" in before
+    assert "csrf-token-of-this-answer" not in before  # the boxes' forms carry the real token
     _disqualify(login("to@example.com", PASSWORD), t, ann)
     written = _written()
     loss = written[3]
