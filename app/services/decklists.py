@@ -17,6 +17,7 @@ from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
 from .check_in.waitlist import WAITING
 from .locks import lock_tournament
+from .players import states
 from .players.players import rounds_started
 
 ACTORS = ("player", "organizer", "staff")
@@ -132,12 +133,23 @@ def may_change(t: Tournament, deck: Decklist | None) -> bool:
     return not locked(t) or (deck is not None and deck.unlocked)
 
 
+def closed_to_player(t: Tournament, player: Player) -> str | None:
+    """Why the player's own link changes no list at all, whatever the lock, or None: a disqualified player's part
+    in the event is over (the TO and staff still enter any list)."""
+    try:
+        states.refuse_if_disqualified(t, player, "decklist")
+    except states.PartOver as e:
+        return str(e)
+    return None
+
+
 def submit(t: Tournament, player: Player, side: str, text: str, actor: str) -> tuple[Decklist, Checked]:
     """Store `text` as the player's list for `side`, judged under the event's rules; kept even when invalid. A list
     naming a known identity of the side becomes the player's registered identity (the TO sees the change).
 
-    A player (actor "player") submits only while the event collects lists and their list is not locked; the TO and
-    staff enter or replace any list at any time. DecklistError for anything refused: nothing changed."""
+    A player (actor "player") submits only while the event collects lists, their list is not locked and they are not
+    disqualified; the TO and staff enter or replace any list at any time. DecklistError for anything refused:
+    nothing changed."""
     if actor not in ACTORS:
         raise ValueError(actor)
     try:
@@ -156,6 +168,10 @@ def submit(t: Tournament, player: Player, side: str, text: str, actor: str) -> t
     deck = db.session.scalars(sa.select(Decklist).filter_by(tournament_id=t.id, player_id=player.id,
                                                             side=side)).first()
     if actor == "player":
+        over = closed_to_player(t, player)
+        if over:
+            db.session.rollback()
+            raise DecklistError(over)
         if not t.decklists:
             db.session.rollback()
             raise DecklistError("This event does not collect decklists.")

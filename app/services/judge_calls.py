@@ -18,6 +18,7 @@ from ..extensions import db
 from ..models import JudgeCall, Player, Tournament, User, as_utc, utcnow
 from . import cut as cut_service
 from .results import participation
+from .players import states
 from .prepared import Prepared
 
 REASON_LENGTH = 100
@@ -135,22 +136,33 @@ NO_TABLE = ("A judge call brings a judge to your table, and you sit at none now 
             "you dropped, or between games). Find a judge or the organizer in person.")
 
 
-def closed(t: Tournament, player: Optional[Player] = None, mine=ASK) -> Optional[str]:
+DISQUALIFIED = "You are disqualified from this event: see the head judge in person."
+
+
+def closed(t: Tournament, player: Optional[Player] = None, mine=ASK, state=None) -> Optional[str]:
     """Why players (or `player`) can call no judge now, or None: once the top cut is decided the staff stop
-    watching calls; a player who sits at no table (before round 1, dropped, a bye, out of the cut, a fresh
-    self-registration) has no table to bring a judge to, and a call from them is a stranger's on the staff's
-    panel: they find a judge in person. `mine`: the player's participation.my_table when the caller has read it
-    already (the player's page has), else it is asked."""
+    watching calls; a disqualified player's part is over; a player who sits at no table (before round 1, out of
+    the event, waiting on the waitlist, a bye, out of the cut, a fresh self-registration) has no table to bring a
+    judge to, and a call from them is a stranger's on the staff's panel: they find a judge in person. `mine`: the
+    player's participation.my_table when the caller has read it already (the player's page has), else it is
+    asked; `state`: the player's (services/players/states.py), likewise."""
     if cut_service.decided(t):
         return OVER
-    if player is not None and (player.dropped or _seat(t, player, mine)[1] is None):
+    if player is None:
+        return None
+    state = state if state is not None else states.of_player(t, player)
+    if not state.may_call_judge:
+        return DISQUALIFIED if state.disqualified else NO_TABLE
+    if state.out or _seat(t, player, mine)[1] is None:
         return NO_TABLE
     return None
 
 
 def call(t: Tournament, player: Player, reason: str, cooldown: timedelta) -> CallView:
-    """The player calls a judge to the table they sit at now (round and table filled in)."""
-    why = closed(t, player)
+    """The player calls a judge to the table they sit at now (round and table filled in). A disqualified player's
+    link calls no one (states.PartOver, which the page answers with a refusal)."""
+    state = states.refuse_if_disqualified(t, player, "judge")
+    why = closed(t, player, state=state)
     if why:
         raise CallRefused(why)
     reason = " ".join(reason.split())[:REASON_LENGTH]

@@ -68,3 +68,30 @@ def test_a_game_loss_racing_the_tos_result_leaves_one_coherent_table(app, served
         assert any(c.reason and c.new_result == "runner" for c in log)
     assert_coherent(t)
     assert db.session.scalar(sa.select(sa.func.count(Player.id)).filter_by(dropped=True)) == 0
+
+
+def test_the_same_disqualification_sent_six_times_at_once_counts_once(app, served, make_user):  # noqa: F811
+    """Six organizers (or one impatient tap, six times) disqualify the same player at once: one standing
+    disqualification, one result change (the open game it ends), the player dropped once; the others hear it is
+    recorded already (409), never a 500."""
+    owner = make_user("to@example.com", PASSWORD)
+    t = paired_event(owner, "Race Disqualification", [f"Player {i}" for i in range(8)])
+    for i in range(KEEPERS):
+        organizer = make_user(f"keeper{i}@example.com", PASSWORD)
+        db.session.add(Staff(tournament_id=t.id, user_id=organizer.id, role="organizer"))
+    db.session.commit()
+    organizers = [_keeper(served, i) for i in range(KEEPERS)]
+    mid, corp, _runner = tables(t)[0]
+    data = {"player": str(corp.id), "round": "1", "infraction": "cheating", "kind": "disqualification"}
+    url = f"{served}/tournaments/{t.id}/penalties/new"
+    answers = fire([lambda o=o: post(o, url, data) for o in organizers], workers=KEEPERS)
+    assert sorted(answers) == [303] + [409] * (KEEPERS - 1), answers
+    db.session.expire_all()
+    assert db.session.scalar(sa.select(sa.func.count(Penalty.id))) == 1
+    assert db.session.scalar(sa.select(sa.func.count(ResultChange.id))) == 1
+    change = db.session.scalars(sa.select(ResultChange)).one()
+    assert change.match_id == mid and "Disqualification" in change.reason
+    assert db.session.get(Match, mid).result == "runner"  # the Corp's game is lost
+    player = db.session.get(Player, corp.id)
+    assert player.dropped and player.drop_reason == "disqualified"
+    assert_coherent(t)

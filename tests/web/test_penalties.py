@@ -207,3 +207,29 @@ def _seat_in(t, player, number):
     db.session.expire_all()
     return db.session.scalars(sa.select(Seat).join(Round, Round.id == Seat.round_id)
                               .where(Seat.player_id == player.id, Round.number == number)).one()
+
+
+def test_the_forms_player_list_says_each_players_state_as_the_rule_words_it(event, login):
+    """A waiting player is on the waitlist, not "dropped"; everyone the judge might need is listed, each with the
+    staff's words for their state."""
+    from app.models import WaitlistEntry
+    t = event
+    eve = Player(tournament_id=t.id, name="Eve", dropped=True)  # the waitlist's mechanism: out of pairings
+    db.session.add(eve)
+    db.session.flush()
+    db.session.add(WaitlistEntry(tournament_id=t.id, player_id=eve.id, position=1))
+    db.session.execute(sa.update(Player).where(Player.name == "Ben").values(dropped=True, drop_reason="player"))
+    db.session.commit()
+    to = login("to@example.com", "correct horse")
+    ann, *_ = _seat(t, "Ann")
+    assert _post(to, t, player=str(ann.id), kind="disqualification", infraction="cheating").status_code == 303
+    page = to.get(f"/tournaments/{t.id}/penalties/new").get_data(as_text=True)
+    options = {name: line for name in ("Ann", "Ben", "Cat", "Dan", "Eve")
+               for line in page.split("<option")[1:] if f">{name} " in line or f">{name}<" in line}
+    assert set(options) == {"Ann", "Ben", "Cat", "Dan", "Eve"}
+    assert "waitlist position 1" in options["Eve"] and "dropped" not in options["Eve"]
+    assert "dropped (by the player)" in options["Ben"]
+    assert "disqualified" in options["Ann"]
+    assert "registered" in options["Cat"] and "dropped" not in options["Cat"]
+    # those still in the event first, then the waitlist, then those out
+    assert page.index(">Cat ") < page.index(">Eve ") < page.index(">Ann ")

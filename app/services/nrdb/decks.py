@@ -123,6 +123,9 @@ def submit(t: Tournament, player: Player, side: str, address: str, actor: str) \
 def player_may_submit(t: Tournament, player: Player, side: str) -> None:
     """Refuse (DecklistError) what the player could not submit anyway, before NetrunnerDB is asked anything; the
     submit itself checks again under the event's lock (app/services/decklists.py)."""
+    over = decklists.closed_to_player(t, player)
+    if over:
+        raise decklists.DecklistError(over)
     if not t.decklists:
         raise decklists.DecklistError("This event does not collect decklists.")
     if not decklists.may_change(t, decklists.lists_of(t, player).get(side)):

@@ -18,7 +18,8 @@ from ...core.penalties import ROUND, Infraction, Kind, PenaltyError, penalized
 from ...core.player_state import DropReason
 from ...core.results import BYE, label
 from ...extensions import db
-from ...models import Match, Penalty, Player, Round, Seat, Tournament, User, WaitlistEntry, as_utc, touch, utcnow
+from ...models import (Match, Penalty, Player, ResultClaim, Round, Seat, Tournament, User, WaitlistEntry, as_utc,
+                      touch, utcnow)
 from ..event_files import backup
 from ..check_in import waitlist
 from ..locks import lock_tournament
@@ -148,6 +149,11 @@ def _end_open_games(t: Tournament, user: User, player: Player, infraction: Infra
         outcome = penalized(t.fmt, None, index, Kind.MATCH_LOSS)
         reason = f"Disqualification of {player.name} ({infraction.label.lower()}): their game is lost"
         write_result(t, locked, outcome, Actor.account(user, t), reason=reason[:200])
+        # a report they made before is no longer theirs to make: it never becomes the result (were the TO to
+        # clear this one, the opponent's confirmation of it would otherwise write it)
+        db.session.execute(sa.delete(ResultClaim).where(ResultClaim.match_id == match_id,
+                                                        ResultClaim.player_id == player.id),
+                           execution_options={"synchronize_session": False})
         ended = (number, (None, outcome.key))
     return ended
 

@@ -13,14 +13,17 @@ import sqlalchemy as sa
 from flask import current_app
 
 from ...core import polling, result_wording
+from ...core.player_state import OUT, PlayerState, Reader, State
 from ...core.kept import Kept
 from ...extensions import db
-from ...models import CheckIn, CheckInSettings, Match, Player, ResultClaim, Round, Seat, Tournament, utcnow
+from ...core.penalties import Kind
+from ...models import CheckIn, CheckInSettings, Match, Penalty, Player, ResultClaim, Round, Seat, Tournament, utcnow
 from .. import cut as cut_service
 from .. import judge_calls
 from ..results import participation
 from ..check_in import phone
 from ..prepared import Prepared
+from . import states
 
 
 class Stage(Enum):
@@ -69,11 +72,39 @@ class PlayerView:
     place: Place | None = None  # PLACED
     cut_size: int = 0
     boxes: Boxes | None = None
+    state: PlayerState = PlayerState(State.REGISTERED)  # the player's (app/core/player_state.py)
 
     @property
     def may_drop(self) -> bool:
-        """Dropping is a swiss matter: once the cut exists the field is fixed."""
-        return self.stage in (Stage.WAITING, Stage.SWISS)
+        """Dropping is a swiss matter: once the cut exists the field is fixed; and only a player in the event
+        drops (not one who is out already, nor one waiting on the waitlist, who leaves it instead)."""
+        return self.stage in (Stage.WAITING, Stage.SWISS) and self.state.may_drop
+
+    @property
+    def may_report(self) -> bool:
+        """Their link reports, confirms or disputes their table (a disqualified player's part is over)."""
+        return self.state.may_report
+
+    @property
+    def state_line(self) -> str:
+        """What the page says of the player's state above everything, privately ("Disqualified: see the head
+        judge."), or "": only a player out of the event is told here (the check-in box says the rest: the
+        waitlist's position, the roll call)."""
+        if self.state.state not in OUT:
+            return ""
+        words = self.state.words(Reader.PLAYER)
+        line = words[:1].upper() + words[1:] + "."
+        if self.state.disqualified:
+            return line + " Your part in this event is over: your link no longer reports results or calls a judge."
+        return line + " You are not paired in later rounds; only the organizer can bring you back in."
+
+    @property
+    def waiting_words(self) -> str:
+        """A waiting player's place in line as the rule words it ("Waitlist position 2"); "" for anyone else."""
+        if not self.state.waiting:
+            return ""
+        words = self.state.words(Reader.PLAYER)
+        return words[:1].upper() + words[1:]
 
     @property
     def clock_round(self) -> int | None:
@@ -85,14 +116,15 @@ def view(t: Tournament, player: Player, known: Known | None = None) -> PlayerVie
     """`known`: the player's facts (`version`), when the caller has read them: the page's boxes come from them."""
     boxes = None if known is None else Boxes(phone.read(t, player, known.check_in, known.latest_round),
                                              known.judge_call)
+    state = states.of_player(t, player)
     if t.cut_kind is not None:
         cut = cut_service.load(t)
         if cut is not None:
-            return replace(_in_cut(cut, player), boxes=boxes)
+            return replace(_in_cut(cut, player), boxes=boxes, state=state)
     mine = participation.my_table(t, player)
     if mine is None:
-        return PlayerView(Stage.WAITING, boxes=boxes)
-    return PlayerView(Stage.SWISS, mine=mine, seat=mine.seat, boxes=boxes)
+        return PlayerView(Stage.WAITING, boxes=boxes, state=state)
+    return PlayerView(Stage.SWISS, mine=mine, seat=mine.seat, boxes=boxes, state=state)
 
 
 def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
@@ -140,9 +172,15 @@ _BEFORE_ROUND_ONE = sa.case((_LAST_NUMBER.is_(None), Tournament.version), else_=
 # the deadline passing turns the check-in button into "check-in closed" on an open page
 _PAST_DEADLINE = sa.case((CheckInSettings.deadline <= sa.bindparam("now", type_=CheckInSettings.deadline.type), 1),
                          else_=0)
+# The player's state (services/players/states.py) follows their drop, its reason and a standing disqualification
+# (one probe of the partial unique index uq_penalties_one_disqualification): a disqualification or its voiding
+# changes the page even when the player was dropped before.
+_DISQUALIFIED = (sa.select(sa.func.count(Penalty.id)).where(
+    Penalty.player_id == Player.id, Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))
+    .correlate(Player).scalar_subquery())
 _PAGE = (Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
          _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result, _MY_CHECK_IN, _BEFORE_ROUND_ONE,
-         _PAST_DEADLINE)
+         _PAST_DEADLINE, Player.drop_reason, _DISQUALIFIED)
 _FACTS = Prepared("player_facts", phone.joined(
     sa.select(*_PAGE, judge_calls.NEWEST_OF_PLAYER, *phone.STATE)
     .select_from(Tournament)
@@ -174,7 +212,8 @@ def version(slug: str, player_id: int) -> Known | None:
     first = rows[0]
     event_version, cut_kind, link_key, *_, latest = first[:8]  # ... _LAST_NUMBER
     boxes = tuple(first[len(_PAGE):])  # the newest call, then phone.STATE
-    facts = repr((event_version, boxes)) if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
+    standing = tuple(first[len(_PAGE) - 2:len(_PAGE)])  # the drop's reason, a standing disqualification
+    facts = repr((event_version, standing, boxes)) if cut_kind is not None else repr([tuple(r[3:]) for r in rows])
     return Known(hashlib.blake2b(facts.encode(), digest_size=8).hexdigest(), link_key, event_version, latest,
                  boxes[0], boxes[1:])
 

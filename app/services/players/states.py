@@ -87,3 +87,29 @@ def unranked(t: Tournament) -> set[int]:
 
 def disqualified(t: Tournament) -> set[int]:
     return {pid for pid, s in of_event(t).items() if s.disqualified}
+
+
+class PartOver(Exception):
+    """A player's own link asked for what their state no longer allows (a disqualified player reports, confirms,
+    disputes, drops, calls a judge or changes a decklist): refused, nothing changed; the message says why."""
+
+
+# What a disqualified player's link is told when it asks for something (their page offers none of these).
+_DISQUALIFIED = {
+    "report": "You are disqualified from this event: your link no longer reports, confirms or disputes results. "
+              "See the head judge.",
+    "drop": "You are disqualified from this event: you are out of it already. See the head judge.",
+    "judge": "You are disqualified from this event: your link no longer calls a judge. See the head judge in "
+             "person.",
+    "decklist": "You are disqualified from this event: your decklists no longer change. See the head judge.",
+}
+
+
+def refuse_if_disqualified(t: Tournament, player: Player, action: str,
+                           state: Optional[PlayerState] = None) -> PlayerState:
+    """The player's state (`state` when the caller has it); PartOver when they are disqualified: their part in the
+    event is over, and their link does nothing more for `action` ("report", "drop", "judge", "decklist")."""
+    state = state if state is not None else of_player(t, player)
+    if state.disqualified:
+        raise PartOver(_DISQUALIFIED[action])
+    return state

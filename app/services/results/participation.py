@@ -20,7 +20,7 @@ from ..event_files import backup
 from . import match_results
 from ..swiss import rounds
 from ..check_in import waitlist
-from ..players import drops
+from ..players import drops, states
 from ...core.player_state import DropReason
 from ..locks import lock_tournament
 from .match_results import Actor
@@ -218,11 +218,14 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
     """A player's report (or confirmation, or dispute) for their own table; returns the new state.
 
     One claim per player and table, changeable until the result stands. Agreement (or a single report when
-    the event allows it) writes the result through match_results.write_result. Refusals write nothing."""
+    the event allows it) writes the result through match_results.write_result. Refusals write nothing; a
+    disqualified player's link reports nothing (states.PartOver), asked under the match's lock, which the
+    disqualification's ending of their games takes too."""
     check_claim(t.fmt, key)
     outcome = results.outcome(t.fmt, key)
     locked = match_results.lock_match(t, match_id)
     try:
+        states.refuse_if_disqualified(t, player, "report")
         match = locked.match
         if player.id not in {s.player_id for s in locked.seats}:
             raise RoundError("That is not your table.")
@@ -248,7 +251,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
         else:
             state = DISPUTED if len(set(claims)) > 1 else WAITING
         db.session.commit()
-    except RoundError:
+    except (RoundError, states.PartOver):
         db.session.rollback()
         raise
     backup.follow(t)  # a claim counts too: after a move the player is not asked again
@@ -258,8 +261,14 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
 def drop(t: Tournament, player: Player) -> bool:
     """Drop from the next pairing on; False (nothing changed) if the player had dropped already.
     Under the tournament lock, like the TO's drop: a pairing running meanwhile waits, then leaves them out. Before
-    round 1 the place freed goes to the waitlist's next player (app/services/check_in/waitlist.py)."""
+    round 1 the place freed goes to the waitlist's next player (app/services/check_in/waitlist.py). A disqualified
+    player's link drops nothing (states.PartOver): they are out already, by the disqualification."""
     lock_tournament(t)
+    try:
+        states.refuse_if_disqualified(t, player, "drop")
+    except states.PartOver:
+        db.session.rollback()
+        raise
     done = drops.mark_dropped(t, [player.id], DropReason.PLAYER)
     if done:
         waitlist.fill(t)

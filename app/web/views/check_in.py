@@ -14,6 +14,7 @@ from ...core.names import name_key
 from ...extensions import db
 from ...models import Player, Tournament, utcnow
 from ...services.check_in import phone, roll_call, settings, waitlist
+from .. import live_parts
 from ...services.locks import lock_tournament
 from ...services.players import states
 from .. import player_session
@@ -34,7 +35,10 @@ def check_in_box(t: Tournament, player: Player, token: str, me=None) -> Markup:
     """The player page's part: their place on the waitlist or "you are in", and the check-in button. `me`: the
     page's services/players/player_page.PlayerView, whose boxes, when read with the page's facts, say the state."""
     state = me.boxes.check_in if me is not None and me.boxes is not None else phone.view(t, player)
-    return Markup(render_template("check_in/_player.html", t=t, token=token, me=state, Phone=Phone))
+    waiting = me.waiting_words if me is not None else ""  # the rule's words for their place in line
+    extra = {} if me is None else {"csrf_token": live_parts.stand_in}  # a live part: see judge_call_box
+    return Markup(render_template("check_in/_player.html", t=t, token=token, me=state, Phone=Phone,
+                                  waiting=waiting, **extra))
 
 
 @bp.app_template_global("on_waitlist")

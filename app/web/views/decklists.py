@@ -72,9 +72,10 @@ def mine(slug: str, token: str):
         else:
             status = 422
     decks = service.lists_of(t, player)
+    over = service.closed_to_player(t, player)
     return render_template("decklists/mine.html", t=t, player=player, token=token, form=form,
-                           settings=service.settings(t), decks={s: _sheet(d) for s, d in decks.items()},
-                           may_change={s.value: service.may_change(t, decks.get(s.value)) for s in Side},
+                           settings=service.settings(t), decks={s: _sheet(d) for s, d in decks.items()}, over=over,
+                           may_change={s.value: not over and service.may_change(t, decks.get(s.value)) for s in Side},
                            posted_side=form.side.data if request.method == "POST" else None,
                            started=rounds_started(t)), status
 

@@ -11,6 +11,8 @@ from markupsafe import Markup
 
 from ...models import Player, Tournament
 from ...services import judge_calls as service
+from ...services.players import states
+from .. import live_parts
 from ..access import SCORE, linked_player, managed_tournament, may, may_read
 from ..read_only import read_only
 from ..conditional import client_has
@@ -23,10 +25,11 @@ NO_CACHE = "private, no-cache"
 
 # ---------------------------------------------------------------- the player's side
 
-def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK, newest=service.ASK) -> str:
+def _player_box(t: Tournament, player: Player, token: str, mine=service.ASK, newest=service.ASK, state=None,
+                **extra) -> str:
     return render_template("judge_calls/_player.html", t=t, token=token, call=service.latest_call(t, player, newest),
-                           closed=service.closed(t, player, mine), reason_label=REASON_LABEL,
-                           states=service.CallState)
+                           closed=service.closed(t, player, mine, state), reason_label=REASON_LABEL,
+                           states=service.CallState, **extra)
 
 
 @bp.app_template_global("judge_call_box")
@@ -36,7 +39,10 @@ def judge_call_box(t: Tournament, player: Player, token: str, me=None) -> Markup
     box reads rather than asking again."""
     if me is None:
         return Markup(_player_box(t, player, token))
-    return Markup(_player_box(t, player, token, me.mine, service.ASK if me.boxes is None else me.boxes.judge_call))
+    # drawn as a live part of the page: the form token's stand-in, so that its digest does not change with the
+    # token's timestamp (app/web/live_parts.py puts the real token in)
+    return Markup(_player_box(t, player, token, me.mine, service.ASK if me.boxes is None else me.boxes.judge_call,
+                              me.state, csrf_token=live_parts.stand_in))
 
 
 @bp.post("/t/<slug>/p/<token>/judge")
@@ -50,6 +56,9 @@ def call(slug: str, token: str):
         cooldown = timedelta(seconds=current_app.config["JUDGE_CALL_COOLDOWN_SECONDS"])
         try:
             made = service.call(t, player, form.reason.data or "", cooldown)
+        except states.PartOver as e:  # a disqualified player's link: refused outright
+            return render_template("error.html", code=403, message=str(e),
+                                   own_page=url_for("player.link", slug=slug, token=token)), 403
         except service.CallRefused as e:
             flash(str(e), "error")
         else:

@@ -10,7 +10,9 @@ from flask_login import current_user, login_required
 from ...core.penalties import ROUND, Infraction, Kind, games
 from ...extensions import db
 from ...models import Player, Round, Tournament
+from ...core.player_state import Reader
 from ...services.penalties import record as service
+from ...services.players import states
 from ..access import ORGANIZE, SCORE, managed_tournament, may, may_read
 from ..forms.penalties import PenaltyForm, VoidForm
 
@@ -102,8 +104,12 @@ def new(tid: int):
     chosen_round = form.round.data if request.method == "POST" else (_int_arg("round") or latest)
     seated = service.tables(t, chosen_round if chosen_round in rounds else latest)
     earlier = service.counts(t)
+    # every player, each with their state as the staff read it (the core rule: "waitlist position 2",
+    # "no-show (dropped)", "disqualified"...); those in the event first, then the waitlist, then those out
+    state = states.of_event(t)
+    players.sort(key=lambda p: (state[p.id].out, state[p.id].waiting))
     form.player.choices = [(p.id, p.name + (f" · table {seated[p.id]}" if p.id in seated else "")
-                            + (" · dropped" if p.dropped else "")
+                            + (f" · {state[p.id].words(Reader.STAFF)}" if state[p.id].words(Reader.STAFF) else "")
                             + (f" · {earlier[p.id]} earlier" if earlier.get(p.id) else "")) for p in players]
     form.round.choices = [(n, f"Round {n}") for n in reversed(rounds)] + [("", "Outside a swiss round")]
     double = games(t.fmt, Kind.GAME_LOSS) != (ROUND,)  # a game loss names its game

@@ -17,7 +17,7 @@ from ...core import result_wording, results
 from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
-from ...services.players import player_links, player_page
+from ...services.players import player_links, player_page, states
 from ...services.results import participation
 from ...services.swiss import timer
 from ...services.schedule import timeline as schedule_timeline
@@ -131,6 +131,13 @@ def unchanged(environ: dict, slug: str, token: str) -> str | None:
     return None
 
 
+def _refused(slug: str, token: str, e: states.PartOver):
+    """A player's action their state no longer allows (a disqualified player's report, drop...): 403, what
+    happened in words, and the way back to their page; nothing was changed."""
+    return render_template("error.html", code=403, message=str(e),
+                           own_page=url_for("player.link", slug=slug, token=token)), 403
+
+
 @bp.post("/t/<slug>/p/<token>/report")
 def report(slug: str, token: str):
     t, player = linked_player(slug, token)
@@ -141,6 +148,8 @@ def report(slug: str, token: str):
         return back
     try:
         state = participation.report(t, player, form.match.data, form.result.data)
+    except states.PartOver as e:
+        return _refused(slug, token, e)
     except rounds_service.NotFound:
         flash("That table is not part of this event.", "error")
         return back
@@ -159,7 +168,11 @@ def drop(slug: str, token: str):
     t, player = linked_player(slug, token)
     if not ConfirmForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
-    if participation.drop(t, player):
+    try:
+        done = participation.drop(t, player)
+    except states.PartOver as e:
+        return _refused(slug, token, e)
+    if done:
         flash("You have dropped. You will not be paired in later rounds; your results stay.", "success")
     else:
         flash("You had dropped already; nothing changed. Only the organizer can bring you back in.", "error")
