@@ -105,11 +105,24 @@ def swiss_standings(tournament: Tournament, published_only: bool = False) -> lis
     from ..core.standings import compute_standings, counted_games
     with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
         games = counted_games(completed_games(tournament, published_only=published_only), open_rounds(tournament))
-        of = states.of_event(tournament)
+        of = out_states(tournament)
         return compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers,
                                  tie_order=file_ranks(tournament),
                                  disqualified={p for p, s in of.items() if s.disqualified},
                                  left_out={p for p, s in of.items() if s.did_not_play})
+
+
+_OUT_CACHE: Kept[dict] = Kept(256)
+
+
+def out_states(tournament: Tournament) -> dict:
+    """Player id -> PlayerState (app/core/player_state.py) of every player waiting or out of the event: what the
+    standings and their words ask. Loaded once per event version (each of these states changes only with a
+    change that touches the event; none moves with the clock, unlike a roll call's states of players in)."""
+    def build() -> dict:
+        return {pid: ps for pid, ps in states.of_event(tournament).items() if ps.out or ps.waiting}
+
+    return _OUT_CACHE.get((tournament.id, tournament.slug, tournament.version), build)
 
 
 def file_ranks(tournament: Tournament) -> dict:

@@ -12,7 +12,6 @@ from ...core.standings import TIEBREAKERS, default_tiebreakers
 from ...extensions import db
 from ...models import Player, Tournament
 from .. import state
-from ..players import states
 
 
 @dataclass
@@ -34,7 +33,7 @@ def standings(t: Tournament, published_only: bool = False, reader: Optional[Read
     rows = state.standings(t, published_only=published_only)
     identities = {pid: (corp, runner) for pid, corp, runner in db.session.execute(
         sa.select(Player.id, Player.corp_identity, Player.runner_identity).where(Player.tournament_id == t.id))}
-    of = states.of_event(t)
+    of = state.out_states(t)
     words = _words(of, reader)
     absent = []
     if reader is Reader.STAFF:
@@ -52,4 +51,4 @@ def _words(of: dict, reader: Reader) -> dict:
 def state_words(t: Tournament, reader: Reader) -> dict:
     """Player id -> the reader's words for each player out or waiting ("dropped", "disqualified"): what a table of
     placings (the cut's final standings) shows beside a name. Players in the field have none."""
-    return _words(states.of_event(t), Reader(reader))
+    return _words(state.out_states(t), Reader(reader))
