@@ -7,7 +7,7 @@ Points always come from the games themselves; per-format constants come from ``p
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Collection, Iterable, Mapping, Optional, Sequence
 
 from .pairing.formats import Format
 from .pairing.history import History, gc_paused
@@ -35,6 +35,12 @@ class Standing:
     side_bias: int  # corp - runner
     tiebreakers: tuple  # of Fraction, in the order of TIEBREAKERS[system]
     dropped: bool = False
+    disqualified: bool = False  # listed after everyone who was not, holding no placing (docs/domain.md 7)
+
+    @property
+    def placed(self) -> bool:
+        """Holds a placing: counted in "place N of M" (a disqualified player is listed last, without one)."""
+        return not self.disqualified
 
     @property
     def side_label(self) -> str:
@@ -65,8 +71,15 @@ def compute_standings(
     *,
     tiebreakers: Optional[str] = None,
     tie_order: Optional[Mapping[PlayerId, int]] = None,
+    disqualified: Collection[PlayerId] = (),
+    left_out: Collection[PlayerId] = (),
 ) -> list[Standing]:
     """Every entrant (dropped ones flagged, still ranked) sorted by points, then the tiebreakers, then id.
+
+    `left_out` (players out before they ever played, app/core/player_state.py `did_not_play`) have no row: they are
+    not in the event's results. `disqualified` players come after everyone else (in the order their games give
+    among themselves), flagged: no placing ahead of anyone who played (docs/domain.md 7). Both still count as
+    entrants for the others' tiebreakers (a disqualified player was a real opponent).
 
     `tie_order` (an imported file's swiss ranks, Player.file_rank) orders players equal on points and every
     tiebreaker before the id does, so an imported event keeps the file's order of its exact ties (docs/domain.md
@@ -90,13 +103,17 @@ def compute_standings(
         if tie_order:
             last = len(ids) + max(tie_order.values(), default=0)
             order.sort(key=lambda i: (-recs[i].points, tuple(-x for x in tbs[i]), tie_order.get(ids[i], last)))
+        left_out, disqualified = set(left_out), set(disqualified)
+        order = [i for i in order if ids[i] not in left_out]
+        if disqualified:
+            order.sort(key=lambda i: ids[i] in disqualified)  # stable: each part keeps its order
         rows = []
         for rank, i in enumerate(order, 1):
             e, r = entrants[i], recs[i]
             rows.append(Standing(
                 rank=rank, player=e.id, name=e.label, points=r.points, wins=r.wins, losses=r.losses, ties=r.ties,
                 byes=r.byes, rounds=r.rounds, games=r.games, corp=r.corp, runner=r.runner, side_bias=r.bias,
-                tiebreakers=tbs[i], dropped=e.dropped,
+                tiebreakers=tbs[i], dropped=e.dropped, disqualified=e.id in disqualified,
             ))
     return rows
 
@@ -105,9 +122,11 @@ def seeds_first(rows: Sequence[Standing], seeds: Sequence[PlayerId]) -> list[Sta
     """The swiss standings once a cut exists (docs/domain.md 8): the cut's players first, in seed order, then
     everyone else in swiss order, ranked 1..n again. At the cut they are the same order (the seeds are the top
     of the standings, less anyone dropped or excluded); after the organizer confirms a swiss correction they
-    stay the order the bracket was drawn with, so no page or export says otherwise."""
+    stay the order the bracket was drawn with, so no page or export says otherwise. A disqualified player stays
+    last, seed or not: no placing ahead of anyone who played."""
     at = {p: i for i, p in enumerate(seeds)}
-    ordered = sorted(rows, key=lambda r: (0, at[r.player]) if r.player in at else (1, r.rank))
+    ordered = sorted(rows, key=lambda r: (2, r.rank) if r.disqualified else (0, at[r.player]) if r.player in at
+                     else (1, r.rank))
     return [r if r.rank == rank else replace(r, rank=rank) for rank, r in enumerate(ordered, 1)]
 
 

@@ -79,19 +79,22 @@ class Cut:
 
     def final_standings(self) -> list[dict]:
         """Cut players by the round they went out, then seed (or as an imported file ranked them, when its
-        ranking stands); then everyone else by swiss rank."""
+        ranking stands); then everyone else by swiss rank; a disqualified player last, cut or not, without a
+        placing (`disqualified`). Players who never played are in no standings (state.swiss_standings)."""
         out_round = self.bracket.out_rounds()
         champion = self.bracket.champion()
+        disqualified = {s.player for s in self.swiss if s.disqualified}
         rows = []
         for p in self.bracket.final_standings():
-            rows.append({"rank": len(rows) + 1, "player": p, "name": self.name(p), "seed": self.bracket.seed_of(p),
-                         "out_in_round": out_round.get(p), "champion": p == champion})
+            rows.append({"player": p, "name": self.name(p), "seed": self.bracket.seed_of(p),
+                         "out_in_round": out_round.get(p), "champion": p == champion and p not in disqualified})
         in_cut = set(self.bracket.seeds)
         for s in self.swiss:
             if s.player not in in_cut:
-                rows.append({"rank": len(rows) + 1, "player": s.player, "name": s.name, "seed": None,
-                             "out_in_round": None, "champion": False, "swiss_rank": s.rank})
-        return rows
+                rows.append({"player": s.player, "name": s.name, "seed": None, "out_in_round": None,
+                             "champion": False, "swiss_rank": s.rank})
+        rows.sort(key=lambda r: r["player"] in disqualified)  # stable: the others keep their order
+        return [{"rank": rank, **r, "disqualified": r["player"] in disqualified} for rank, r in enumerate(rows, 1)]
 
 
 @dataclass(frozen=True)

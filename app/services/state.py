@@ -11,6 +11,7 @@ from ..core.pairing import Entrant, Game, Side
 from ..core.kept import Kept
 from ..core.pairing.history import gc_paused
 from .check_in.waitlist import WAITING
+from .players import states
 
 
 def entrants(tournament: Tournament) -> list[Entrant]:
@@ -97,13 +98,31 @@ def standings(tournament: Tournament, published_only: bool = False, cut_first: b
 
 
 def swiss_standings(tournament: Tournament, published_only: bool = False) -> list:
-    """The standings the games give, as the swiss ranks them, cut or no cut (uncached)."""
+    """The standings the games give, as the swiss ranks them, cut or no cut (uncached). A player out before they
+    ever played has no row and a disqualified one comes last without a placing (app/core/player_state.py, loaded
+    once per build: a few queries, not one per row). Every state they read changes with the event's version (a
+    drop, a disqualification or its void, the waitlist: each touches the event), which keys `standings`' cache."""
     from ..core.standings import compute_standings, counted_games
-
     with gc_paused():  # tens of thousands of small objects, all kept: collection passes would find nothing
         games = counted_games(completed_games(tournament, published_only=published_only), open_rounds(tournament))
+        of = out_states(tournament)
         return compute_standings(tournament.fmt, entrants(tournament), games, tiebreakers=tournament.tiebreakers,
-                                 tie_order=file_ranks(tournament))
+                                 tie_order=file_ranks(tournament),
+                                 disqualified={p for p, s in of.items() if s.disqualified},
+                                 left_out={p for p, s in of.items() if s.did_not_play})
+
+
+_OUT_CACHE: Kept[dict] = Kept(256)
+
+
+def out_states(tournament: Tournament) -> dict:
+    """Player id -> PlayerState (app/core/player_state.py) of every player waiting or out of the event: what the
+    standings and their words ask. Loaded once per event version (each of these states changes only with a
+    change that touches the event; none moves with the clock, unlike a roll call's states of players in)."""
+    def build() -> dict:
+        return {pid: ps for pid, ps in states.of_event(tournament).items() if ps.out or ps.waiting}
+
+    return _OUT_CACHE.get((tournament.id, tournament.slug, tournament.version), build)
 
 
 def file_ranks(tournament: Tournament) -> dict:

@@ -13,10 +13,11 @@ from markupsafe import Markup, escape
 from ..core import clock
 from ..core.cards import data_label as card_data_label
 from ..core.names import name_key
+from ..core.player_state import Reader
 from ..models import Tournament, utcnow
 from ..services import event_stats, next_step
 from ..services.event_files import nrtm_export
-from ..services.players import player_links, player_page, registration
+from ..services.players import player_links, player_page, registration, states
 from ..services.swiss import timer
 from . import access, player_session
 
@@ -108,8 +109,18 @@ def you_in(t: Tournament):
     if player is None:
         return None
     me = player_page.view(t, player)
-    return {"player": player, "table": me.mine, "me": me,
+    return {"player": player, "table": me.mine, "me": me, "status": you_status(t, player),
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
+
+
+def you_status(t: Tournament, player) -> str:
+    """The banner's words for a player waiting or out of the event ("waitlist position 2", "you dropped"), from
+    the core rule (app/core/player_state.py); "" for one in the field. A player still in the field (not dropped:
+    the waitlist and every drop set the column) is asked nothing, so the banner costs them no query."""
+    if not player.dropped:
+        return ""
+    ps = states.of_player(t, player)
+    return ps.words(Reader.PLAYER) if ps.waiting or ps.out else ""
 
 
 def step_url(t: Tournament, step: next_step.Step) -> str:

@@ -337,3 +337,59 @@ def test_an_imported_files_ranks_order_only_its_exact_ties():
     assert [r.player for r in upside_down] == [1, 3, 2, 4]  # winners stay above: points first
     penalised = [Game(1, 1, 2, 3, -1, Side.CORP), Game(1, 3, 4, 3, 0, Side.CORP)]  # a penalty: below 0 points
     assert [(r.player, r.points) for r in compute_standings(Format.SINGLE_SIDED, entrants, penalised)][-1] == (2, -1)
+
+
+# ---- who is in the results: players who never played, disqualified players (docs/domain.md 7) ------------------
+
+def _sixteen_with_no_shows_and_a_dq():
+    """16 players who played two rounds (player 1 best), 2 no-shows (17, 18: dropped before round 1, no game), and
+    player 3 disqualified after winning both rounds."""
+    entrants = [Entrant(i, f"P{i}", dropped=i in (3, 17, 18)) for i in range(1, 19)]
+    games = [Game(1, a, a + 8, 3, 0, player_side=CORP) for a in range(1, 9)]
+    games += [Game(2, a, a + 1, 3, 0, player_side=RUNNER) for a in range(1, 9, 2)]
+    games += [Game(2, a, a + 1, 3, 0, player_side=RUNNER) for a in range(9, 17, 2)]
+    return entrants, games
+
+
+def test_players_who_never_played_have_no_row_and_the_ranks_count_only_the_others():
+    entrants, games = _sixteen_with_no_shows_and_a_dq()
+    every = compute_standings(Format.SINGLE_SIDED, entrants, games)
+    rows = compute_standings(Format.SINGLE_SIDED, entrants, games, left_out={17, 18})
+    assert {17, 18} <= {r.player for r in every}  # the old answer ranked the no-shows 17th and 18th
+    assert {r.player for r in rows} == set(range(1, 17))
+    assert [r.rank for r in rows] == list(range(1, 17))
+    # the others' order and tiebreakers do not move: the no-shows were nobody's opponent
+    assert [(r.player, r.tiebreakers) for r in rows] == [(r.player, r.tiebreakers) for r in every
+                                                         if r.player not in (17, 18)]
+
+
+def test_a_disqualified_player_is_listed_after_everyone_without_a_placing():
+    entrants, games = _sixteen_with_no_shows_and_a_dq()
+    before = compute_standings(Format.SINGLE_SIDED, entrants, games, left_out={17, 18})
+    assert before[0].player in (1, 3) and by_player(before)[3].rank <= 2  # 6 points: near the top
+    rows = compute_standings(Format.SINGLE_SIDED, entrants, games, left_out={17, 18}, disqualified={3})
+    assert rows[-1].player == 3 and rows[-1].rank == 16
+    assert rows[-1].disqualified and not rows[-1].placed
+    assert all(r.placed and not r.disqualified for r in rows[:-1])
+    assert [r.player for r in rows[:-1]] == [r.player for r in before if r.player != 3]
+    assert [r.rank for r in rows] == list(range(1, 17))
+    # a disqualified player still counts as the opponent they were for the others' tiebreakers
+    assert {r.player: r.tiebreakers for r in rows} == {r.player: r.tiebreakers for r in before}
+
+
+def test_two_disqualified_players_keep_their_order_among_themselves():
+    entrants = [Entrant(i, f"P{i}") for i in (1, 2, 3, 4)]
+    games = [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0), Game(2, 1, 3, 3, 0), Game(2, 2, 4, 3, 0)]
+    rows = compute_standings(Format.PLAIN, entrants, games, disqualified={1, 3})
+    assert [r.player for r in rows] == [2, 4, 1, 3]
+
+
+def test_seeds_first_keeps_a_disqualified_seed_last():
+    from app.core.standings import seeds_first
+
+    entrants = [Entrant(i, f"P{i}") for i in (1, 2, 3, 4, 5, 6)]
+    games = [Game(1, 1, 2, 3, 0), Game(1, 3, 4, 3, 0), Game(1, 5, 6, 3, 0)]
+    rows = compute_standings(Format.PLAIN, entrants, games, disqualified={3})
+    out = seeds_first(rows, [1, 3, 5, 2])
+    assert [r.player for r in out] == [1, 5, 2, 4, 6, 3]
+    assert [r.rank for r in out] == [1, 2, 3, 4, 5, 6]

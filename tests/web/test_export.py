@@ -41,8 +41,9 @@ def test_standings_csv_numbers(make_user, make_tournament, login):
     response = client.get(f"/tournaments/{t.id}/standings.csv")
     assert response.headers["Content-Disposition"] == 'attachment; filename="Store-Champs-2026-standings.csv"'
     rows = read(response)
-    expected = compute_standings(t.fmt, state.entrants(t), state.completed_games(t))
-    assert len(rows) == 7
+    # player 1 dropped before round 1: never played, so in no results (the old file ranked them last)
+    expected = compute_standings(t.fmt, state.entrants(t), state.completed_games(t), left_out={players[1].id})
+    assert len(rows) == 6 and players[1].name not in {r["name"] for r in rows}
     for row, s in zip(rows, expected):
         assert int(row["rank"]) == s.rank and row["name"] == s.name and int(row["points"]) == s.points
         sos, esos = (Fraction(row[k]) for k in ("SoS", "ESoS"))
@@ -52,7 +53,7 @@ def test_standings_csv_numbers(make_user, make_tournament, login):
                 assert got == exact
         assert row["record (W-L-T)"] == f"{s.wins}-{s.losses}-{s.ties}"
         assert (int(row["corp games"]), int(row["runner games"]), row["side balance"]) == (s.corp, s.runner, s.side_label)
-        assert row["dropped"] == ("yes" if s.dropped else "")
+        assert row["dropped"] == ("yes" if s.dropped else "") and row["status"] == ""
     ann = [r for r in rows if r["name"] == players[0].name][0]
     assert (ann["corp identity"], ann["runner identity"]) == ("Haas-Bioroid: Precision Design", "Hoshiko Shiro")
     assert sum(int(r["points"]) for r in rows) == sum(s.points for s in expected)

@@ -70,12 +70,14 @@ def _write(header: list, rows) -> str:
 
 
 def standings_csv(t: Tournament) -> str:
+    """The TO's standings: the players who played (one out before their first round is in no results), a
+    disqualified one last; `status` in the staff's words (app/core/player_state.py)."""
     table = standings(t)
     header = ["rank", "name", "corp identity", "runner identity", "points", *table.tiebreakers,
               "wins", "losses", "ties", "record (W-L-T)"]
     if table.single_sided:
         header += ["corp games", "runner games", "side balance"]
-    header += ["dropped", "nrdb username"]
+    header += ["dropped", "status", "nrdb username"]
     linked = nrdb_accounts.usernames(t.id)  # the NetrunnerDB account each linked entry names
     rows = []
     for s in table.rows:
@@ -84,7 +86,7 @@ def standings_csv(t: Tournament) -> str:
                s.wins, s.losses, s.ties, f"{s.wins}-{s.losses}-{s.ties}"]
         if table.single_sided:
             row += [s.corp, s.runner, s.side_label]
-        row += ["yes" if s.dropped else "", linked.get(s.player, "")]
+        row += ["yes" if s.dropped else "", table.words.get(s.player, ""), linked.get(s.player, "")]
         rows.append(row)
     return _write(header, rows)
 

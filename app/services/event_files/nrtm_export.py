@@ -34,8 +34,9 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Opt
     (`abrTournamentId`, app/services/abr/)."""
     single = tournament.fmt is Format.SINGLE_SIDED
     standings = state.standings(tournament, published_only=True, cut_first=False)  # ranks: the swiss placings
-    # numbered among the players the file holds: a player still on the waitlist never played and is not in it
-    # (state.entrants), and the numbers stay 1..n for the round trip
+    # numbered among the players the file holds: a player still on the waitlist or out before round 1 never
+    # played and is not in it (ABR would show them as having played), a disqualified one is last
+    # (state.swiss_standings); the numbers stay 1..n for the round trip
     ranked = {s.player for s in standings}
     players = sorted((p for p in tournament.players if p.id in ranked), key=lambda p: p.id)
     number = {p.id: i for i, p in enumerate(players, 1)}
@@ -65,8 +66,9 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Opt
     elimination = []
     cut_rounds = []
     if cut is not None:
-        for r in cut.final_standings()[:len(cut.bracket.seeds)]:
-            elimination.append({"id": number[r["player"]], "name": r["name"], "rank": r["rank"], "seed": r["seed"]})
+        cut_rows = [r for r in cut.final_standings() if r["seed"] is not None]  # a disqualified one last
+        for rank, r in enumerate(cut_rows, 1):
+            elimination.append({"id": number[r["player"]], "name": r["name"], "rank": rank, "seed": r["seed"]})
         cut_rounds = _cut_rounds(cut, number)
 
     document = {

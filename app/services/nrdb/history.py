@@ -144,12 +144,16 @@ class _FormatOnly:
 def _line(t: Tournament, player: Player, games: list[Game]) -> EventLine:
     swiss = state.standings(t, published_only=True)
     row = next((s for s in swiss if s.player == player.id), None)
-    place, of, champion, cut_games = (row.rank if row else None), len(swiss), False, []
+    # "place N of M": M the placed players (a disqualified one holds no placing; one who never played is in no
+    # standings)
+    place, of, champion, cut_games = (row.rank if row and row.placed else None), \
+        sum(1 for s in swiss if s.placed), False, []
     cut = cut_service.load(t) if t.cut_kind else None
     if cut is not None:
         final = cut.final_standings()
         mine = next((r for r in final if r["player"] == player.id), None)
-        place, of = (mine["rank"] if mine else None), len(final)
+        place = mine["rank"] if mine and not mine["disqualified"] else None
+        of = sum(1 for r in final if not r["disqualified"])
         champion = bool(mine and mine["champion"])
         cut_games = _cut_games(t, cut, player.id)
     return EventLine(

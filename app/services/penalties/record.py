@@ -171,8 +171,7 @@ def _disqualify(t: Tournament, player_id: int) -> None:
     # the reason is the disqualification's, whoever dropped the player before
     db.session.execute(sa.update(Player).where(Player.id == player_id).values(drop_reason=DropReason.DISQUALIFIED.value),
                        execution_options={"synchronize_session": False})
-    if done.rowcount or out_of_line.rowcount:
-        touch(db.session, [t.id])
+    touch(db.session, [t.id])  # always: a player dropped before is now disqualified, listed last in the standings
     if done.rowcount:
         waitlist.fill(t)
 
@@ -251,6 +250,7 @@ def void(t: Tournament, user: User, penalty_id: int, reason: str) -> Penalty:
     if not done.rowcount:
         db.session.rollback()
         raise AlreadyVoided("This penalty was voided already (another staff member, or a second tap).")
+    touch(db.session, [t.id])  # a voided disqualification gives the player their place in the standings back
     db.session.commit()
     backup.follow(t)
     return get(t, penalty_id)

@@ -145,10 +145,11 @@ def _in_cut(cut: cut_service.Cut, player: Player) -> PlayerView:
                                                       bracket.seed_of(player.id)), cut_size=size)
     rows = cut.final_standings()
     row = next((r for r in rows if r["player"] == player.id), None)
-    if row is None:  # a player added after the cut: in no standings
+    if row is None or row["disqualified"]:  # added after the cut, never played, or disqualified: no placing
         return PlayerView(Stage.PLACED, cut_size=size)
+    placed = sum(1 for r in rows if not r["disqualified"])  # "of M": the players holding a placing
     return PlayerView(Stage.PLACED, cut_size=size, place=Place(
-        rank=row["rank"], of=len(rows), decided=complete, champion=complete and row["rank"] == 1,
+        rank=row["rank"], of=placed, decided=complete, champion=complete and row["rank"] == 1,
         seed=row["seed"], swiss_rank=row.get("swiss_rank")))
 
 

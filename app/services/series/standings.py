@@ -44,12 +44,15 @@ def _placings(t: Tournament) -> Placings:
     if cut is not None:
         final = cut.final_standings()
         # over when its cut is decided (next_step.event_over asks the same of the stored bracket)
-        return Placings({r["player"]: r["rank"] for r in final}, len(final), True, cut.bracket.is_complete())
+        # the field: who played (one out before round 1 is in no standings); a disqualified player played but
+        # holds no placing (listed last, app/core/player_state.py)
+        return Placings({r["player"]: r["rank"] for r in final if not r["disqualified"]}, len(final), True,
+                        cut.bracket.is_complete())
     swiss = state.standings(t, published_only=True)
     started = any(s.rounds for s in swiss)
     if not started:
         return Placings({}, 0, False, False)
-    return Placings({s.player: s.rank for s in swiss}, len(swiss), True, next_step.event_over(t))
+    return Placings({s.player: s.rank for s in swiss if s.placed}, len(swiss), True, next_step.event_over(t))
 
 
 _PLACINGS: Kept[Placings] = Kept(4096)

@@ -21,6 +21,7 @@ from ...services import event_stats
 from .. import page_cache, shared_answers
 from ...services.players import registration
 from ...services.results import participation
+from ...services.results import standings as standings_service
 from ...services import state
 from ...services.swiss import timer
 from ...services.check_in import waitlist
@@ -65,6 +66,9 @@ def tournament(slug: str):
     t = public_tournament(slug)
     players, waiting = waitlist.public_counts(t)
     rounds = _published_rounds(t)
+    if _paired(t):  # the waitlist only matters before round 1; after, the field is who played
+        players -= sum(1 for ps in state.out_states(t).values() if ps.did_not_play)
+        waiting = None
     return _json({
         "name": t.name, "slug": t.slug, "date": t.date.isoformat(), "format": t.format,
         "format_label": t.fmt.label, "planned_rounds": t.planned_rounds, "players": players,
@@ -81,6 +85,11 @@ def tournament(slug: str):
             "schedule": url_for("api.schedule", slug=t.slug, _external=True),
         },
     })
+
+
+def _paired(t) -> bool:
+    """Round 1 is paired (published or not): the waitlist's line is over."""
+    return db.session.scalar(sa.select(Round.id).where(Round.tournament_id == t.id).limit(1)) is not None
 
 
 @bp.get("/tournaments/<slug>/schedule")
@@ -154,10 +163,12 @@ def _standings(t):
     from ...core.standings import TIEBREAKERS, default_tiebreakers
 
     system = t.tiebreakers or default_tiebreakers(t.fmt)
+    table = standings_service.standings(t, published_only=True)  # as the public page shows, in its words
     rows = []
-    for s in state.standings(t, published_only=True):  # as the public page shows
+    for s in table.rows:  # never a player who did not play; a disqualified one last, "dropped" to the public
         row = {"rank": s.rank, "player": s.player, "name": s.name, "points": s.points, "wins": s.wins,
                "losses": s.losses, "ties": s.ties, "byes": s.byes, "dropped": s.dropped,
+               "status": table.words.get(s.player, ""),
                "tiebreakers": {name: _number(v) for name, v in zip(TIEBREAKERS[system], s.tiebreakers)}}
         if t.fmt is Format.SINGLE_SIDED:
             row.update(corp=s.corp, runner=s.runner, side_balance=s.side_bias, side_label=s.side_label)
@@ -233,5 +244,7 @@ def bracket(slug: str):
     return _json({
         "kind": t.cut_kind, "size": len(cut.bracket.seeds), "complete": cut.bracket.is_complete(),
         "champion": cut.bracket.champion(), "games": games,
-        "standings": cut.final_standings(),
+        # who was disqualified is the staff's and the player's to know: the public reads "dropped", and the
+        # order (a disqualified player last) is the rest of the answer
+        "standings": [{k: v for k, v in r.items() if k != "disqualified"} for r in cut.final_standings()],
     })

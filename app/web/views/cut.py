@@ -9,6 +9,7 @@ from flask_login import current_user, login_required
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ...core import bracket_layout
+from ...core.player_state import Reader
 from ..forms.cut import ConfirmForm, CreateCutForm, ImportAnywayForm, PlayerChoiceForm, RestoreForm, UploadForm
 from ...services.event_files import backup as backup_service
 from ...services.event_files import restore as restore_service
@@ -16,6 +17,7 @@ from ...services import cut as cut_service
 from ...services.event_files import nrtm_export, nrtm_import
 from ...services.event_files.jsonfile import FileError
 from ...services.event_files.upload_slots import Busy, upload_slot
+from ...services.results import standings as standings_service
 from .. import page_cache
 from ..access import ORGANIZE, SCORE, managed_tournament, public_tournament
 from ..downloads import attachment
@@ -75,6 +77,7 @@ def _page(t, status: int = 200):
     games = _games(cut)
     return render_template("cut/show.html", tournament=t, cut=cut, games=games, drawing=_drawing(games),
                            standings=cut.final_standings(), choice_form=PlayerChoiceForm(),
+                           words=standings_service.state_words(t, Reader.STAFF),
                            confirm=ConfirmForm()), status
 
 
@@ -315,4 +318,5 @@ def public_bracket(slug: str):
     games = _games(cut) if cut else []
     return render_template("cut/public_bracket.html", tournament=t, cut=cut, games=games,
                            drawing=_drawing(games),
-                           standings=cut.final_standings() if cut else [])
+                           standings=cut.final_standings() if cut else [],
+                           words=standings_service.state_words(t, Reader.PUBLIC) if cut else {})

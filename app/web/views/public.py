@@ -138,7 +138,7 @@ def _you(t: Tournament, player, meta: dict):
     seat = meta["seats"].get(str(player.id))
     table = None if seat is None else SimpleNamespace(
         round_number=meta["clock"], table=seat[0], is_bye=seat[1], side=seat[2], opponent=seat[3])
-    return {"player": player, "table": table,
+    return {"player": player, "table": table, "status": template_helpers.you_status(t, player),
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
 
 
