@@ -2,8 +2,8 @@
 
 A group belongs to the account that made it, and holds only that account's own events (staff of an event do not
 own it, so they cannot put it in a group); an event is in one group at most (the database refuses a second one,
-whatever races). Each event keeps its own format, players, staff and pages: the group only lists them, in the
-order the organizer gives, each with its state.
+whatever races). Each event keeps its own format, players, staff and pages: the group only lists them, by date
+(then the start of their schedule's first day, when they have one, then name), each with its state.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import EventGroup, EventGroupMember, Tournament
+from ..core.names import name_key
+from ..models import EventGroup, EventGroupMember, ScheduleDay, Tournament, as_utc
 from . import next_step
 from .players import registration
 from . import cut as cut_service
@@ -125,19 +126,6 @@ def remove(group: EventGroup, tournament_id: int) -> None:
     db.session.commit()
 
 
-def move(group: EventGroup, tournament_id: int, step: int) -> None:
-    """Move an event one place up (step -1) or down (+1) in the group's list; the ends stay where they are."""
-    members = list(group.members)
-    member = _member(group, tournament_id)
-    i = members.index(member)
-    j = i + (1 if step > 0 else -1)
-    if 0 <= j < len(members):
-        members[i], members[j] = members[j], members[i]
-    for position, m in enumerate(members):
-        m.position = position
-    db.session.commit()
-
-
 class State:
     """Where an event stands, as the group page says it."""
     NOT_STARTED = "not started"
@@ -177,5 +165,23 @@ def event_line(t: Tournament) -> EventLine:
     return EventLine(t, State.NOT_STARTED, "Not started")
 
 
+def events(group: EventGroup) -> list[Tournament]:
+    """The group's events in the order its pages list them: by date, then the start of their schedule's first day
+    (events with one first), then name, then the order they were added."""
+    members = list(group.members)
+    ids = [m.tournament_id for m in members]
+    starts = dict(db.session.execute(
+        sa.select(ScheduleDay.tournament_id, ScheduleDay.starts_at)
+        .where(ScheduleDay.tournament_id.in_(ids), ScheduleDay.number == 1)).all()) if ids else {}
+
+    def key(pair):
+        position, t = pair
+        start = starts.get(t.id)
+        return (t.date, start is None, as_utc(start).timestamp() if start is not None else 0, name_key(t.name),
+                position)
+
+    return [t for _, t in sorted(enumerate(m.tournament for m in members), key=key)]
+
+
 def lines(group: EventGroup) -> list[EventLine]:
-    return [event_line(m.tournament) for m in group.members]
+    return [event_line(t) for t in events(group)]

@@ -17,7 +17,7 @@ from ...services import groups as service
 from .. import player_session, shared_answers
 from ..access import owned_group, public_tournament
 from ..read_only import read_only
-from ..forms.groups import AddEventForm, GroupForm, MoveForm
+from ..forms.groups import AddEventForm, ButtonForm, GroupForm
 
 bp = Blueprint("groups", __name__)
 
@@ -52,7 +52,7 @@ def create():
 def _manage_page(group, form=None, add_form=None, status: int = 200):
     return render_template("groups/manage.html", group=group, lines=service.lines(group),
                            form=form or GroupForm(obj=group), add_form=add_form or AddEventForm(),
-                           addable=service.addable(group), move_form=MoveForm(), qr=_qr(group)), status
+                           addable=service.addable(group), buttons=ButtonForm(), qr=_qr(group)), status
 
 
 @bp.get("/groups/<int:gid>")
@@ -110,20 +110,6 @@ def remove(gid: int, tid: int):
     except service.GroupError as e:
         abort(404, str(e))
     flash("The event left the group.", "success")
-    return redirect(url_for("groups.manage", gid=gid), 303)
-
-
-@bp.post("/groups/<int:gid>/events/<int:tid>/move")
-@login_required
-def move(gid: int, tid: int):
-    group = owned_group(gid)
-    form = MoveForm()
-    if not form.validate_on_submit():
-        abort(400, "Move it up or down.")
-    try:
-        service.move(group, tid, -1 if form.direction.data == "up" else 1)
-    except service.GroupError as e:
-        abort(404, str(e))
     return redirect(url_for("groups.manage", gid=gid), 303)
 
 
