@@ -20,6 +20,7 @@ from ..models import EventGroup, EventGroupMember, ScheduleDay, Tournament, as_u
 from . import next_step
 from .players import registration
 from . import cut as cut_service
+from .results import standings as results_standings
 from .swiss.rounds import round_summaries
 
 SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])")  # 3-40 characters, dashes inside
@@ -163,6 +164,31 @@ def event_line(t: Tournament) -> EventLine:
     if registration.status(t).open:
         return EventLine(t, State.REGISTRATION, "Registration open")
     return EventLine(t, State.NOT_STARTED, "Not started")
+
+
+@dataclass(frozen=True)
+class FinalPlace:
+    """A player's end of a finished event, as the group page's entry says it instead of their last table."""
+    rank: Optional[int]  # None: in no final standings (never played): "finished"
+    of: int
+    champion: bool
+
+
+def final_place(t: Tournament, player) -> Optional[FinalPlace]:
+    """None while the event still runs; once it is finished as the group page says it (`event_line`: the swiss
+    over with no cut pending, or the cut decided), the player's final place: the cut's final standings, else the
+    swiss standings of the published rounds."""
+    if event_line(t).state != State.FINISHED:
+        return None
+    if t.cut_kind:
+        cut = cut_service.load(t)
+        rows = [(r["player"], r["rank"], r["champion"]) for r in cut.final_standings()] if cut is not None else []
+    else:
+        rows = [(s.player, s.rank, False) for s in results_standings.standings(t, published_only=True).rows]
+    mine = next((r for r in rows if r[0] == player.id), None)
+    if mine is None:
+        return FinalPlace(None, len(rows), False)
+    return FinalPlace(mine[1], len(rows), mine[2])
 
 
 def events(group: EventGroup) -> list[Tournament]:

@@ -214,3 +214,44 @@ def test_a_group_lists_its_events_by_date_then_start_then_name(make_user, make_t
     manage = to.get(f"/groups/{group.id}").get_data(as_text=True)
     assert re.findall(r'<a class="title" [^>]*>([^<]*)</a>', manage) == expected
     assert "Move" not in manage  # the order is the dates', no hand ordering to contradict it
+
+
+def _entry_text(phone, t) -> str:
+    entry = json.loads(phone.get(f"/t/{t.slug}/entry.json").data)["entry"]
+    return " ".join(re.sub(r"<[^>]+>", " ", entry).split())
+
+
+def test_a_finished_events_entry_says_the_final_place_not_the_last_table(make_user, make_tournament, login, client):
+    """A side event's swiss is over with no cut to come: the group page's entry says "finished, place 2 of 4",
+    never its last "table 1"; an event whose cut is decided says "champion" or the place; a running one, the
+    table."""
+    to, side, players = setup_event(make_user, make_tournament, login, n=4, name="Startup Side", planned_rounds=2)
+    group = _group(to)
+    to.post(f"/groups/{group.id}/events", data={"tournament": side.id})
+    phone = client.application.test_client()
+    ann = players[0]
+    phone.get(f"/t/{side.slug}/p/{player_links.token(ann)}")
+    pair(to, side, 1)
+    to.post(f"/tournaments/{side.id}/rounds/1/publish")
+    running = _entry_text(phone, side)
+    assert "You: table" in running and "finished" not in running
+    report_all(to, side, 1)
+    pair(to, side, 2)
+    to.post(f"/tournaments/{side.id}/rounds/2/publish")
+    assert "You: table" in _entry_text(phone, side)  # the last round is still being played
+    report_all(to, side, 2)
+    done = _entry_text(phone, side)
+    rows = service.results_standings.standings(side, published_only=True).rows
+    rank = next(s.rank for s in rows if s.player == ann.id)
+    assert f"You: finished, place {rank} of 4" in done and "table" not in done
+    assert f'href="/t/{side.slug}/p/{player_links.token(ann)}"' in json.loads(
+        phone.get(f"/t/{side.slug}/entry.json").data)["entry"]
+
+    # a cut: running, the cut game (the player page's own words); decided, the final place
+    cut_service.create(side, 4, "single")
+    assert "finished" not in _entry_text(phone, side)
+    play_cut(side, lambda game: game.higher_seed)
+    final = next(r for r in cut_service.load(side).final_standings() if r["player"] == ann.id)
+    decided = _entry_text(phone, side)
+    assert ("You: champion" in decided) if final["champion"] else (f"place {final['rank']} of 4" in decided)
+    assert "table" not in decided

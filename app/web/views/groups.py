@@ -14,6 +14,7 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...services import groups as service
+from ...services.players import player_links
 from .. import player_session, shared_answers
 from ..access import owned_group, public_tournament
 from ..read_only import read_only
@@ -138,7 +139,10 @@ def entry(slug: str):
     answer = {}
     player = player_session.current_player(t) if player_session.holds_link(t) else None
     if player is not None:
-        answer["entry"] = render_template("groups/_entry.html", t=t, player=player).strip()
+        answer["entry"] = render_template("groups/_entry.html", t=t, player=player,
+                                          final=service.final_place(t, player),
+                                          mine=url_for("player.link", slug=t.slug,
+                                                       token=player_links.token(player))).strip()
     response = current_app.response_class(json.dumps(answer, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = shared_answers.OWN
     return response
