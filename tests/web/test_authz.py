@@ -118,6 +118,7 @@ ROUTES = {
     "groups.page": PUBLIC, "groups.entry": PUBLIC,
     # streaming (app/web/views/streaming.py): the organizers set the stream and the featured table; the feed is public
     "streaming.save": ORGANIZE, "streaming.feature": ORGANIZE, "streaming.feed": PUBLIC,
+    "streaming.coverage": PLAYER,  # the player's own opt-out, through their link
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.
