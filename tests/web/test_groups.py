@@ -255,3 +255,31 @@ def test_a_finished_events_entry_says_the_final_place_not_the_last_table(make_us
     decided = _entry_text(phone, side)
     assert ("You: champion" in decided) if final["champion"] else (f"place {final['rank']} of 4" in decided)
     assert "table" not in decided
+
+
+def test_an_entry_gives_the_group_page_what_registering_elsewhere_starts_from(make_user, make_tournament, login,
+                                                                              client):
+    """entry.json hands this device's own name, identities and pronouns to the group page (private answer); the
+    group's other events' registration forms are marked for the prefill; an event in no group is not."""
+    to, main, players = setup_event(make_user, make_tournament, login, n=2, name="Main Event")
+    side = make_tournament(main.owner, name="Startup Side", registration_open=True)
+    alone = make_tournament(main.owner, name="Elsewhere", registration_open=True)
+    ann = players[0]
+    ann.corp_identity, ann.runner_identity, ann.pronouns = ("Haas-Bioroid: Precision Design",
+                                                           "Hoshiko Shiro: Untold Protagonist", "she/her")
+    db.session.commit()
+    group = _group(to)
+    for t in (main, side):
+        to.post(f"/groups/{group.id}/events", data={"tournament": t.id})
+    phone = client.application.test_client()
+    phone.get(f"/t/{main.slug}/p/{player_links.token(ann)}")
+    answer = json.loads(phone.get(f"/t/{main.slug}/entry.json").data)
+    assert answer["profile"] == {"event": "Main Event", "name": ann.name,
+                                 "corp_identity": "Haas-Bioroid: Precision Design",
+                                 "runner_identity": "Hoshiko Shiro: Untold Protagonist", "pronouns": "she/her"}
+    assert "profile" not in json.loads(client.application.test_client().get(f"/t/{main.slug}/entry.json").data)
+    assert 'data-group="worlds-2026"' in phone.get("/g/worlds-2026").get_data(as_text=True)
+    home = phone.get(f"/t/{side.slug}").get_data(as_text=True)
+    assert 'id="register-form"' in home and 'data-group="worlds-2026"' in home
+    assert "registration_prefill.js" in home
+    assert "data-group" not in phone.get(f"/t/{alone.slug}").get_data(as_text=True)

@@ -133,12 +133,17 @@ def page(gslug: str):
 @bp.get("/t/<slug>/entry.json")
 @read_only
 def entry(slug: str):
-    """This browser's entry in one event, as the group page shows it: {"entry": html} when it holds a valid player
-    link of the event (the event's own cookie comes with this address), else {}. Private and never kept."""
+    """This browser's entry in one event, as the group page shows it: {"entry": html, "profile": {...}} when it
+    holds a valid player link of the event (the event's own cookie comes with this address), else {}. The profile
+    (name, identities, pronouns) prefills the registration of the group's other events on this device. Private
+    and never kept."""
     t = public_tournament(slug)
     answer = {}
     player = player_session.current_player(t) if player_session.holds_link(t) else None
     if player is not None:
+        # what the group's other events' registration forms start from (static/registration_prefill.js)
+        answer["profile"] = {"event": t.name, "name": player.name, "corp_identity": player.corp_identity or "",
+                             "runner_identity": player.runner_identity or "", "pronouns": player.pronouns or ""}
         answer["entry"] = render_template("groups/_entry.html", t=t, player=player,
                                           final=service.final_place(t, player),
                                           mine=url_for("player.link", slug=t.slug,
