@@ -13,6 +13,16 @@
       .then(function (r) { return r.ok ? r.json() : {}; })
       .catch(function () { return {}; });
   })).then(function (answers) {
+    // The first entry's name, identities and pronouns, kept for this tab: registering in another event of the
+    // group starts from them (static/registration_prefill.js); the player edits what differs.
+    var group = document.getElementById("group-events");
+    var profile = answers.filter(function (a) { return a && a.profile; }).map(function (a) { return a.profile; })[0];
+    if (profile && group && window.sessionStorage) {
+      try {
+        profile.group = group.getAttribute("data-group");
+        window.sessionStorage.setItem("sass-group-profile", JSON.stringify(profile));
+      } catch (e) { /* storage full or off: the form stays empty */ }
+    }
     var html = answers.map(function (a) { return a && a.entry ? a.entry : ""; }).join("");
     if (!html) { return; }
     list.innerHTML = html;

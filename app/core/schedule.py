@@ -168,7 +168,8 @@ def estimate(days: list[Day] | tuple[Day, ...], items: list[Item] | tuple[Item, 
       ends before now, a finished one never after now;
     - a break keeps its length (a late start ends it late), unless it has a fixed end: then it ends at its planned
       end, or at once if it starts later than that;
-    - the cut's first item counts as started once the cut exists; every swiss round is then done.
+    - the cut's first item counts as started once the cut exists and its day has begun (a cut made on day 1 for
+      day 2 is coming, at its planned start at the earliest); every swiss round is done once the cut exists.
     A backward pass then makes what came before a really started item end no later than that start (the TO moved
     on: the facts win), so the order always holds."""
     check(days, items)
@@ -218,8 +219,9 @@ def _walk(days, items, progress: Progress, now: Optional[datetime]) -> list:
         started = False
         if number is not None and number in progress.started:
             start, started = progress.started[number], True
-        elif it.kind == Kind.CUT and progress.cut_started and not cut_seen:
-            start, started = chain, True
+        elif it.kind == Kind.CUT and progress.cut_started and not cut_seen and (now is None
+                                                                               or now >= day_start[it.day]):
+            start, started = chain, True  # a cut made the evening before its day waits for that day
         elif it.kind == Kind.ROUND and progress.cut_started:
             start, started = chain, True  # a swiss round before the cut: played (its time unknown)
         else:

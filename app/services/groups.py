@@ -2,8 +2,8 @@
 
 A group belongs to the account that made it, and holds only that account's own events (staff of an event do not
 own it, so they cannot put it in a group); an event is in one group at most (the database refuses a second one,
-whatever races). Each event keeps its own format, players, staff and pages: the group only lists them, in the
-order the organizer gives, each with its state.
+whatever races). Each event keeps its own format, players, staff and pages: the group only lists them, by date
+(then the start of their schedule's first day, when they have one, then name), each with its state.
 """
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import EventGroup, EventGroupMember, Tournament
+from ..core.names import name_key
+from ..models import EventGroup, EventGroupMember, ScheduleDay, Tournament, as_utc
 from . import next_step
 from .players import registration
 from . import cut as cut_service
+from .results import standings as results_standings
 from .swiss.rounds import round_summaries
 
 SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])")  # 3-40 characters, dashes inside
@@ -125,19 +127,6 @@ def remove(group: EventGroup, tournament_id: int) -> None:
     db.session.commit()
 
 
-def move(group: EventGroup, tournament_id: int, step: int) -> None:
-    """Move an event one place up (step -1) or down (+1) in the group's list; the ends stay where they are."""
-    members = list(group.members)
-    member = _member(group, tournament_id)
-    i = members.index(member)
-    j = i + (1 if step > 0 else -1)
-    if 0 <= j < len(members):
-        members[i], members[j] = members[j], members[i]
-    for position, m in enumerate(members):
-        m.position = position
-    db.session.commit()
-
-
 class State:
     """Where an event stands, as the group page says it."""
     NOT_STARTED = "not started"
@@ -177,5 +166,48 @@ def event_line(t: Tournament) -> EventLine:
     return EventLine(t, State.NOT_STARTED, "Not started")
 
 
+@dataclass(frozen=True)
+class FinalPlace:
+    """A player's end of a finished event, as the group page's entry says it instead of their last table."""
+    rank: Optional[int]  # None: in no final standings (never played): "finished"
+    of: int
+    champion: bool
+
+
+def final_place(t: Tournament, player) -> Optional[FinalPlace]:
+    """None while the event still runs; once it is finished as the group page says it (`event_line`: the swiss
+    over with no cut pending, or the cut decided), the player's final place: the cut's final standings, else the
+    swiss standings of the published rounds."""
+    if event_line(t).state != State.FINISHED:
+        return None
+    if t.cut_kind:
+        cut = cut_service.load(t)
+        rows = [(r["player"], r["rank"], r["champion"]) for r in cut.final_standings()] if cut is not None else []
+    else:
+        rows = [(s.player, s.rank, False) for s in results_standings.standings(t, published_only=True).rows]
+    mine = next((r for r in rows if r[0] == player.id), None)
+    if mine is None:
+        return FinalPlace(None, len(rows), False)
+    return FinalPlace(mine[1], len(rows), mine[2])
+
+
+def events(group: EventGroup) -> list[Tournament]:
+    """The group's events in the order its pages list them: by date, then the start of their schedule's first day
+    (events with one first), then name, then the order they were added."""
+    members = list(group.members)
+    ids = [m.tournament_id for m in members]
+    starts = dict(db.session.execute(
+        sa.select(ScheduleDay.tournament_id, ScheduleDay.starts_at)
+        .where(ScheduleDay.tournament_id.in_(ids), ScheduleDay.number == 1)).all()) if ids else {}
+
+    def key(pair):
+        position, t = pair
+        start = starts.get(t.id)
+        return (t.date, start is None, as_utc(start).timestamp() if start is not None else 0, name_key(t.name),
+                position)
+
+    return [t for _, t in sorted(enumerate(m.tournament for m in members), key=key)]
+
+
 def lines(group: EventGroup) -> list[EventLine]:
-    return [event_line(m.tournament) for m in group.members]
+    return [event_line(t) for t in events(group)]

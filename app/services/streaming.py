@@ -111,6 +111,23 @@ def unfeature_player(t: Tournament, player_id: int) -> None:
                        .values(featured_table=None).execution_options(synchronize_session=False))
 
 
+def set_coverage(t: Tournament, player: Player, opted_out: bool) -> bool:
+    """The player's own choice, at any time (round 1 paired or not): opted out, they are never featured from now
+    on, and a table of theirs on stream now comes off it; back in, the TO may feature them again. Under the event's
+    lock, as `feature` is, so a featuring racing an opt-out never leaves them on stream. Returns whether it
+    changed."""
+    t = lock_tournament(t)
+    db.session.refresh(player)
+    changed = bool(player.no_coverage) != opted_out
+    player.no_coverage = opted_out
+    if opted_out:
+        unfeature_player(t, player.id)
+    db.session.commit()
+    if changed:
+        backup.follow(t)
+    return changed
+
+
 def featured(t: Tournament, number: Optional[int], table=...) -> Optional[Featured]:
     """Round `number`'s featured table if it has one and nobody at it has opted out since; else None. `table`: the
     round's featured_table where the caller has read the round already (the round page)."""

@@ -40,8 +40,8 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
                                                              .inner_text())
         page.get_by_role("button", name="Add", exact=True).click()
         expect(page.locator("#group-events")).to_contain_text(event)
-    page.get_by_role("button", name=f"Move Startup Side {unique} up").click()
-    expect(page.locator("#group-events li").first).to_contain_text(f"Startup Side {unique}")
+    # one date, no schedules: listed by name
+    expect(page.locator("#group-events li").first).to_contain_text(f"Main Event {unique}")
     page.screenshot(path=str(screenshots / "groups_manage_1280.png"), full_page=True)
     group_url = page.locator("#group-url").inner_text()
 
@@ -53,7 +53,7 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
     expect(phone.locator("#your-entries")).to_be_visible()
     entries = phone.locator("#entry-list > li")
     expect(entries).to_have_count(2)
-    expect(entries.first).to_contain_text(f"Startup Side {unique}")
+    expect(entries.first).to_contain_text(f"Main Event {unique}")
     expect(entries.first).to_contain_text("table")
     expect(phone.locator("#group-events")).to_contain_text("Round 1 of 3")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"]
@@ -120,3 +120,50 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
     page.locator("#on-stream").scroll_into_view_if_needed()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"]
     page.screenshot(path=str(screenshots / "streaming_round_360.png"), full_page=True)
+
+
+def test_registering_from_the_group_page_starts_from_the_entry_this_phone_holds(new_context, page, organizer, log_in,
+                                                                              seed_swiss, live_server, unique,
+                                                                              screenshots):
+    """A 360 px phone holding Ana's link of the main event opens the group page, then the side event: its
+    registration form is filled with her name, identities and pronouns, which she may change before registering."""
+    main = seed_swiss(organizer["id"], FOUR, rounds=0, name=f"Main Event {unique}", planned=3)
+    side = seed_swiss(organizer["id"], FOUR[1:], rounds=0, name=f"Startup Side {unique}", planned=2)
+    with live_server.app_context():
+        db.session.get(Tournament, side.id).registration_open = True
+        ana = db.session.query(Player).filter_by(tournament_id=main.id, name="Ana Silva").one()
+        ana.pronouns = "she/her"
+        link = f"/t/{main.slug}/p/{player_links.token(ana)}"
+        db.session.commit()
+        db.session.remove()
+    log_in(page, organizer["email"])
+    page.goto("/groups")
+    page.get_by_label("Name").fill("Prefill Weekend")
+    page.get_by_label("Public address").fill(f"prefill-{unique}".lower())
+    page.get_by_role("button", name="Make the group").click()
+    for event in (f"Main Event {unique}", f"Startup Side {unique}"):
+        page.get_by_label("Event", exact=True).select_option(label=page.locator("#tournament option", has_text=event)
+                                                             .inner_text())
+        page.get_by_role("button", name="Add", exact=True).click()
+    group_url = page.locator("#group-url").inner_text()
+
+    phone = new_context(viewport=PHONE_360, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
+    phone.goto(link)
+    phone.goto(group_url)
+    expect(phone.locator("#entry-list > li")).to_have_count(1)
+    phone.locator("#group-events").get_by_role("link", name=f"Startup Side {unique}").click()
+    expect(phone.locator("#prefilled")).to_be_visible()
+    expect(phone.locator("#prefilled")).to_contain_text(f"Main Event {unique}")
+    expect(phone.locator("#register-form [name=name]")).to_have_value("Ana Silva")
+    expect(phone.locator("#register-form [name=corp_identity]")).to_have_value(FOUR[0][1])
+    expect(phone.locator("#register-form [name=runner_identity]")).to_have_value(FOUR[0][2])
+    expect(phone.locator("#register-form [name=pronouns]")).to_have_value("she/her")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"]
+    phone.screenshot(path=str(screenshots / "groups_register_prefilled_360.png"), full_page=True)
+    phone.locator("#register-form [name=pronouns]").fill("they/them")
+    phone.get_by_role("button", name="Register").click()
+    expect(phone.locator(".flash").first).to_contain_text("You are registered, Ana Silva")
+    with live_server.app_context():
+        entry = db.session.query(Player).filter_by(tournament_id=side.id, name="Ana Silva").one()
+        assert (entry.corp_identity, entry.pronouns) == (FOUR[0][1], "they/them")
+        db.session.remove()

@@ -25,7 +25,7 @@ def test_the_to_sets_a_schedule_and_a_phone_sees_what_comes_next(roster, new_con
     page.goto(f"/tournaments/{event.id}")
     page.get_by_role("link", name="Schedule").click()
     page.get_by_role("button", name="Fill in a standard day").click()
-    expect(page.locator(".flash").first).to_contain_text("A standard day is filled in")
+    expect(page.locator(".flash").first).to_contain_text("Filled in a standard day: saved")
     assert page.locator("[data-row=item] select[name$='-kind'] >> nth=0").input_value() == "round"
     page.locator("#time_zone").select_option("Europe/Berlin")
     page.locator("#days-0-date").fill(tomorrow.isoformat())
@@ -65,3 +65,35 @@ def test_the_to_sets_a_schedule_and_a_phone_sees_what_comes_next(roster, new_con
     page.set_viewport_size(PHONE_360)
     page.screenshot(path=str(screenshots / "schedule_to_360.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"]
+
+
+def test_a_to_in_paris_gets_the_schedule_in_paris_time_unless_they_chose_a_zone(roster, new_context, organizer,
+                                                                                 log_in, seed_swiss, screenshots,
+                                                                                 live_server):
+    """A browser in Europe/Paris, an event whose zone was never chosen: the select shows Europe/Paris with a word
+    that it came from the device, and the standard day is saved in Paris time (10:00 there). At 360 px too."""
+    event = seed_swiss(organizer["id"], roster[:8], rounds=0, name="Paris Open", planned=4)
+    page = new_context(timezone_id="Europe/Paris").new_page()
+    log_in(page, organizer["email"])
+    page.goto(f"/tournaments/{event.id}/schedule")
+    expect(page.locator("#time_zone")).to_have_value("Europe/Paris")
+    expect(page.locator("#browser-zone-note")).to_be_visible()
+    page.screenshot(path=str(screenshots / "schedule_zone_offered_1280.png"), full_page=True)
+    page.get_by_role("button", name="Fill in a standard day").click()
+    expect(page.locator(".flash").first).to_contain_text("Filled in a standard day: saved, times in Europe/Paris")
+    expect(page.locator("#time_zone")).to_have_value("Europe/Paris")
+    expect(page.locator("#browser-zone-note")).to_have_count(0)  # chosen now: no more offer
+    assert page.locator("#days-0-start").input_value() == "10:00"
+    page.set_viewport_size(PHONE_360)
+    page.screenshot(path=str(screenshots / "schedule_zone_saved_360.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"]
+
+    # Another event, its zone chosen (New York) before the schedule: a Paris browser leaves it alone
+    other = seed_swiss(organizer["id"], roster[:8], rounds=0, name="NY Open", planned=4)
+    with live_server.app_context():
+        db.session.get(Tournament, other.id).time_zone = "America/New_York"
+        db.session.commit()
+        db.session.remove()
+    page.goto(f"/tournaments/{other.id}/schedule")
+    expect(page.locator("#time_zone")).to_have_value("America/New_York")
+    expect(page.locator("#browser-zone-note")).to_have_count(0)

@@ -68,6 +68,26 @@ def test_day_two_waits_for_its_start_and_is_announced():
     assert [s.state for s in tl.slots] == [State.DONE, State.DONE, State.NOW] and tl.next is None
 
 
+def test_a_cut_made_on_day_one_for_day_two_is_coming_on_day_two_not_now():
+    """The TO makes the top 4 on day 1's evening; the plan has it on day 2 at 9:00: it is not "now 9:00-11:30" on
+    day 1 but day 2's first item, announced as such; on day 2 at its start it runs."""
+    day2 = T0 + timedelta(days=1)
+    days = [Day(1, T0), Day(2, day2)]
+    items = [Item(1, Kind.ROUND, 60), Item(1, Kind.ROUND, 60), Item(2, Kind.CUT, 150, "Top 4")]
+    done = Progress(started={1: T0, 2: T0 + m(70)}, finished=frozenset({1, 2}), cut_started=True)
+    tl = estimate(days, items, done, T0 + m(200))
+    cut = tl.slots[2]
+    assert [s.state for s in tl.slots] == [State.DONE, State.DONE, State.COMING]
+    assert (cut.start, cut.end) == (day2, day2 + m(150))
+    assert tl.next.kind == "day" and tl.next.at == day2 and tl.next.slot is cut
+    # day 2, ten minutes before the start: still coming, at its planned start
+    tl = estimate(days, items, done, day2 - m(10))
+    assert tl.slots[2].state == State.COMING and tl.slots[2].start == day2
+    # day 2 has begun: the cut runs
+    tl = estimate(days, items, done, day2 + m(5))
+    assert tl.slots[2].state == State.NOW and tl.slots[2].start == day2 and tl.next is None
+
+
 def test_a_round_started_early_ends_the_break_before_it():
     days, items = standard_day(T0, 5)
     r4 = T0 + m(230)  # lunch was to end at 240

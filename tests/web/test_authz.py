@@ -114,10 +114,11 @@ ROUTES = {
     # events' staff do not); its page and each event's "your entry" answer are public
     "groups.index": ACCOUNT, "groups.create": ACCOUNT,
     "groups.manage": GROUP, "groups.update": GROUP, "groups.delete": GROUP, "groups.add": GROUP,
-    "groups.remove": GROUP, "groups.move": GROUP,
+    "groups.remove": GROUP,
     "groups.page": PUBLIC, "groups.entry": PUBLIC,
     # streaming (app/web/views/streaming.py): the organizers set the stream and the featured table; the feed is public
     "streaming.save": ORGANIZE, "streaming.feature": ORGANIZE, "streaming.feed": PUBLIC,
+    "streaming.coverage": PLAYER,  # the player's own opt-out, through their link
 }
 
 # What each caller's role grants in the victim's event. The admin reads every event (GET) and changes none.

@@ -52,7 +52,7 @@ def test_registrations_beyond_the_cap_wait_in_order_and_a_drop_lets_the_next_in(
     # The TO raises the cap: Dee is in too
     r = client.post(f"/tournaments/{t.id}/edit", data={"name": t.name, "date": t.date.isoformat(), "format": "single",
                                                        "score_factor": "2", "registration_open": "y",
-                                                       "registration_cap": "3"}, follow_redirects=True)
+                                                       "registration_cap": "3", "waitlist": "y"}, follow_redirects=True)
     assert "In from the waitlist: Dee." in r.get_data(as_text=True)
     assert not _players(t)["Dee"].dropped
     # Waitlisted players were never paired; the promoted ones are

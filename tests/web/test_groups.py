@@ -39,11 +39,6 @@ def test_make_fill_order_and_readdress(make_user, make_tournament, login, client
         assert to.post(f"/groups/{group.id}/events", data={"tournament": t.id}).status_code == 303
     assert _members(group.id) == [main.id, side.id, eternal.id]
 
-    to.post(f"/groups/{group.id}/events/{eternal.id}/move", data={"direction": "up"})
-    assert _members(group.id) == [main.id, eternal.id, side.id]
-    to.post(f"/groups/{group.id}/events/{main.id}/move", data={"direction": "up"})  # already first: stays
-    assert _members(group.id) == [main.id, eternal.id, side.id]
-    assert to.post(f"/groups/{group.id}/events/{main.id}/move", data={"direction": "sideways"}).status_code == 400
 
     # an event already in the group is refused, with the form's message
     r = to.post(f"/groups/{group.id}/events", data={"tournament": main.id})
@@ -51,6 +46,7 @@ def test_make_fill_order_and_readdress(make_user, make_tournament, login, client
 
     to.post(f"/groups/{group.id}/events/{side.id}/remove")
     assert _members(group.id) == [main.id, eternal.id]
+    assert to.post(f"/groups/{group.id}/events/{main.id}/move", data={"direction": "up"}).status_code == 404
     assert to.post(f"/groups/{group.id}/events/{side.id}/remove").status_code == 404
 
     for bad in ("a", "Has Spaces", "-dash", "x" * 41, "ünï"):
@@ -110,7 +106,8 @@ def test_public_page_states_and_entries(make_user, make_tournament, login, clien
     to.post(f"/tournaments/{main.id}/rounds/1/publish")
 
     page = client.get("/g/worlds-2026").get_data(as_text=True)
-    assert page.index("Main Event") < page.index("Startup Side") < page.index("Later Event")
+    assert re.findall(r'<h2 class="title"><a [^>]*>([^<]*)</a>', page) == ["Later Event", "Main Event",
+                                                                           "Startup Side"]  # one day: by name
     assert "Round 1 of 3" in page and "Registration open" in page and "Not started" in page
     assert "<svg" in page and "/g/worlds-2026" in page  # the QR code and the address
     assert f'data-entry-url="/t/{main.slug}/entry.json"' in page
@@ -146,12 +143,12 @@ def test_public_page_states_and_entries(make_user, make_tournament, login, clien
         report_all(to, main, number)
     page = client.get("/g/worlds-2026").get_data(as_text=True)
     states = lambda html: re.findall(r'<span class="badge">([^<]*)</span>', html)  # noqa: E731
-    assert states(page) == ["Finished", "Registration open", "Not started"]  # 4 players: no cut recommended
+    assert states(page) == ["Not started", "Finished", "Registration open"]  # 4 players: no cut recommended
     cut_service.create(main, 4, "single")
-    assert states(client.get("/g/worlds-2026").get_data(as_text=True))[0] == "Top 4 cut, bracket round 1"
+    assert states(client.get("/g/worlds-2026").get_data(as_text=True))[1] == "Top 4 cut, bracket round 1"
     play_cut(main, lambda game: game.higher_seed)
     champion = cut_service.progress(main).champion
-    assert states(client.get("/g/worlds-2026").get_data(as_text=True))[0] == f"Finished: champion {champion}"
+    assert states(client.get("/g/worlds-2026").get_data(as_text=True))[1] == f"Finished: champion {champion}"
 
 
 def test_event_line_states(make_user, make_tournament):
@@ -189,3 +186,100 @@ def test_the_group_page_says_what_comes_next_in_each_event(make_user, make_tourn
     assert page.count('class="schedule-next"') == 1 and f'id="schedule-next-{main.id}"' in page
     line = re.search(r'id="schedule-next-\d+">(.*?)</p>', page, re.S).group(1)
     assert "Next:" in line and "round 1" in line
+
+
+def test_a_group_lists_its_events_by_date_then_start_then_name(make_user, make_tournament, login, client):
+    """Added in any order, the events are listed by date, then their schedule's start (events with one first),
+    then name, on the public page and the organizer's."""
+    from datetime import date, datetime, timezone
+    from app.models import ScheduleDay
+    to, sunday_main, _ = setup_event(make_user, make_tournament, login, n=2, name="Main Event",
+                                     date=date(2026, 6, 7))
+    owner = sunday_main.owner
+    saturday_late = make_tournament(owner, name="A Saturday Eternal", date=date(2026, 6, 6))
+    saturday_early = make_tournament(owner, name="Zed Startup", date=date(2026, 6, 6))
+    saturday_plain = make_tournament(owner, name="B Draft", date=date(2026, 6, 6))
+    friday = make_tournament(owner, name="Z Friday Night", date=date(2026, 6, 5))
+    for t, hour in ((saturday_late, 14), (saturday_early, 9)):
+        db.session.add(ScheduleDay(tournament_id=t.id, number=1, turnaround=10,
+                                   starts_at=datetime(2026, 6, 6, hour, 0, tzinfo=timezone.utc)))
+    db.session.commit()
+    group = _group(to)
+    for t in (sunday_main, saturday_late, saturday_plain, friday, saturday_early):
+        to.post(f"/groups/{group.id}/events", data={"tournament": t.id})
+    expected = ["Z Friday Night", "Zed Startup", "A Saturday Eternal", "B Draft", "Main Event"]
+    page = client.get("/g/worlds-2026").get_data(as_text=True)
+    titles = re.findall(r'<h2 class="title"><a [^>]*>([^<]*)</a>', page)
+    assert titles == expected
+    manage = to.get(f"/groups/{group.id}").get_data(as_text=True)
+    assert re.findall(r'<a class="title" [^>]*>([^<]*)</a>', manage) == expected
+    assert "Move" not in manage  # the order is the dates', no hand ordering to contradict it
+
+
+def _entry_text(phone, t) -> str:
+    entry = json.loads(phone.get(f"/t/{t.slug}/entry.json").data)["entry"]
+    return " ".join(re.sub(r"<[^>]+>", " ", entry).split())
+
+
+def test_a_finished_events_entry_says_the_final_place_not_the_last_table(make_user, make_tournament, login, client):
+    """A side event's swiss is over with no cut to come: the group page's entry says "finished, place 2 of 4",
+    never its last "table 1"; an event whose cut is decided says "champion" or the place; a running one, the
+    table."""
+    to, side, players = setup_event(make_user, make_tournament, login, n=4, name="Startup Side", planned_rounds=2)
+    group = _group(to)
+    to.post(f"/groups/{group.id}/events", data={"tournament": side.id})
+    phone = client.application.test_client()
+    ann = players[0]
+    phone.get(f"/t/{side.slug}/p/{player_links.token(ann)}")
+    pair(to, side, 1)
+    to.post(f"/tournaments/{side.id}/rounds/1/publish")
+    running = _entry_text(phone, side)
+    assert "You: table" in running and "finished" not in running
+    report_all(to, side, 1)
+    pair(to, side, 2)
+    to.post(f"/tournaments/{side.id}/rounds/2/publish")
+    assert "You: table" in _entry_text(phone, side)  # the last round is still being played
+    report_all(to, side, 2)
+    done = _entry_text(phone, side)
+    rows = service.results_standings.standings(side, published_only=True).rows
+    rank = next(s.rank for s in rows if s.player == ann.id)
+    assert f"You: finished, place {rank} of 4" in done and "table" not in done
+    assert f'href="/t/{side.slug}/p/{player_links.token(ann)}"' in json.loads(
+        phone.get(f"/t/{side.slug}/entry.json").data)["entry"]
+
+    # a cut: running, the cut game (the player page's own words); decided, the final place
+    cut_service.create(side, 4, "single")
+    assert "finished" not in _entry_text(phone, side)
+    play_cut(side, lambda game: game.higher_seed)
+    final = next(r for r in cut_service.load(side).final_standings() if r["player"] == ann.id)
+    decided = _entry_text(phone, side)
+    assert ("You: champion" in decided) if final["champion"] else (f"place {final['rank']} of 4" in decided)
+    assert "table" not in decided
+
+
+def test_an_entry_gives_the_group_page_what_registering_elsewhere_starts_from(make_user, make_tournament, login,
+                                                                              client):
+    """entry.json hands this device's own name, identities and pronouns to the group page (private answer); the
+    group's other events' registration forms are marked for the prefill; an event in no group is not."""
+    to, main, players = setup_event(make_user, make_tournament, login, n=2, name="Main Event")
+    side = make_tournament(main.owner, name="Startup Side", registration_open=True)
+    alone = make_tournament(main.owner, name="Elsewhere", registration_open=True)
+    ann = players[0]
+    ann.corp_identity, ann.runner_identity, ann.pronouns = ("Haas-Bioroid: Precision Design",
+                                                           "Hoshiko Shiro: Untold Protagonist", "she/her")
+    db.session.commit()
+    group = _group(to)
+    for t in (main, side):
+        to.post(f"/groups/{group.id}/events", data={"tournament": t.id})
+    phone = client.application.test_client()
+    phone.get(f"/t/{main.slug}/p/{player_links.token(ann)}")
+    answer = json.loads(phone.get(f"/t/{main.slug}/entry.json").data)
+    assert answer["profile"] == {"event": "Main Event", "name": ann.name,
+                                 "corp_identity": "Haas-Bioroid: Precision Design",
+                                 "runner_identity": "Hoshiko Shiro: Untold Protagonist", "pronouns": "she/her"}
+    assert "profile" not in json.loads(client.application.test_client().get(f"/t/{main.slug}/entry.json").data)
+    assert 'data-group="worlds-2026"' in phone.get("/g/worlds-2026").get_data(as_text=True)
+    home = phone.get(f"/t/{side.slug}").get_data(as_text=True)
+    assert 'id="register-form"' in home and 'data-group="worlds-2026"' in home
+    assert "registration_prefill.js" in home
+    assert "data-group" not in phone.get(f"/t/{alone.slug}").get_data(as_text=True)

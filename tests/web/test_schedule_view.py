@@ -226,3 +226,45 @@ def test_junk_is_a_form_error_never_a_500(event, junk):
     assert r.status_code in (303, 422), r.status_code
     if r.status_code == 303:  # accepted: the junk was an extra row past the form's end, or a removed day
         assert junk.keys() & {"items-99999-kind", "days-0-remove"}
+
+
+def test_the_browsers_zone_is_offered_only_while_the_to_never_chose_one(event):
+    """Default zone and no plan: the select and the standard day's hidden field carry data-browser-zone and the
+    page loads static/schedule_zone.js; a chosen zone, or a saved plan, turns the offer off."""
+    to, t, _ = event
+    page = to.get(f"/tournaments/{t.id}/schedule").get_data(as_text=True)
+    assert re.search(r'<select[^>]*data-browser-zone[^>]*id="time_zone"|<select[^>]*id="time_zone"[^>]*data-browser-zone',
+                     page)
+    assert 'name="time_zone" value="" data-browser-zone' in page and "schedule_zone.js" in page
+    db.session.get(Tournament, t.id).time_zone = "Europe/Berlin"
+    db.session.commit()
+    page = to.get(f"/tournaments/{t.id}/schedule").get_data(as_text=True)
+    assert "data-browser-zone" not in page and "schedule_zone.js" not in page
+    # the TO saved a plan in UTC on purpose: UTC is their choice, no offer either
+    db.session.get(Tournament, t.id).time_zone = "UTC"
+    db.session.commit()
+    assert to.post(f"/tournaments/{t.id}/schedule", data=plan_form(items=FOUR, zone="UTC")).status_code == 303
+    assert "data-browser-zone" not in to.get(f"/tournaments/{t.id}/schedule").get_data(as_text=True)
+
+
+def test_the_standard_day_takes_the_browsers_zone_checked_and_says_it_saved(event):
+    to, t, _ = event
+    r = to.post(f"/tournaments/{t.id}/schedule/standard", data={"time_zone": "Mars/Olympus"}, follow_redirects=True)
+    assert "Pick a time zone from the list." in text(r) and rows(t) == ([], [])
+    assert db.session.get(Tournament, t.id).time_zone == "UTC"
+    r = to.post(f"/tournaments/{t.id}/schedule/standard", data={"time_zone": "Europe/Paris"}, follow_redirects=True)
+    assert "Filled in a standard day: saved, times in Europe/Paris." in text(r)
+    days, _ = rows(t)
+    assert db.session.get(Tournament, t.id).time_zone == "Europe/Paris"
+    assert as_utc(days[0].starts_at).astimezone(ZoneInfo("Europe/Paris")).strftime("%H:%M") == "10:00"
+    assert re.search(r"<option selected value=\"Europe/Paris\"|<option value=\"Europe/Paris\" selected", r.get_data(as_text=True))
+
+
+def test_a_chosen_zone_is_kept_whatever_the_browser_says(event):
+    to, t, _ = event
+    db.session.get(Tournament, t.id).time_zone = "Europe/Berlin"
+    db.session.commit()
+    to.post(f"/tournaments/{t.id}/schedule/standard", data={"time_zone": "America/New_York"})
+    days, _ = rows(t)
+    assert db.session.get(Tournament, t.id).time_zone == "Europe/Berlin"
+    assert as_utc(days[0].starts_at).astimezone(BERLIN).strftime("%H:%M") == "10:00"

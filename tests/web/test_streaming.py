@@ -207,3 +207,45 @@ def test_streaming_travels_in_the_backup(make_user, make_tournament, login):
             pass
         else:
             raise AssertionError(f"restored {bad}")
+
+
+def test_a_player_opts_out_after_round_one_from_their_entry_page_and_is_never_featured(make_user, make_tournament,
+                                                                                      login, client):
+    """Round 1 paired and its table featured: the player opts out from their entry page (POST, CSRF), the table
+    comes off the stream and cannot be featured again; they opt back in and it can. A bad value changes nothing."""
+    from app.services.players import player_links
+    to, t, players = _event(make_user, make_tournament, login, n=4)
+    pair(to, t, 1)
+    to.post(f"/tournaments/{t.id}/rounds/1/publish")
+    game = matches(t, 1)
+    first = next(g for g in game if not g[0].is_bye)
+    url = f"/tournaments/{t.id}/rounds/1/feature"
+    assert to.post(url, data={"table": str(first[0].table)}).status_code == 303 and _featured(t) == first[0].table
+    shy = first[1][0].player
+    token = player_links.token(shy)
+    phone = client.application.test_client()
+    phone.get(f"/t/{t.slug}/p/{token}")  # this phone is the player
+    entry = phone.get(f"/t/{t.slug}/registration").get_data(as_text=True)
+    assert "Round 1 has started" in entry and "Don't show me on stream</button>" in entry and 'id="coverage"' in entry
+
+    r = phone.post(f"/t/{t.slug}/p/{token}/coverage", data={"coverage": "sideways", "back": "entry"})
+    assert r.status_code == 303 and r.location.endswith(f"/t/{t.slug}/registration")
+    db.session.expire_all()
+    assert not db.session.get(Player, shy.id).no_coverage and _featured(t) == first[0].table
+    r = phone.post(f"/t/{t.slug}/p/{token}/coverage", data={"coverage": "off", "back": "entry"},
+                   follow_redirects=True)
+    assert "You will not be shown on stream." in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert db.session.get(Player, shy.id).no_coverage and _featured(t) is None
+    to.post(url, data={"table": str(first[0].table)})
+    assert _featured(t) is None and any("opted out of coverage" in m for m in flashed(to))
+    assert "Let the organizer show me on stream" in phone.get(f"/t/{t.slug}/registration").get_data(as_text=True)
+
+    r = phone.post(f"/t/{t.slug}/p/{token}/coverage", data={"coverage": "on"})
+    assert r.status_code == 303 and r.location.endswith(f"/t/{t.slug}/p/{token}")  # back to the player page
+    db.session.expire_all()
+    assert not db.session.get(Player, shy.id).no_coverage
+    to.post(url, data={"table": str(first[0].table)})
+    assert _featured(t) == first[0].table
+    # another link is no player; a POST without the form's token changes nothing
+    assert phone.post(f"/t/{t.slug}/p/not-a-token/coverage", data={"coverage": "off"}).status_code == 404

@@ -241,3 +241,46 @@ def test_the_rounds_advice_shows_what_the_rounds_buy(make_user, make_tournament,
         add_players(other, [f"Q{i}" for i in range(n)])
         assert 'id="top8-recall"' not in client.get(f"/tournaments/{other.id}").get_data(as_text=True)
         assert 'id="top8-recall"' not in client.get(f"/tournaments/{other.id}/edit").get_data(as_text=True)
+
+
+def test_the_waitlist_switch_sits_beside_the_cap_and_is_the_check_in_pages_setting(client, organizer,
+                                                                                   make_tournament):
+    """One setting (CheckInSettings.waitlist) written by either form: the registration settings beside the cap, and
+    the check-in page; the edit form shows what the check-in page saved, and the check-in page what it saved."""
+    from app.models import CheckInSettings
+    t = make_tournament(organizer, registration_open=True, registration_cap=8)
+    page = client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True)
+    assert 'name="waitlist"' in page and "Keep a waitlist" in page
+    assert page.index('name="registration_cap"') < page.index('name="waitlist"') < page.index('name="late_registration"')
+    edit = {**VALID, "registration_open": "y", "registration_cap": "8"}
+    assert client.post(f"/tournaments/{t.id}/edit", data={**edit, "waitlist": "y"}).status_code == 302
+    db.session.expire_all()
+    row = db.session.get(CheckInSettings, t.id)
+    assert row.waitlist and not row.enabled  # the waitlist alone: check-in stays off
+    assert "checked" in _checkbox(client.get(f"/tournaments/{t.id}/check-in").get_data(as_text=True), "waitlist")
+    # the check-in page turns it off: the edit form shows it off
+    client.post(f"/tournaments/{t.id}/check-in/settings", data={"no_shows": "drop"})
+    db.session.expire_all()
+    assert not db.session.get(CheckInSettings, t.id).waitlist
+    assert "checked" not in _checkbox(client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True), "waitlist")
+    client.post(f"/tournaments/{t.id}/check-in/settings", data={"no_shows": "drop", "waitlist": "y"})
+    assert "checked" in _checkbox(client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True), "waitlist")
+    # unticked in the edit form: off again
+    client.post(f"/tournaments/{t.id}/edit", data=edit)
+    db.session.expire_all()
+    assert not db.session.get(CheckInSettings, t.id).waitlist
+
+
+def test_a_new_event_may_keep_a_waitlist_from_the_start(client, organizer):
+    from app.models import CheckInSettings
+    client.post("/tournaments/new", data={**VALID, "registration_open": "y", "registration_cap": "4",
+                                          "waitlist": "y"})
+    client.post("/tournaments/new", data={**VALID, "name": "No line"})
+    with_line, without = _tournaments()
+    assert db.session.get(CheckInSettings, with_line.id).waitlist
+    assert db.session.get(CheckInSettings, without.id) is None  # off: no row written at all
+
+
+def _checkbox(page: str, name: str) -> str:
+    at = page.index(f'name="{name}"')
+    return page[page.rindex("<input", 0, at):page.index(">", at)]

@@ -46,6 +46,19 @@ def save(t: Tournament, *, enabled: bool, no_shows: NoShows, waitlist: bool,
     return found
 
 
+def keep_waitlist(t: Tournament, waitlist: bool) -> None:
+    """The waitlist switch alone, from either form that shows it (the check-in settings, the event's registration
+    settings beside the cap); the roll call's settings stay as they were. Not committed. Off with no row: nothing to
+    write (no row means no waitlist)."""
+    found = row(t)
+    if found is None:
+        if not waitlist:
+            return
+        found = CheckInSettings(tournament_id=t.id, enabled=False, round=FIRST_ROUND, no_shows=NoShows.DROP.value)
+        db.session.add(found)
+    found.waitlist = waitlist
+
+
 def next_roll_call(t: Tournament, number: int) -> CheckInSettings:
     """A new roll call before round `number` (a second day): check-in on, no deadline yet; not committed."""
     found = row(t)

@@ -27,6 +27,22 @@ def zones() -> tuple[str, ...]:
     return tuple(sorted(available_timezones() | {"UTC"}))
 
 
+DEFAULT_ZONE = "UTC"  # Tournament.time_zone's default
+
+
+def zone_unchosen(t: Tournament, plan: "Plan") -> bool:
+    """The TO never chose a time zone: the event's is still the default and no plan was ever saved with one (a
+    saved plan stores its zone). Then the schedule form offers the browser's own zone (static/schedule_zone.js)."""
+    return t.time_zone == DEFAULT_ZONE and not plan
+
+
+def checked_zone(name: str) -> str:
+    """A time zone name this machine knows (zoneinfo), else ScheduleError."""
+    if name not in zones():
+        raise ScheduleError("Pick a time zone from the list.")
+    return name
+
+
 def zone(t: Tournament) -> ZoneInfo:
     """The event's time zone; UTC if its name is unknown here (a file from a machine with newer data)."""
     return _zone(t.time_zone)
@@ -66,8 +82,7 @@ def last_date(t: Tournament) -> date:
 
 def save(t: Tournament, time_zone: str, days: list[rule.Day], items: list[rule.Item]) -> None:
     """Replace the plan and the event's time zone, checked by the rule first; all or nothing."""
-    if time_zone not in zones():
-        raise ScheduleError("Pick a time zone from the list.")
+    checked_zone(time_zone)
     try:
         rule.check(days, items)
     except rule.PlanError as e:
@@ -99,15 +114,31 @@ def clear(t: Tournament) -> None:
 STANDARD_START = time(10, 0)
 
 
-def standard_day(t: Tournament) -> Plan:
+def standard_day(t: Tournament, zone_name: Optional[str] = None) -> Plan:
     """The one-click template (app/core/schedule.py standard_day) for this event: its planned rounds (or the
-    recommended number for its field), its round length, starting at 10:00 local on its date. Not saved: the TO
-    edits it, then saves."""
+    recommended number for its field), its round length, starting at 10:00 local on its date (in `zone_name`,
+    else the event's zone). Not saved: `fill_standard_day` saves it."""
     active = db.session.scalar(sa.select(sa.func.count()).select_from(Player)
                                .where(Player.tournament_id == t.id, Player.dropped.is_(False))) or 0
     rounds = t.planned_rounds or max(3, recommended_rounds(active))
-    days, items = rule.standard_day(at(zone(t).key, t.date, STANDARD_START), min(rounds, 20), minutes=t.round_minutes)
+    days, items = rule.standard_day(at(zone_name or zone(t).key, t.date, STANDARD_START), min(rounds, 20),
+                                    minutes=t.round_minutes)
     return Plan(tuple(days), tuple(items))
+
+
+def fill_standard_day(t: Tournament, offered_zone: str = "") -> str:
+    """The standard day saved as the event's plan; returns the time zone it was saved in. Refused (ScheduleError,
+    nothing written) over an existing plan. `offered_zone`: the browser's own zone, taken only while the TO never
+    chose one (`zone_unchosen`), checked against zoneinfo first."""
+    plan = load(t)
+    if plan:
+        raise ScheduleError("This event has a schedule already: clear it first to start from the standard day.")
+    name = t.time_zone
+    if offered_zone and zone_unchosen(t, plan):
+        name = checked_zone(offered_zone)
+    template = standard_day(t, name)
+    save(t, name, list(template.days), list(template.items))
+    return name
 
 
 def planned_rounds_note(t: Tournament, plan: Plan) -> Optional[str]:

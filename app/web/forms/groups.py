@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField, StringField
+from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from ...models import EventGroup
@@ -24,5 +24,5 @@ class AddEventForm(FlaskForm):
     tournament = IntegerField("Event", validators=[InputRequired(message="Choose one of your events.")])
 
 
-class MoveForm(FlaskForm):
-    direction = SelectField(choices=[("up", "Up"), ("down", "Down")], validators=[InputRequired()])
+class ButtonForm(FlaskForm):
+    """CSRF only: take an event out, delete the group."""

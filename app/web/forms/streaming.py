@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
-from wtforms.validators import Length, NumberRange, Optional
+from wtforms import IntegerField, RadioField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ...models import Tournament
 from . import strip
@@ -20,3 +20,10 @@ class StreamForm(FlaskForm):
 class FeatureForm(FlaskForm):
     table = IntegerField("Featured table", validators=[Optional(), NumberRange(min=1, max=100_000)],
                          description="Leave empty to feature none.")
+
+
+class CoverageForm(FlaskForm):
+    """A player's own coverage choice, from their entry page (any time, round 1 paired or not)."""
+    coverage = RadioField("Stream coverage", choices=[("off", "Don't show me on stream"),
+                                                      ("on", "The organizer may show my table on stream")],
+                          validators=[InputRequired(message="Choose whether you may be shown on stream.")])

@@ -66,6 +66,10 @@ class TournamentForm(FlaskForm):
     registration_cap = IntegerField("Player cap", validators=[Optional(), NumberRange(min=1, max=MAX_PLAYERS)],
                                     description="Registration closes when this many players are active. Leave "
                                                 "empty for no cap.")
+    waitlist = BooleanField("Keep a waitlist when the event is full",
+                            description="With a player cap: registrations beyond it wait in line; a place freed "
+                                        "before round 1 goes to the next one. The same switch as on the check-in "
+                                        "page.")
     late_registration = BooleanField("Late registration: players may still register after round 1 (they join "
                                      "the next pairing)")
     abr_id = abr_event_field()

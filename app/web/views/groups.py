@@ -14,10 +14,11 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...services import groups as service
+from ...services.players import player_links
 from .. import player_session, shared_answers
 from ..access import owned_group, public_tournament
 from ..read_only import read_only
-from ..forms.groups import AddEventForm, GroupForm, MoveForm
+from ..forms.groups import AddEventForm, ButtonForm, GroupForm
 
 bp = Blueprint("groups", __name__)
 
@@ -52,7 +53,7 @@ def create():
 def _manage_page(group, form=None, add_form=None, status: int = 200):
     return render_template("groups/manage.html", group=group, lines=service.lines(group),
                            form=form or GroupForm(obj=group), add_form=add_form or AddEventForm(),
-                           addable=service.addable(group), move_form=MoveForm(), qr=_qr(group)), status
+                           addable=service.addable(group), buttons=ButtonForm(), qr=_qr(group)), status
 
 
 @bp.get("/groups/<int:gid>")
@@ -113,20 +114,6 @@ def remove(gid: int, tid: int):
     return redirect(url_for("groups.manage", gid=gid), 303)
 
 
-@bp.post("/groups/<int:gid>/events/<int:tid>/move")
-@login_required
-def move(gid: int, tid: int):
-    group = owned_group(gid)
-    form = MoveForm()
-    if not form.validate_on_submit():
-        abort(400, "Move it up or down.")
-    try:
-        service.move(group, tid, -1 if form.direction.data == "up" else 1)
-    except service.GroupError as e:
-        abort(404, str(e))
-    return redirect(url_for("groups.manage", gid=gid), 303)
-
-
 def _qr(group) -> Markup:
     url = url_for("groups.page", gslug=group.slug, _external=True)
     return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#111", omitsize=True,
@@ -146,13 +133,21 @@ def page(gslug: str):
 @bp.get("/t/<slug>/entry.json")
 @read_only
 def entry(slug: str):
-    """This browser's entry in one event, as the group page shows it: {"entry": html} when it holds a valid player
-    link of the event (the event's own cookie comes with this address), else {}. Private and never kept."""
+    """This browser's entry in one event, as the group page shows it: {"entry": html, "profile": {...}} when it
+    holds a valid player link of the event (the event's own cookie comes with this address), else {}. The profile
+    (name, identities, pronouns) prefills the registration of the group's other events on this device. Private
+    and never kept."""
     t = public_tournament(slug)
     answer = {}
     player = player_session.current_player(t) if player_session.holds_link(t) else None
     if player is not None:
-        answer["entry"] = render_template("groups/_entry.html", t=t, player=player).strip()
+        # what the group's other events' registration forms start from (static/registration_prefill.js)
+        answer["profile"] = {"event": t.name, "name": player.name, "corp_identity": player.corp_identity or "",
+                             "runner_identity": player.runner_identity or "", "pronouns": player.pronouns or ""}
+        answer["entry"] = render_template("groups/_entry.html", t=t, player=player,
+                                          final=service.final_place(t, player),
+                                          mine=url_for("player.link", slug=t.slug,
+                                                       token=player_links.token(player))).strip()
     response = current_app.response_class(json.dumps(answer, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = shared_answers.OWN
     return response

@@ -87,4 +87,6 @@ def mine(slug: str):
     qr = Markup(segno.make(link, error="m").svg_inline(scale=4, dark="#111", omitsize=True,
                                                       title="QR code of your player link"))
     return render_template("registration/mine.html", t=t, player=player, link=link, qr=qr, form=form,
-                           editable=editable, identities=identities()), status
+                           editable=editable, identities=identities(),
+                           coverage_url=url_for("streaming.coverage", slug=slug, token=player_links.token(player))), \
+        status

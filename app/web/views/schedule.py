@@ -81,6 +81,8 @@ def edit(tid: int):
 
 def _page(t: Tournament, form: ScheduleForm, plan: plans.Plan, status: int = 200):
     return render_template("schedule/edit.html", t=t, form=form, plan=plan, buttons=ButtonForm(),
+                           # a re-shown form keeps what the TO submitted
+                           browser_zone=plans.zone_unchosen(t, plan) and not form.is_submitted(),
                            planned=timelines.planned(t), live=timeline(t) if plan else None,
                            note=plans.planned_rounds_note(t, plan)), status
 
@@ -112,12 +114,14 @@ def standard(tid: int):
     t = managed_tournament(tid, ORGANIZE)
     if not ButtonForm().validate_on_submit():
         flash("The form expired: try again.", "error")
-    elif plans.load(t):
-        flash("This event has a schedule already: clear it first to start from the standard day.", "error")
+        return redirect(url_for("schedule.edit", tid=tid), 303)
+    try:
+        zone_name = plans.fill_standard_day(t, (request.form.get("time_zone") or "").strip()[:64])
+    except plans.ScheduleError as e:
+        flash(str(e), "error")
     else:
-        template = plans.standard_day(t)
-        plans.save(t, t.time_zone, list(template.days), list(template.items))
-        flash("A standard day is filled in: check the start, the rounds and lunch, and save.", "success")
+        flash(f"Filled in a standard day: saved, times in {zone_name}. Check the start, the rounds and lunch below; "
+              "change what differs and save again.", "success")
     return redirect(url_for("schedule.edit", tid=tid), 303)
 
 

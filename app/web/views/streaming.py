@@ -11,8 +11,8 @@ from flask_login import login_required
 from ...services import streaming as service
 from ...services.swiss import timer
 from .. import page_cache, shared_answers
-from ..access import ORGANIZE, managed_tournament, public_tournament
-from ..forms.streaming import FeatureForm, StreamForm
+from ..access import ORGANIZE, linked_player, managed_tournament, public_tournament
+from ..forms.streaming import CoverageForm, FeatureForm, StreamForm
 
 bp = Blueprint("streaming", __name__)
 
@@ -29,6 +29,27 @@ def _open_cors(response):
             response.headers["Access-Control-Allow-Headers"] = "If-None-Match"
             response.headers["Access-Control-Max-Age"] = "86400"
     return response
+
+
+@bp.post("/t/<slug>/p/<token>/coverage")
+def coverage(slug: str, token: str):
+    """A player opts out of stream coverage, or back in, through their link: any time, round 1 paired or not."""
+    t, player = linked_player(slug, token)
+    back = url_for("registration.mine", slug=slug) if request.form.get("back") == "entry" \
+        else url_for("player.link", slug=slug, token=token)
+    form = CoverageForm()
+    if not form.validate_on_submit():
+        flash(next(iter(form.coverage.errors), "The form expired. Reload the page and try again."), "error")
+        return redirect(back, 303)
+    out = form.coverage.data == "off"
+    changed = service.set_coverage(t, player, out)
+    if out:
+        flash("You will not be shown on stream." if changed else "You had opted out of stream coverage already.",
+              "success")
+    else:
+        flash("The organizer may show your table on stream again." if changed
+              else "You were not opted out: nothing changed.", "success")
+    return redirect(back, 303)
 
 
 @bp.app_template_global()

@@ -14,7 +14,8 @@ from ...services import cut as cut_service
 from ...services import decklists
 from ...services import next_step
 from ...services.organizers import staff as staff_service
-from ...services.check_in import waitlist
+from ...services.check_in import settings as check_in_settings, waitlist
+from ...services.locks import lock_tournament
 from ...services.players.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
@@ -56,6 +57,8 @@ def create():
         tournament = Tournament(owner_id=current_user.id)
         form.apply(tournament)
         db.session.add(tournament)
+        db.session.flush()
+        check_in_settings.keep_waitlist(tournament, bool(form.waitlist.data))
         db.session.commit()
         flash(f"Created {tournament.name}. Add the players next.", "success")
         return redirect(url_for("tournaments.show", tid=tournament.id))
@@ -91,13 +94,16 @@ def show(tid: int):
 def edit(tid: int):
     tournament = managed_tournament(tid, ORGANIZE)
     started = rounds_started(tournament)
-    form = TournamentForm(obj=tournament, tiebreakers=tournament.tiebreakers or "magic")
+    form = TournamentForm(obj=tournament, tiebreakers=tournament.tiebreakers or "magic",
+                          waitlist=check_in_settings.keeps_waitlist(tournament))
     if form.validate_on_submit():
         if started and form.format.data != tournament.format:
             form.format.errors.append("The format cannot change once round 1 exists.")
         else:
+            tournament = lock_tournament(tournament)  # the waitlist switch shares its row with the check-in page
             old_date = tournament.date
             form.apply(tournament)
+            check_in_settings.keep_waitlist(tournament, bool(form.waitlist.data))
             # the card pool and list in force follow the date: the stored lists are judged again with it
             judged = decklists.judge_again(tournament) if tournament.date != old_date else 0
             db.session.commit()
