@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
+from wtforms import StringField
 from wtforms.validators import Length, NumberRange, Optional
 
 from ...models import Tournament
-from . import strip
+from . import IntegerField, strip
 
 URL_MAX = Tournament.__table__.c.stream_url.type.length
 
