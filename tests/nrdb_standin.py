@@ -41,6 +41,7 @@ class Standin:
     requests: list = field(default_factory=list)
     decks: dict = field(default_factory=dict)  # username -> their private decks (Deck::normalize shape)
     private_status: int | None = None  # answer the private deck routes with this status instead (e.g. 500)
+    raw: dict = field(default_factory=dict)  # path -> bytes answered (200, JSON) instead, after recording the request
     url: str = ""
 
     def issued_tokens(self) -> list[str]:
@@ -72,8 +73,21 @@ def _handler(standin: Standin):
                                      "headers": dict(self.headers)})
             return parts.path, {k: v[0] for k, v in parse_qs(parts.query).items()}
 
+        def _raw(self, path) -> bool:
+            if path not in standin.raw:
+                return False
+            data = standin.raw[path]
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return True
+
         def do_GET(self):
             path, query = self._record("")
+            if self._raw(path):
+                return
             if path == "/oauth/v2/auth":
                 return self._authorize(query)
             if path == "/oauth/v2/token":
@@ -88,6 +102,8 @@ def _handler(standin: Standin):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length).decode()
             path, query = self._record(body)
+            if self._raw(path):
+                return
             if path == "/oauth/v2/token":
                 return self._token({**query, **{k: v[0] for k, v in parse_qs(body).items()}})
             self._answer(404, {"error": "not found"})

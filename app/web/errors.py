@@ -26,6 +26,14 @@ def register_error_handlers(app: Flask) -> None:
         if "\x00" in request.path:
             abort(404)
 
+    @app.before_request
+    def refuse_json_bodies():
+        """Every POST of this app is a form (the read-only API only answers GETs). Flask-WTF would read a JSON body
+        as the form, whose values may then be numbers, lists or objects where every field expects text (a field's
+        filter or validator failed on one: a 500); such a body is refused whole instead, before any view."""
+        if request.method not in ("GET", "HEAD", "OPTIONS") and request.is_json:
+            abort(415, "This address takes a form, not JSON.")
+
     @app.errorhandler(CSRFError)
     def csrf_error(e):
         return _render(400, "The form expired or was not sent from this site. Reload the page and try again.")

@@ -27,16 +27,22 @@ from authlib.integrations.flask_client import OAuth, OAuthError
 from cryptography.fernet import Fernet, InvalidToken
 from flask import current_app, session, url_for
 
+from ..services.event_files import jsonfile
+
 log = logging.getLogger(__name__)
 
 ACCOUNT_INFO = "api/2.0/private/account/info"
 SIGNED_IN = "nrdb"  # session key: who is signed in
 TOKEN = "nrdb_token"  # session key: the access token, encrypted, and when it expires
+MAX_ANSWER = 64 * 1024  # NetrunnerDB's token and account answers are a few hundred bytes
 SIGN_IN_HOURS = 12  # a sign-in lasts this long in one browser (a venue's shared phone forgets it by the next day)
 
 
 class SignInFailed(Exception):
     """Why a sign-in did not complete, in words for the player (never the token, the code or the secret)."""
+
+
+_UNREADABLE = "NetrunnerDB's answer was not one SASS can read (far too large or too deeply nested). Start again."
 
 
 @dataclass(frozen=True)
@@ -68,8 +74,27 @@ def _client():
             api_base_url=f"{c['NRDB_URL']}/",
             # NetrunnerDB's token endpoint reads the client's credentials from the request body, as its own
             # explorer sends them.
-            client_kwargs={"token_endpoint_auth_method": "client_secret_post", "default_timeout": key[3]})
+            client_kwargs={"token_endpoint_auth_method": "client_secret_post", "default_timeout": key[3]},
+            compliance_fix=_bounded_answers)
     return clients[key]
+
+
+def _bounded_answers(oauth_session) -> None:
+    """Every answer of NetrunnerDB to this client (the token, the account) is read at most MAX_ANSWER bytes and
+    nested at most jsonfile.MAX_DEPTH deep before anything parses it: jsonfile.TooLarge otherwise (a flood or a
+    deeply nested answer would cost memory, or a RecursionError, a 500)."""
+    oauth_session.hooks["response"].append(_read_bounded)
+
+
+def _read_bounded(response, *args, **kwargs):
+    """A requests response hook: it runs before requests reads the body."""
+    try:
+        body = response.raw.read(MAX_ANSWER + 1, decode_content=True)
+    finally:
+        response.close()
+    jsonfile.check_bounds(body, MAX_ANSWER)
+    response._content, response._content_consumed = body, True
+    return response
 
 
 def redirect_uri() -> str:
@@ -96,6 +121,9 @@ def finish() -> NrdbIdentity:
                                "Start again.") from None
         log.warning("NetrunnerDB sign-in refused: %s", e.error)
         raise SignInFailed("NetrunnerDB refused the sign-in. Start again.") from None
+    except jsonfile.TooLarge as e:
+        log.warning("NetrunnerDB token answer unreadable: %s", e)
+        raise SignInFailed(_UNREADABLE) from None
     except requests.RequestException as e:
         log.warning("NetrunnerDB token endpoint unreachable: %s", type(e).__name__)
         raise SignInFailed("NetrunnerDB could not be reached. Try again when this server is online.") from None
@@ -103,6 +131,9 @@ def finish() -> NrdbIdentity:
         answer = client.get(ACCOUNT_INFO, token=token)
         info = answer.json()["data"][0] if answer.ok else None
         identity = NrdbIdentity(int(info["id"]), str(info.get("username") or ""))
+    except jsonfile.TooLarge as e:
+        log.warning("NetrunnerDB account info unreadable: %s", e)
+        raise SignInFailed(_UNREADABLE) from None
     except requests.RequestException as e:
         log.warning("NetrunnerDB account info unreachable: %s", type(e).__name__)
         raise SignInFailed("NetrunnerDB could not be reached. Try again when this server is online.") from None

@@ -12,6 +12,7 @@ import re
 
 import pytest
 import sqlalchemy as sa
+from werkzeug.routing import IntegerConverter
 
 from app.extensions import db
 from app.models import (EventGroup, EventGroupMember, JudgeCall, Match, NrdbAccount, PendingStaff, Penalty, Player,
@@ -259,7 +260,7 @@ def _url_args(rule, ids: dict) -> dict:
             args[name] = ids[name]
         else:
             converter = rule._converters.get(name)
-            args[name] = 1 if converter is not None and converter.regex == r"\d+" else "x"
+            args[name] = 1 if isinstance(converter, IntegerConverter) else "x"
     return args
 
 

@@ -2,10 +2,11 @@
 each answer of POST /api/nrtm means for the upload, and how long to wait before trying again. Pure: no I/O."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Optional
+
+from ..event_files import jsonfile
 
 MAX_ID = 2**31 - 1
 # An ABR event address: https://alwaysberunning.net/tournaments/1234/some-name (any host: a test or mirror site).
@@ -72,7 +73,9 @@ def interpret(status: int, body: bytes, complete: bool = True) -> Answer:
     if status != 200:
         return Answer(REFUSED, f"ABR refused the upload (HTTP {status}).")
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = jsonfile.loads(body, len(body))  # complete: the reader read it within its cap (client.py)
+    except jsonfile.TooLarge as e:
+        return Answer(RETRY, f"The answer was not ABR's ({e}).")
     except (UnicodeDecodeError, ValueError):
         return Answer(RETRY, "The answer was not ABR's (a web page instead of its JSON): a Wi-Fi login page or a "
                              "proxy may stand in the way.")

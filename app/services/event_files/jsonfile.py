@@ -1,10 +1,13 @@
-"""Reading uploaded JSON files that nobody vouches for: every value is checked, every error names its place."""
+"""Reading JSON that nobody vouches for (uploaded files, NetrunnerDB's and AlwaysBeRunning's answers): its size and
+depth bounded before it is parsed (`loads`, `check_bounds`), every value checked, every error naming its place."""
 from __future__ import annotations
 
 import json
 import re
 import zlib
 from datetime import date, datetime, timezone
+from array import array as _signed_bytes_array
+from itertools import accumulate
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # A \uD800-\uDFFF escape: half of a UTF-16 pair. JSON lets a file write one alone, which is no character: Python
@@ -17,6 +20,48 @@ PAIR_OR_LONE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA
 
 class FileError(ValueError):
     """The uploaded file is not what it claims to be; nothing was written."""
+
+
+# JSON from outside is nested at most this deep. SASS's own files and NetrunnerDB's and ABR's answers go about six
+# levels deep; Python's parser recurses once per level and fails (RecursionError, a 500) near a thousand, and so
+# would any code walking what it returned.
+MAX_DEPTH = 64
+# Only the structure is kept to measure the depth: escapes that hide a quote go first, then all but brackets, quotes
+# and the separators (which keep two strings apart), then empty strings, then strings holding a bracket. All in C
+# (bytes methods, one regular expression on what is left): about a tenth of parsing the same text.
+_STRUCTURE = bytes(sorted(set(range(256)) - set(b'[]{}",:')))
+_STRING = re.compile(rb'"[^"]*"')
+_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 and -1 as signed bytes
+
+
+class TooLarge(ValueError):
+    """JSON from outside is larger or nested deeper than SASS reads; nothing was parsed."""
+
+
+def depth(data: bytes | str) -> int:
+    """How deep the lists and objects of JSON text nest (brackets inside strings do not count)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    kept = bytes(data).replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _STRUCTURE).replace(b'""', b"")
+    kept = _STRING.sub(b"", kept).translate(None, b'",:')
+    return max(accumulate(_signed_bytes_array("b", kept.translate(_STEP))), default=0)
+
+
+def check_bounds(data: bytes | str, most: int, deepest: int = MAX_DEPTH) -> None:
+    """TooLarge when `data` is longer than `most` bytes (characters for text) or its lists and objects nest
+    deeper than `deepest`."""
+    if len(data) > most:
+        raise TooLarge(f"it is larger than {most:,} bytes")
+    if depth(data) > deepest:
+        raise TooLarge(f"its lists are nested more than {deepest} deep")
+
+
+def loads(data: bytes | str, most: int, deepest: int = MAX_DEPTH) -> object:
+    """JSON from outside (NetrunnerDB, ABR), within `check_bounds`: TooLarge when it is too large or deep, another
+    ValueError when it is not JSON (or not UTF-8, or holds NaN or Infinity)."""
+    check_bounds(data, most, deepest)
+    text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+    return json.loads(text, parse_constant=_no_constant)
 
 
 GZIP = b"\x1f\x8b"
@@ -52,13 +97,15 @@ def parse(data: bytes) -> object:
     if not text.strip():
         raise FileError("the file is not valid JSON: it is empty") from None
     try:
+        check_bounds(text, MAX_UNPACKED)
+    except TooLarge as e:
+        raise FileError(f"the file is not JSON SASS can read: {e}") from None
+    try:
         value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         where = "ends too soon" if e.pos >= len(text.rstrip()) else f"breaks at line {e.lineno}, column {e.colno}"
         raise FileError(f"the file is not valid JSON: it {where}, so it is damaged or incomplete "
                         "(a download cut short, or an edit gone wrong); take the file as it was saved") from None
-    except RecursionError:
-        raise FileError("the file is not valid JSON SASS can read: its lists are nested too deeply") from None
     except ValueError as e:  # NaN, Infinity (_no_constant)
         raise FileError(f"the file is not valid JSON: {e}") from None
     if SURROGATE_ESCAPE.search(text):

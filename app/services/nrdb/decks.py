@@ -6,7 +6,6 @@ changed.
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 
@@ -18,6 +17,7 @@ from ...core import nrdb_decks
 from ...core.decklists import Checked
 from ...models import Decklist, Player, Tournament
 from .. import decklists
+from ..event_files import jsonfile
 
 PUBLIC_URL = "https://netrunnerdb.com"  # the address a stored list names its deck by (what players open)
 
@@ -102,7 +102,10 @@ def get_json(url: str, token: str | None = None, most: int | None = None):
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError):  # refused, unreachable, cut short
         raise FetchError(offline) from None
     try:
-        return json.loads(bytes(body).decode("utf-8"))
+        return jsonfile.loads(bytes(body), most)
+    except jsonfile.TooLarge as e:
+        raise FetchError(f"NetrunnerDB's answer was not a deck SASS can read ({e}). Try again later, or paste the "
+                         "list itself.") from None
     except (UnicodeDecodeError, ValueError):
         raise FetchError("NetrunnerDB's answer was not a deck (not the JSON its API gives). Try again later, or paste "
                          "the list itself.") from None

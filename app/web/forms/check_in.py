@@ -3,10 +3,11 @@ check-in) that carry only their CSRF token."""
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, RadioField
+from wtforms import BooleanField, RadioField
 from wtforms.validators import NumberRange, Optional
 
 from ...core.check_in import MAX_CLOSE_MINUTES, NoShows
+from . import IntegerField
 
 
 class SettingsForm(FlaskForm):

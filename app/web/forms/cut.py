@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField
+from wtforms import HiddenField, RadioField, SelectField, SelectMultipleField
 from wtforms.validators import DataRequired, InputRequired, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ...core.bracket_games import SIZES
 from ...models import MAX_INT
+from . import IntegerField
 
 
 class CreateCutForm(FlaskForm):

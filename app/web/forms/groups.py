@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
+from wtforms import StringField
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from ...models import EventGroup
-from . import printable, strip
+from . import IntegerField, printable, strip
 
 NAME_MAX = EventGroup.__table__.c.name.type.length
 SLUG_MAX = EventGroup.__table__.c.slug.type.length

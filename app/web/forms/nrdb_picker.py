@@ -3,10 +3,11 @@ is for (each deck of the picker's list is one such form, a button)."""
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
+from wtforms import StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
 from ...core.decklists import Side
+from . import IntegerField
 
 
 class PickDeckForm(FlaskForm):

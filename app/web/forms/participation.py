@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
+from wtforms import StringField
 from wtforms.validators import InputRequired, Length, NumberRange
 
 from ...models import MAX_INT
+from . import IntegerField
 
 
 class PlayerReportForm(FlaskForm):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ...core.deck_checks import MAX_PICK, MAX_TOP_TABLES, Pool
 from ...core.penalties import NOTES_LENGTH, Kind, grouped
 from ...models.penalties import VOID_REASON_LENGTH
+from . import IntegerField
 
 NOT_A_LINE_BREAK = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 OTHER_GAME = [("", "not played yet / as entered"), ("win", "won by this player"), ("tie", "tied"),

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import BooleanField, IntegerField, StringField, TextAreaField
+from wtforms import BooleanField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ...models import Player
-from . import printable, strip
+from . import IntegerField, printable, strip
 from .online import HandleFields
 
 NAME_MAX = Player.__table__.c.name.type.length

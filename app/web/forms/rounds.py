@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, StringField
+from wtforms import HiddenField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, Regexp
 
 from ...models import MAX_INT
 from ...core.results import MAX_PLAIN_GAMES
 from ...core.pairing_edits import EDIT_ACTIONS
+from . import IntegerField
 
 MAX_ROUND = 1000
 

@@ -3,11 +3,12 @@ rows to add), and the CSRF-only buttons (the standard day, clearing it)."""
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, DateField, Form, FieldList, FormField, IntegerField, SelectField, StringField, TimeField
+from wtforms import BooleanField, DateField, Form, FieldList, FormField, SelectField, StringField, TimeField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ...core import schedule as rule
 from ...services.schedule import plan as plans
+from . import IntegerField
 
 BLANK_ITEMS = 3  # empty item rows under the plan, to add to it
 KINDS = [("", "(empty row)"), (rule.Kind.ROUND.value, "Swiss round"), (rule.Kind.BREAK.value, "Break"),

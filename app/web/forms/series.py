@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import date
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, DateField, EmailField, FieldList, HiddenField, IntegerField, SelectField, StringField
+from wtforms import BooleanField, DateField, EmailField, FieldList, HiddenField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
@@ -12,7 +12,7 @@ from ...core.pairing import Format
 from ...core.series import TIE_BREAKS
 from ...models import SeriesKind
 from ...services.series.manage import Settings
-from . import printable, strip
+from . import IntegerField, printable, strip
 from .auth import _email
 
 TIE_BREAK_SLOTS = len(TIE_BREAKS)

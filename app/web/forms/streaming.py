@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, StringField
+from wtforms import RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ...models import Tournament
-from . import strip
+from . import IntegerField, strip
 
 URL_MAX = Tournament.__table__.c.stream_url.type.length
 

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField
+from wtforms import SelectField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from ...core.clock import MAX_MINUTES
+from . import IntegerField
 
 BACK = ("timer", "round")  # the page the TO pressed the button on, to return to
 

@@ -5,13 +5,13 @@ from datetime import date
 from fractions import Fraction
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
+from wtforms import BooleanField, DateField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ...core.clock import MAX_MINUTES
 from ...core.pairing import DEFAULT_SCORE_FACTOR, Format
-from . import printable, strip
+from . import IntegerField, printable, strip
 from .abr import abr_event_field
 
 MAX_SCORE_FACTOR = 100

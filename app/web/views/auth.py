@@ -5,14 +5,13 @@ ends every session and "keep me logged in" cookie of the account on every device
 the attempts."""
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 from flask_login.config import COOKIE_NAME
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db, login_manager
+from ..safe_next import safe_next
 from ..forms.auth import LoginForm, PasswordChangeForm, ProfileForm, SignupForm
 from ...models import User
 from ...services.organizers import accounts, staff
@@ -29,15 +28,10 @@ def load_user(token: str) -> User | None:
     return accounts.for_session(token)
 
 
-def _safe_next(target: str | None) -> str:
-    """Only a path on this site: never an absolute URL, a scheme-relative '//host' or a backslash trick."""
-    if target:
-        target = target.strip()
-        parts = urlsplit(target)
-        if (target.startswith("/") and not target.startswith("//") and "\\" not in target
-                and not parts.scheme and not parts.netloc):
-            return target
-    return url_for("tournaments.index")
+def _next() -> str:
+    """Where a log-in or sign-up goes: `?next=` when it is a path on this site (app/web/safe_next.py), else the
+    account's events."""
+    return safe_next(request.args.get("next"), url_for("tournaments.index"))
 
 
 TAKEN = "An account with this email already exists. Log in instead."
@@ -48,7 +42,7 @@ def signup():
     """Says when an address is taken (docs/security.md, "Sessions": without e-mail verification nothing can hide it);
     the per-address throttle keeps trying addresses slow."""
     if current_user.is_authenticated:
-        return redirect(url_for("tournaments.index"))
+        return redirect(_next())
     form = SignupForm()
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
@@ -70,20 +64,20 @@ def signup():
                     flash(f"You are {role} of {t.name}, as you were before it was moved here.", "success")
                 if not joined:
                     flash("Welcome! Create your first tournament.", "success")
-                return redirect(url_for("tournaments.index"))
+                return redirect(_next())
     return render_template("auth/signup.html", form=form), 422 if form.errors else 200
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if current_user.is_authenticated:
-        return redirect(_safe_next(request.args.get("next")))
+        return redirect(_next())
     form = LoginForm()
     if form.validate_on_submit():
         user = accounts.authenticate(form.email.data, form.password.data)
         if user is not None:
             login_user(user, remember=form.remember.data)
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(_next())
         form.password.errors.append("Wrong email or password.")
     return render_template("auth/login.html", form=form), 422 if form.errors else 200
 

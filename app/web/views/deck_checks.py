@@ -11,6 +11,7 @@ from ...services.penalties import deck_checks as service
 from ...services.penalties.record import NotFound, Refused
 from ..access import SCORE, managed_player, managed_tournament, may
 from ..forms.penalties import CheckForm, DrawForm
+from ..numbers import whole_number
 
 bp = Blueprint("deck_checks", __name__, url_prefix="/tournaments/<int:tid>/deck-checks")
 
@@ -52,7 +53,7 @@ def check(tid: int, pid: int):
     form = CheckForm()
     if not form.validate():
         abort(400, "The form expired. Reload the page and try again.")
-    draw_id = int(form.draw.data) if (form.draw.data or "").isdigit() and len(form.draw.data) < 10 else None
+    draw_id = whole_number(form.draw.data)
     try:
         done = service.mark(t, current_user, player.id, draw_id)
     except NotFound:

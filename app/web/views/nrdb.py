@@ -17,6 +17,7 @@ from ...services.nrdb import accounts, history as history_service
 from .. import nrdb_oauth
 from ..access import ORGANIZE, linked_player, managed_player
 from ..forms.nrdb import NrdbButtonForm, PrivacyForm
+from ..safe_next import safe_next
 
 bp = Blueprint("nrdb", __name__)
 
@@ -29,23 +30,21 @@ def _hidden_without_a_client():
         abort(404)
 
 
-def _local(path: str | None) -> str | None:
-    """`path` if it is a path on this site (never another host: an open redirect would lend our name)."""
-    if path and path.startswith("/") and not path.startswith("//") and "\\" not in path and len(path) < 500:
-        return path
-    return None
+def _back(target: object) -> str:
+    """`target` if it is a path on this site (app/web/safe_next.py), else the landing page."""
+    return safe_next(target, url_for("public.landing"))
 
 
 @bp.get("/nrdb/sign-in")
 def sign_in():
     """Off to NetrunnerDB's consent page; back at `callback`, then to ?next (a path here)."""
-    session[NEXT] = _local(request.args.get("next")) or url_for("public.landing")
+    session[NEXT] = _back(request.args.get("next"))
     return nrdb_oauth.start()
 
 
 @bp.get("/nrdb/callback")
 def callback():
-    back = _local(session.pop(NEXT, None)) or url_for("public.landing")
+    back = _back(session.pop(NEXT, None))
     try:
         identity = nrdb_oauth.finish()
     except nrdb_oauth.SignInFailed as e:
@@ -68,7 +67,7 @@ def sign_out():
         abort(400, "The form expired. Reload the page and try again.")
     nrdb_oauth.sign_out()
     flash("Signed out of NetrunnerDB on this device.", "success")
-    return redirect(_local(request.form.get("next")) or url_for("public.landing"), 303)
+    return redirect(_back(request.form.get("next")), 303)
 
 
 @bp.post("/t/<slug>/p/<token>/nrdb/link")

@@ -15,6 +15,7 @@ from ...services.penalties import record as service
 from ...services.players import states
 from ..access import ORGANIZE, SCORE, managed_tournament, may, may_read
 from ..forms.penalties import PenaltyForm, VoidForm
+from ..numbers import whole_number
 
 bp = Blueprint("penalties", __name__, url_prefix="/tournaments/<int:tid>/penalties")
 
@@ -30,7 +31,7 @@ def _players(t: Tournament) -> list[Player]:
 
 def _int_arg(name: str):
     value = request.args.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 10 else None
+    return whole_number(value)
 
 
 @bp.app_template_global("disqualified")

@@ -26,6 +26,7 @@ from ..access import ORGANIZE, SCORE, managed_tournament, may
 from ..read_only import read_only
 from ..conditional import client_has
 from ..downloads import attachment
+from ..numbers import whole_number
 
 bp = Blueprint("rounds", __name__)
 
@@ -196,8 +197,8 @@ def _find(t, rnd, query: str):
     query = query.strip()[:100]
     key = name_key(query)
     table = None
-    if query.isdigit():
-        table = next((m.table for m in rnd.matches if m.table == int(query)), None)
+    if (number := whole_number(query)) is not None:
+        table = next((m.table for m in rnd.matches if m.table == number), None)
     elif key:
         table = next((m.table for m in rnd.matches if any(key in name_key(s.name) for s in m.seats)), None)
     if table is None:
