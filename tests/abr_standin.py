@@ -3,14 +3,14 @@
 ABR (`conclude`, `revert`, `clear_imported`), so a test can see what a code does to an event there. For the tests
 and bench/bench_abr.py; no traffic leaves the machine.
 
-Each behaviour names the file of ABR's public repository it follows:
+Each behaviour names the file of ABR's public repository it follows (from that repository's root):
 - basic auth on the upload address (401 without the login or with a wrong one): ABR's Apache vhost, abr.conf;
 - a redirect from an address that is not ABR's own (http://, www.): abr.conf too (mode "moved" here);
-- every upload kept as a new file under a new six-digit code, never replacing one: app/Http/Controllers/
+- every upload kept as a new file under a new six-digit code, never replacing one: /app/Http/Controllers/
   TournamentsController.php, NRTMEndpoint;
 - a file naming an event (`abrTournamentId`) from a server: kept under a code nobody is told, then refused with
   403, as the event's conclusion is authorized against a logged-in ABR user (NRTMEndpoint, and
-  app/Policies/TournamentPolicy.php);
+  /app/Policies/TournamentPolicy.php);
 - a code entered in an event's Conclude form adds the file's players as claims beside the ones already there,
   removing none, skipping only a rank whose first claim has the same identities (concludeNRTM, processNRTMjson,
   assessNewClaimNeed); reverting a conclusion keeps the claims (revertConclusion); clearing the import's claims
