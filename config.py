@@ -71,6 +71,11 @@ def abr_url(value: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc or parts.query:
         raise RuntimeError(f"ABR_URL should look like https://alwaysberunning.net, without user or password "
                            f"(ABR_USER, ABR_PASSWORD), not {value!r}")
+    host = parts.hostname.lower()
+    if host == "www.alwaysberunning.net" or (host == "alwaysberunning.net" and parts.scheme == "http"):
+        # ABR's web server redirects these to https://alwaysberunning.net, and SASS sends no results through a
+        # redirect (app/services/abr/contract.py `redirected`): refused here rather than at the first upload.
+        raise RuntimeError(f"ABR_URL {value!r} is an address ABR redirects: set ABR_URL=https://alwaysberunning.net")
     return value
 
 
@@ -175,11 +180,12 @@ class Config:
     # How long a call to NetrunnerDB (token, account info) may take, in seconds, before the player is told it
     # could not be reached.
     NRDB_TIMEOUT = float(os.environ.get("NRDB_TIMEOUT", "10"))
-    # AlwaysBeRunning, where results are sent (app/services/abr/, docs/api.md): its address, and an optional
-    # credential sent as HTTP basic auth when ABR_PASSWORD is set (as ABR gives one to Cobra). The password never
+    # AlwaysBeRunning, where results go (app/services/abr/, docs/api.md): its address, and the login of its upload
+    # address (HTTP basic auth; ABR's admins give one, as they gave Cobra its own). Without both ABR_USER and
+    # ABR_PASSWORD the TO downloads the file for ABR's Conclude form and SASS sends nothing. The password never
     # reaches a page or a log.
     ABR_URL = abr_url(os.environ.get("ABR_URL", "https://alwaysberunning.net"))
-    ABR_USER = os.environ.get("ABR_USER", "sass")
+    ABR_USER = os.environ.get("ABR_USER", "")
     ABR_PASSWORD = os.environ.get("ABR_PASSWORD", "")
     # One send's whole budget (connect, upload, answer), and the most of ABR's answer read (its JSON is tiny).
     ABR_TIMEOUT_SECONDS = float(os.environ.get("ABR_TIMEOUT_SECONDS", "15"))

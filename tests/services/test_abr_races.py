@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import sqlalchemy as sa
-from abr_standin import StandIn
+from abr_standin import PASSWORD, USER, StandIn
 from cut_helpers import add_players, add_round
 
 from app import create_app
@@ -24,7 +24,7 @@ def _finished_event(make_user, make_tournament):
 
 def _workers(database_uri: str, url: str, n: int):
     return [create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "ABR_URL": url,
-                        "ABR_TIMEOUT_SECONDS": 10}) for _ in range(n)]
+                        "ABR_USER": USER, "ABR_PASSWORD": PASSWORD, "ABR_TIMEOUT_SECONDS": 10}) for _ in range(n)]
 
 
 def _at_once(calls):

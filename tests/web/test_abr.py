@@ -1,7 +1,8 @@
 """Results to AlwaysBeRunning (app/services/abr/, app/web/views/abr.py) against a stand-in of ABR on 127.0.0.1
 (tests/abr_standin.py): queued by the TO's click, sent by the sender, never twice for one version of the file,
 and every answer (refusal, no connection, timeout, error page, captive portal, huge body, hang) a clear state on
-the dashboard, with nothing lost."""
+the dashboard, with nothing lost. First on the panel, for every TO: the NRTM file for ABR's Conclude form. The
+contract's words and the stand-in's ABR behaviours: tests/services/test_abr_contract.py."""
 from __future__ import annotations
 
 import json
@@ -14,14 +15,13 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
-from abr_standin import StandIn
+from abr_standin import PASSWORD, USER, StandIn
 from cut_helpers import add_players, add_round
 
 from app import create_app
 from app.extensions import db
 from app.models import AbrUpload, Player, utcnow
 from app.services.abr import contract, sender, uploads
-from app.services.abr.client import post
 
 
 def _dead_url() -> str:
@@ -45,8 +45,9 @@ def event(app, make_user, make_tournament, login):
 
 @pytest.fixture
 def abr(app):
+    """The stand-in ABR, and this server's login for its upload address."""
     with StandIn(events={1234}) as standin:
-        app.config.update(ABR_URL=standin.url, ABR_TIMEOUT_SECONDS=2)
+        app.config.update(ABR_URL=standin.url, ABR_TIMEOUT_SECONDS=2, ABR_USER=USER, ABR_PASSWORD=PASSWORD)
         yield standin
 
 
@@ -90,41 +91,9 @@ def test_anything_else_is_refused_with_words(text):
         contract.event_id(text)
 
 
-@pytest.mark.parametrize("status, body, outcome, words", [
-    (200, b'{"code": 123456, "status": "JSON successfully stored."}', "sent", ""),
-    (200, b'{"url": "https://alwaysberunning.net/tournaments/7/x", "code": 42, "status": "ok"}', "sent", ""),
-    (200, b'{"code": 654321, "error": "Tournament with ID 9 not found."}', "sent", "not found"),
-    (200, b'{"error": ["Player \'A\' has no corp identity."]}', "refused", "has no corp identity"),
-    (200, b'{"error": "File upload failed."}', "refused", "File upload failed"),
-    (200, b'{}', "refused", "without a conclusion code"),
-    (200, b'<html>Wi-Fi</html>', "retry", "not ABR's"),
-    (200, b'[1, 2]', "retry", "another shape"),
-    (500, b'<html>Whoops</html>', "retry", "HTTP 500"),
-    (503, b'', "retry", "HTTP 503"),
-    (302, b'', "retry", "Wi-Fi login page"),
-    (401, b'Unauthorized.', "refused", "ABR_PASSWORD"),
-    (404, b'', "refused", "HTTP 404"),
-])
-def test_each_answer_of_abr_means_one_thing(status, body, outcome, words):
-    answer = contract.interpret(status, body)
-    assert answer.outcome == outcome and words in answer.words
-    if outcome == "sent":
-        assert answer.code.isdigit()
-
-
 def test_the_back_off_grows_to_a_cap():
     waits = [contract.backoff(n) for n in range(1, 12)]
     assert waits == sorted(waits) and waits[0] == 5 and max(waits) == 90
-
-
-def test_the_stand_in_refuses_a_bad_file_as_abr_does():
-    with StandIn(events={7}) as standin:
-        bad = json.dumps({"abrTournamentId": 7, "players": [{"name": "Ann"}]}).encode()
-        answer = post(standin.url, bad, 5, 65536)
-        assert answer.outcome == "refused" and "'Ann' has no corp identity" in answer.words
-        assert post(standin.url, b"not json", 5, 65536).outcome == "retry"  # ABR's error page
-        missing = post(standin.url, json.dumps({"abrTournamentId": 8, "players": []}).encode(), 5, 65536)
-        assert missing.outcome == "sent" and len(missing.code) == 6 and "8 not found" in missing.words
 
 
 # --- the settings -------------------------------------------------------------------------------------------------
@@ -146,19 +115,69 @@ def test_the_settings_take_the_abr_event_as_a_pasted_address(client, event):
 
 # --- queue and send -----------------------------------------------------------------------------------------------
 
-def test_an_event_not_over_cannot_be_sent(app, client, make_user, make_tournament, login, abr):
+def _rename(t, old: str, new: str) -> None:
+    """A correction that changes the file (the TO fixes a name)."""
+    player = db.session.scalar(sa.select(Player).filter_by(tournament_id=t.id, name=old))
+    player.name = new
+    db.session.commit()
+
+
+def test_an_event_not_over_cannot_be_sent_or_downloaded(app, client, make_user, make_tournament, login, abr):
     t = make_tournament(make_user(), planned_rounds=3)
     a, b = add_players(t, ["Ann", "Ben"])
     add_round(t, 1, [(a, b, "corp")])
     login()
-    assert "The button appears once the event is over" in _dashboard(client, t)
+    page = _dashboard(client, t)
+    assert "Once the event is over" in page and 'id="abr-download"' not in page and 'id="abr-send"' not in page
     _send(client, t)
     assert "not over yet" in _dashboard(client, t) and _rows(t) == []
+    response = client.get(f"/tournaments/{t.id}/abr/file.json")
+    assert response.status_code == 303 and "not over yet" in _dashboard(client, t)
 
+
+# --- the way every TO has: the file for ABR's Conclude form ---------------------------------------------------
+
+def test_without_a_login_the_file_for_abr_comes_with_the_steps_and_nothing_is_sent(app, client, event, abr):
+    app.config.update(ABR_USER="", ABR_PASSWORD="")  # the defaults: this server has no login for ABR
+    event.name, event.abr_id = "Store Champs: Köln", 1234
+    db.session.commit()
+    page = _dashboard(client, event)
+    assert page.index('id="abr-download"') < page.index('id="abr-event"')
+    assert "Log in to" in page and "Choose <strong>Conclude</strong>" in page and "Choose the file you downloaded" in page
+    assert f'href="{abr.url}/tournaments/1234"' in page  # the id only makes the link
+    assert 'id="abr-send"' not in page and "Sending from here needs a login" in page
+
+    response = client.get(f"/tournaments/{event.id}/abr/file.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith('attachment; filename="Store-Champs-Koln-') and "for-ABR.json" in disposition
+    assert "K%C3%B6ln" in disposition
+    data = response.get_json()
+    assert "abrTournamentId" not in data and sorted(p["name"] for p in data["players"]) == ["Ann", "Ben", "Cat", "Dan"]
+    assert data["uploadedFrom"] == "SASS"
+
+    _send(client, event)  # a send without a login: refused in words, nothing queued, nothing sent
+    page = _dashboard(client, event)
+    assert "This server has no login for ABR&#39;s upload address" in page and _rows(event) == []
+    assert abr.requests == 0
+
+
+def test_the_file_is_for_organizers(app, client, make_user, event, login):
+    from app.models import Staff
+    scorer = make_user("score@example.com")
+    db.session.add(Staff(tournament_id=event.id, user_id=scorer.id, role="scorekeeper"))
+    db.session.commit()
+    scorer_client = login("score@example.com", c=app.test_client())
+    assert scorer_client.get(f"/tournaments/{event.id}/abr/file.json").status_code == 403
+    assert client.get(f"/tournaments/{event.id}/abr/file.json").status_code == 200  # the owner
+
+
+# --- queue and send (a login configured) ----------------------------------------------------------------------
 
 def test_the_click_queues_and_the_sender_sends_once(app, client, event, abr):
     page = _dashboard(client, event)
     assert 'data-state="not-sent"' in page and 'id="abr-send"' in page
+    assert page.index('id="abr-download"') < page.index('id="abr-send"')  # the file for ABR first
     _send(client, event)
     assert abr.requests == 0  # the request only queued
     [row] = _rows(event)
@@ -172,8 +191,10 @@ def test_the_click_queues_and_the_sender_sends_once(app, client, event, abr):
     [received] = abr.received
     assert received["file"]["uploadedFrom"] == "SASS" and "abrTournamentId" not in received["file"]
     assert [p["name"] for p in received["file"]["players"]] and received["file"] == json.loads(row.body)
+    assert str(received["code"]) == row.code  # the code ABR gave is the one shown
     page = _dashboard(client, event)
     assert 'data-state="sent"' in page and f'value="{row.code}"' in page and 'data-copy=' in page
+    assert f"choose <strong>Conclude</strong>, then the NRTM import, and enter the code {row.code}" in page
     assert "Nothing changed in the event since" in page and 'id="abr-send"' not in page
 
     # sending again with nothing changed, and a second sender: nothing goes out twice
@@ -188,63 +209,69 @@ def test_the_click_queues_and_the_sender_sends_once(app, client, event, abr):
     assert sender.send_due(app) == 0 and len(abr.received) == 1 and len(_rows(event)) == 1
 
 
-def test_a_correction_is_sent_again_and_says_what_it_replaces(app, client, event, abr):
+def test_a_correction_says_what_to_do_on_abr_never_that_it_replaced_anything(app, client, event, abr):
     _send(client, event)
     sender.send_due(app)
     [first] = _rows(event)
-    player = db.session.scalar(sa.select(Player).filter_by(tournament_id=event.id, name="Ann"))
-    player.name = "Anne"  # the TO corrects a name
-    db.session.commit()
+    _rename(event, "Ann", "Anne")
     page = _dashboard(client, event)
     assert "Send the corrected results" in page and f"(code {first.code})" in page
-    _send(client, event)
+    assert "ABR keeps them as a new file under a new code" in page and "replace" not in page.replace(
+        "replaces nothing", "").replace("replaced nothing", "")
+    response = client.post(f"/tournaments/{event.id}/abr", follow_redirects=True)
+    assert "replacing nothing on ABR" in response.get_data(as_text=True)
     first_row, second = _rows(event)
     assert second.state == "queued" and second.replaces_id == first.id and second.digest != first.digest
-    assert "It will replace the upload of" in _dashboard(client, event)
+    assert "it replaces nothing on ABR" in _dashboard(client, event)
     sender.send_due(app)
     first_row, second = _rows(event)
     assert second.state == "sent" and first_row.state == "sent" and len(abr.received) == 2
+    assert second.code != first.code and len(abr.stored) == 2  # ABR keeps both files
     page = _dashboard(client, event)
-    assert "It replaced the upload of" in page and f"(code {first.code})" in page
+    assert "It replaced" not in page and "ABR kept this as a new file and replaced nothing" in page
+    assert (f"if you entered code {first.code}" in page and "revert the event's conclusion and clear the claims"
+            in page and f"then enter code {second.code}" in page)
+    history = client.get(f"/tournaments/{event.id}/abr").get_data(as_text=True)
+    assert "replaces the upload" not in history and f"beside the upload of" in history
 
 
-def test_a_newer_version_supersedes_one_still_waiting(app, client, event):
+def test_a_newer_version_supersedes_one_still_waiting(app, client, event, abr):
     app.config["ABR_URL"] = _dead_url()
     _send(client, event)
     sender.send_due(app)
-    event.abr_id = 99  # a setting that changes the file
-    db.session.commit()
+    _rename(event, "Ann", "Anne")
     _send(client, event)
     old, new = _rows(event)
-    assert old.state == "superseded" and new.state == "queued" and new.abr_id == 99
+    assert old.state == "superseded" and new.state == "queued"
 
 
-def test_with_the_abr_event_given_abr_concludes_it(app, client, event, abr):
+def test_with_the_abr_event_given_the_file_still_does_not_name_it_and_the_panel_links_it(app, client, event, abr):
     event.abr_id = 1234
     db.session.commit()
     _send(client, event)
     sender.send_due(app)
     [row] = _rows(event)
-    assert abr.received[0]["file"]["abrTournamentId"] == 1234
-    assert row.state == "sent" and row.code == "42" and row.abr_url.endswith("/tournaments/1234/concluded")
-    assert "ABR concluded the event itself" in _dashboard(client, event)
-
-
-def test_an_abr_event_abr_does_not_know_still_gives_a_code(app, client, event, abr):
-    event.abr_id = 555
-    db.session.commit()
-    _send(client, event)
-    sender.send_due(app)
-    [row] = _rows(event)
-    assert row.state == "sent" and len(row.code) == 6 and "555 not found" in row.note
+    assert "abrTournamentId" not in abr.received[0]["file"]  # ABR would refuse it (403) and tell nobody the code
+    assert row.state == "sent" and len(row.code) == 6 and row.abr_url == ""
     page = _dashboard(client, event)
-    assert "conclude the event on ABR with the code" in page and f'value="{row.code}"' in page
+    assert f'value="{row.code}"' in page and "ABR concludes it itself" not in page
+    assert f'<a href="{abr.url}/tournaments/1234" rel="noopener" class="abr-event-page">your event on ABR</a>' in page
+    assert "SASS only links it; ABR is not sent the number" in page
+
+
+def test_an_upload_queued_by_an_older_sass_with_the_abr_event_leaves_without_it(app, client, event, abr):
+    _send(client, event)
+    [row] = _rows(event)
+    row.body = json.dumps({**json.loads(row.body), "abrTournamentId": 1234})  # as an older SASS queued it
+    db.session.commit()
+    sender.send_due(app)
+    assert _rows(event)[0].state == "sent" and "abrTournamentId" not in abr.received[0]["file"]
 
 
 # --- offline, and everything that may answer instead of ABR -------------------------------------------------------
 
 def test_offline_it_waits_then_sends_by_itself_once_abr_answers_even_after_a_restart(
-        app, client, event, database_uri):
+        app, client, event, database_uri, abr):
     app.config["ABR_URL"] = _dead_url()
     _send(client, event)
     sender.send_due(app)
@@ -259,18 +286,18 @@ def test_offline_it_waits_then_sends_by_itself_once_abr_answers_even_after_a_res
     assert _rows(event)[0].attempts == 2 and 5 < uploads.wait_seconds(_rows(event)[0]) <= 10
 
     # the laptop restarts (a new process: a new app on the same database), and the venue's internet comes back
-    with StandIn() as standin:
-        restarted = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "ABR_URL": standin.url})
-        _due_now(event)
-        assert sender.send_due(restarted) == 1
-        [row] = _rows(event)
-        assert row.state == "sent" and row.attempts == 3 and len(standin.received) == 1
-        assert sender.send_due(restarted) == 0 and len(standin.received) == 1
+    restarted = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "ABR_URL": abr.url,
+                            "ABR_USER": USER, "ABR_PASSWORD": PASSWORD})
+    _due_now(event)
+    assert sender.send_due(restarted) == 1
+    [row] = _rows(event)
+    assert row.state == "sent" and row.attempts == 3 and len(abr.received) == 1
+    assert sender.send_due(restarted) == 0 and len(abr.received) == 1
 
 
 @pytest.mark.parametrize("mode, words", [
     ("500", "HTTP 500"), ("html", "not ABR's"), ("huge", "far longer than ABR's"), ("hang", "did not answer within"),
-    ("drip", "did not answer within"), ("redirect", "Wi-Fi login page")])
+    ("drip", "did not answer within")])
 def test_whatever_answers_instead_of_abr_the_upload_waits_and_says_why(app, client, event, abr, mode, words):
     abr.mode = mode
     app.config["ABR_TIMEOUT_SECONDS"] = 1
@@ -291,6 +318,33 @@ def test_whatever_answers_instead_of_abr_the_upload_waits_and_says_why(app, clie
     assert row.state == "sent" and row.body == body and abr.received[-1]["file"] == json.loads(body)
 
 
+@pytest.mark.parametrize("mode, words", [
+    ("moved", "ABR_URL is redirected (HTTP 301) to https://alwaysberunning.net/api/nrtm: SASS sends no results "
+              "through a redirect. Set ABR_URL to https://alwaysberunning.net and send again."),
+    ("redirect", "redirected SASS (HTTP 302) to http://login.example/portal, which is not ABR&#39;s upload address")])
+def test_a_redirect_is_refused_once_with_the_address_not_tried_again(app, client, event, abr, mode, words):
+    abr.mode = mode
+    _send(client, event)
+    sender.send_due(app)
+    [row] = _rows(event)
+    assert row.state == "failed" and row.attempts == 1 and abr.requests == 1
+    _due_now(event)
+    assert sender.send_due(app) == 0 and abr.requests == 1  # never tried again by itself
+    page = _dashboard(client, event)
+    assert 'data-state="failed"' in page and words in page and "Send again" in page
+    assert "download the NRTM file" in page
+
+
+def test_abr_forbidding_the_upload_is_said_as_it_is(app, client, event, abr, monkeypatch):
+    monkeypatch.setattr(uploads, "wire", lambda body: json.dumps({**json.loads(body), "abrTournamentId": 1234}))
+    _send(client, event)
+    sender.send_due(app)  # a file naming the event, as ABR forbids from a server
+    [row] = _rows(event)
+    assert row.state == "failed" and row.code == "" and "forbade this upload (HTTP 403)" in row.last_error
+    page = _dashboard(client, event)
+    assert "ABR did not take the results" in page and "ABR_PASSWORD" not in page.split('id="abr-no-login"')[0]
+
+
 def test_a_slow_abr_within_the_budget_is_fine(app, client, event, abr):
     abr.mode, abr.delay = "slow", 0.5
     _send(client, event)
@@ -298,18 +352,19 @@ def test_a_slow_abr_within_the_budget_is_fine(app, client, event, abr):
     assert _rows(event)[0].state == "sent"
 
 
-def test_a_refused_credential_fails_in_words_without_showing_it_and_sending_again_retries(
+def test_a_refused_login_fails_in_words_without_showing_it_and_sending_again_retries(
         app, client, event, caplog):
     caplog.set_level(logging.DEBUG)
     secret = "s3cret-abr-password"
     with StandIn(password="right-one") as standin:
-        app.config.update(ABR_URL=standin.url, ABR_PASSWORD=secret)
+        app.config.update(ABR_URL=standin.url, ABR_USER=USER, ABR_PASSWORD=secret)
         _send(client, event)
         sender.send_due(app)
         [row] = _rows(event)
-        assert row.state == "failed" and "ABR_PASSWORD" in row.last_error
+        assert row.state == "failed" and "did not accept this server's login" in row.last_error
         page = _dashboard(client, event)
         assert "ABR did not take the results" in page and "Send again" in page and secret not in page
+        assert "download the NRTM file and give it to your event&#39;s Conclude form on ABR" in page
         assert secret not in caplog.text and secret not in row.last_error
         app.config["ABR_PASSWORD"] = "right-one"
         _send(client, event)  # the same file: its row goes back in the queue
@@ -318,6 +373,14 @@ def test_a_refused_credential_fails_in_words_without_showing_it_and_sending_agai
         sender.send_due(app)
         assert _rows(event)[0].state == "sent"
         assert standin.received[0]["headers"]["Authorization"].startswith("Basic ")
+
+
+def test_an_upload_queued_before_the_login_was_removed_is_refused_without_one(app, client, event, abr):
+    _send(client, event)
+    app.config["ABR_PASSWORD"] = ""  # the server's admin took the login away meanwhile
+    sender.send_due(app)
+    [row] = _rows(event)
+    assert row.state == "failed" and "this server has none" in row.last_error and abr.received == []
 
 
 def test_the_sender_thread_sends_a_queued_upload_by_itself(app, client, event, abr):
@@ -373,8 +436,7 @@ def test_a_server_starts_its_sender_with_its_first_request(app, client):
 def test_deleting_the_event_takes_its_uploads_with_it(app, client, event, abr):
     _send(client, event)
     sender.send_due(app)
-    event.abr_id = 77  # a second version, which replaces the first
-    db.session.commit()
+    _rename(event, "Ann", "Anne")  # a second version, a new file beside the first
     _send(client, event)
     assert [r.replaces_id for r in _rows(event)] == [None, _rows(event)[0].id]
     response = client.post(f"/tournaments/{event.id}/delete", data={"confirm": "y"})

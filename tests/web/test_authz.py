@@ -48,7 +48,7 @@ ROUTES = {
     "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
     "pairing_jobs.follow": ORGANIZE,
     # results to AlwaysBeRunning (app/web/views/abr.py)
-    "abr.index": ORGANIZE, "abr.send": ORGANIZE,
+    "abr.index": ORGANIZE, "abr.send": ORGANIZE, "abr.download": ORGANIZE,
     # the event's schedule (app/web/views/schedule.py): organizers plan it, everyone reads it
     "schedule.edit": ORGANIZE, "schedule.save": ORGANIZE, "schedule.standard": ORGANIZE, "schedule.clear": ORGANIZE,
     "schedule.public": PUBLIC, "api.schedule": PUBLIC,

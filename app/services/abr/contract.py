@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Optional
+from urllib.parse import urlsplit
 
 from ..event_files import jsonfile
 
@@ -32,6 +33,33 @@ def event_id(text: Optional[str]) -> Optional[int]:
     return number
 
 
+# What each refusal tells the TO to do instead: the way that needs no login of this server's.
+BY_HAND = (" Meanwhile, download the NRTM file and give it to your event's Conclude form on ABR, logged in "
+           "there.")
+NO_LOGIN = ("ABR's upload address asks for a login (HTTP 401) and this server has none: ABR_USER and "
+            "ABR_PASSWORD are not set.")
+UNAUTHORIZED = ("ABR did not accept this server's login for its upload address (HTTP 401): ABR_USER and "
+                "ABR_PASSWORD must be the upload login ABR's admins gave.")
+UPLOAD_PATH = "/api/nrtm"
+
+
+def redirected(status: int, location: str) -> str:
+    """Words for a redirect from ABR_URL's upload address. SASS never follows one with the results (a POST
+    redirected is re-sent as a GET, or to a host nobody chose): the TO or the server's admin acts instead."""
+    where = " ".join((location or "").split())[:300]
+    if not where:
+        return (f"ABR_URL's upload address answered with a redirect (HTTP {status}) that names no address: check "
+                "ABR_URL (ABR's own is https://alwaysberunning.net)." + BY_HAND)
+    parts = urlsplit(where)
+    if parts.scheme in ("http", "https") and parts.netloc and parts.path.rstrip("/").endswith(UPLOAD_PATH):
+        base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')[:-len(UPLOAD_PATH)]}"
+        return (f"ABR_URL is redirected (HTTP {status}) to {where}: SASS sends no results through a redirect. "
+                f"Set ABR_URL to {base} and send again." + BY_HAND)
+    return (f"ABR_URL's upload address redirected SASS (HTTP {status}) to {where}, which is not ABR's upload "
+            "address: a Wi-Fi login page or a proxy may stand in the way. Log in to the network (or check "
+            "ABR_URL) and send again." + BY_HAND)
+
+
 @dataclass(frozen=True)
 class Answer:
     """What an answer means: SENT (with ABR's code), REFUSED (ABR said no: trying again cannot help until the TO
@@ -55,23 +83,29 @@ def _words(value) -> str:
     return text[:MAX_WORDS - 1] + "…" if len(text) > MAX_WORDS else text
 
 
-def interpret(status: int, body: bytes, complete: bool = True) -> Answer:
-    """An HTTP answer of ABR's /api/nrtm. ABR answers 200 with JSON both for success and for a refused file; an
-    error page, a redirect or a body that is not ABR's JSON is something in the way (a Wi-Fi login page, a proxy,
-    ABR being down), tried again later."""
+def interpret(status: int, body: bytes, complete: bool = True, *, credential: bool = True,
+              location: str = "") -> Answer:
+    """An HTTP answer of ABR's /api/nrtm. ABR answers 200 with JSON both for success and for a refused file; its
+    web server asks for a login first (401) and redirects an address that is not its own (3xx). An error page or
+    a body that is not ABR's JSON is something in the way (a Wi-Fi login page, a proxy, ABR being down), tried
+    again later. `credential`: whether the request carried a login; `location`: a redirect's Location."""
     if not complete:
         return Answer(RETRY, "The answer was far longer than ABR's (a page of something else?), so SASS stopped "
                              "reading it.")
-    if status in (401, 403):
-        return Answer(REFUSED, f"ABR refused this server's credential (HTTP {status}): the server's ABR_USER and "
-                               "ABR_PASSWORD settings must match what ABR gave.")
+    if status == 401:
+        return Answer(REFUSED, (UNAUTHORIZED if credential else NO_LOGIN) + BY_HAND)
+    if status == 403:
+        return Answer(REFUSED, "ABR forbade this upload (HTTP 403): it was not put on your event."
+                               + BY_HAND)
     if status in (408, 429) or status >= 500:
-        return Answer(RETRY, f"ABR answered with an error on its side (HTTP {status}).")
+        return Answer(RETRY, f"ABR answered with an error on its side (HTTP {status}); SASS tries again.")
     if 300 <= status < 400:
-        return Answer(RETRY, f"ABR's address sent SASS elsewhere (HTTP {status}): a Wi-Fi login page or a proxy "
-                             "may stand in the way.")
+        return Answer(REFUSED, redirected(status, location))
+    if status == 404:
+        return Answer(REFUSED, "ABR_URL has no upload address (HTTP 404 for /api/nrtm): it must be ABR's own "
+                               "address, https://alwaysberunning.net." + BY_HAND)
     if status != 200:
-        return Answer(REFUSED, f"ABR refused the upload (HTTP {status}).")
+        return Answer(REFUSED, f"ABR refused the upload (HTTP {status})." + BY_HAND)
     try:
         data = jsonfile.loads(body, len(body))  # complete: the reader read it within its cap (client.py)
     except jsonfile.TooLarge as e:

@@ -76,7 +76,7 @@ def send_due(app: Flask) -> int:
                 upload = uploads.claim(upload_id, lease)
                 if upload is None:  # another worker or host has it
                     continue
-                answer = post(app.config["ABR_URL"], upload.body.encode("utf-8"), timeout,
+                answer = post(app.config["ABR_URL"], uploads.wire(upload.body).encode("utf-8"), timeout,
                               app.config["ABR_ANSWER_BYTES"],
                               app.config["ABR_USER"], app.config["ABR_PASSWORD"],
                               filename=f"sass-{upload.tournament_id}-{upload.digest[:8]}.json")

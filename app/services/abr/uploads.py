@@ -47,19 +47,52 @@ def ready(t: Tournament) -> bool:
 
 
 def build(t: Tournament, url: str, app_name: str) -> str:
-    """The NRTM file as sent: the public export (app/services/event_files/nrtm_export.py) with the event's ABR id."""
-    return json.dumps(nrtm_export.export(t, url, app_name, abr_id=t.abr_id), ensure_ascii=False,
-                      separators=(",", ":"))
+    """The NRTM file for ABR, sent or downloaded: the public export (app/services/event_files/nrtm_export.py), never
+    with `abrTournamentId`: ABR takes a file naming an event only from a TO logged in to ABR in a browser, and a
+    server's upload naming one is refused (HTTP 403) and left on ABR under a code nobody is told (docs/api.md)."""
+    return json.dumps(nrtm_export.export(t, url, app_name), ensure_ascii=False, separators=(",", ":"))
 
 
-def queue(t: Tournament, url: str, app_name: str, user_id: Optional[int]) -> Queued:
+def wire(body: str) -> str:
+    """The file as it goes out: an upload queued by an older SASS may carry `abrTournamentId`, which ABR would
+    refuse from a server (see `build`); it leaves without it."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body
+    if not isinstance(data, dict) or "abrTournamentId" not in data:
+        return body
+    data.pop("abrTournamentId")
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def file_name(t: Tournament) -> str:
+    """The downloaded file's name, after the event, for ABR's Conclude form."""
+    return f"{t.name} {t.date.isoformat()} for ABR.json" if t.date else f"{t.name} for ABR.json"
+
+
+def event_page(abr_url: str, abr_id: Optional[int]) -> str:
+    """The ABR event's page, when the TO gave its id (the id makes this link only; ABR is never sent it)."""
+    return f"{abr_url}/tournaments/{abr_id}" if abr_id else ""
+
+
+NOT_OVER = ("The event is not over yet: the results go to ABR once the top cut is decided (or, with no cut, once "
+            "every swiss round is played).")
+NO_LOGIN = ("This server has no login for ABR's upload address (ABR_USER and ABR_PASSWORD are not set), so it "
+            "sends nothing: download the NRTM file and give it to your event's Conclude form on ABR, logged in "
+            "there.")
+
+
+def queue(t: Tournament, url: str, app_name: str, user_id: Optional[int], login: bool = True) -> Queued:
     """Queue the event's results as they are now. The same file again: the row it already has (a failed or
-    superseded one goes back in the queue). A newer file supersedes an older one still waiting."""
+    superseded one goes back in the queue). A newer file supersedes an older one still waiting. `login`: the
+    server has a login for ABR's upload address; without one nothing is queued (ABR would answer 401)."""
+    if not login:
+        raise AbrError(NO_LOGIN)
     t = lock_tournament(t)  # one click at a time per event: two tabs queue one row
     if not ready(t):
         db.session.rollback()
-        raise AbrError("The event is not over yet: send the results once the top cut is decided "
-                       "(or, with no cut, once every swiss round is played).")
+        raise AbrError(NOT_OVER)
     body = build(t, url, app_name)
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     same = db.session.scalar(sa.select(AbrUpload).filter_by(tournament_id=t.id, digest=digest))
@@ -104,18 +137,26 @@ class State:
     kind: str  # NOT_SENT, QUEUED, SENDING, DONE or FAILED
     upload: Optional[AbrUpload]
     sent: Optional[AbrUpload]  # the last upload ABR took (may be `upload` itself)
-    ready: bool  # the event is over: a send is possible
+    ready: bool  # the event is over: the file for ABR is final (download, send)
     current: bool  # nothing in the event changed since the last sent file was made
+    login: bool = False  # the server has a login for ABR's upload address: "Send to ABR" is offered
+    event_page: str = ""  # the ABR event's page, when the TO gave its id
+    site: str = ""  # ABR's address (ABR_URL), where the TO logs in
+
+    @property
+    def can_send(self) -> bool:
+        return self.ready and self.login
 
 
-def state(t: Tournament) -> State:
+def state(t: Tournament, abr_url: str = "", login: bool = False) -> State:
     rows = [u for u in history(t) if u.state != SUPERSEDED]
     upload = rows[0] if rows else None
     sent = next((u for u in rows if u.state == DONE), None)
     kind = NOT_SENT if upload is None else upload.state
     if kind == SENDING and stale(upload):
         kind = QUEUED
-    return State(kind, upload, sent, ready(t), bool(sent and sent.version == t.version))
+    return State(kind, upload, sent, ready(t), bool(sent and sent.version == t.version), login,
+                 event_page(abr_url, t.abr_id) if abr_url else "", abr_url)
 
 
 def stale(upload: AbrUpload, now: Optional[datetime] = None) -> bool:

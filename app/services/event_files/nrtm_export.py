@@ -28,10 +28,10 @@ def _number(value) -> float:
     return float(value)
 
 
-def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Optional[int] = None) -> dict:
+def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
-    give, then the cut rounds. `abr_id`: the event on AlwaysBeRunning, which then concludes it on receipt
-    (`abrTournamentId`, app/services/abr/)."""
+    give, then the cut rounds. Never with `abrTournamentId`: AlwaysBeRunning takes a file naming its event only
+    from a TO logged in there (app/services/abr/uploads.py `build`, docs/api.md)."""
     single = tournament.fmt is Format.SINGLE_SIDED
     standings = state.standings(tournament, published_only=True, cut_first=False)  # ranks: the swiss placings
     # numbered among the players the file holds: a player still on the waitlist or out before round 1 never
@@ -84,8 +84,6 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS", abr_id: Opt
         "uploadedFrom": app_name,
         "links": [SCHEMA_LINK, {"rel": "uploadedfrom", "href": url}],
     }
-    if abr_id:
-        document["abrTournamentId"] = abr_id
     return document
 
 

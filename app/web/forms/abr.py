@@ -12,8 +12,8 @@ def abr_event_field() -> StringField:
     return StringField(
         "AlwaysBeRunning event (optional)", filters=[lambda v: event_id(v) if isinstance(v, str) else v],
         description="Its number, or paste its address (https://alwaysberunning.net/tournaments/1234/...): the "
-                    "results sent to ABR then conclude that event by themselves. Without it ABR gives a code to "
-                    "type on the event's page.")
+                    "ABR panel then links the event's page on ABR. ABR is not sent it: you conclude the event "
+                    "there yourself, with the downloaded file or ABR's code.")
 
 
 class SendForm(FlaskForm):
