@@ -4,6 +4,8 @@ no-show drop, drops by the player and by the TO, pairing and results, disqualifi
 after every step that what the pages say agrees with the core rule, and the event's invariants hold."""
 from __future__ import annotations
 
+import html
+
 import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, settings
@@ -17,7 +19,7 @@ from app.extensions import db
 from app.models import Match, Penalty, Player, Round, Seat, Tournament
 from app.services.check_in import roll_call, settings as check_in_settings, waitlist
 from app.services.penalties import record as penalties
-from app.services.players import drops, registration, states
+from app.services.players import drops, player_links, registration, states
 from app.services.players.players import active_count, rounds_started
 from app.services.results import participation
 from app.services.swiss import rounds
@@ -28,8 +30,10 @@ NAMES = [f"Player {c}" for c in "ABCDEFGHIJ"]
 
 
 @pytest.mark.slow
-def test_every_transition_keeps_one_truth(app, make_user):
+def test_every_transition_keeps_one_truth(app, make_user, login):
     owner = make_user("to@example.com")
+    client = app.test_client()
+    staff = login()
 
     class Weekend(RuleBasedStateMachine):
         def __init__(self):
@@ -152,6 +156,25 @@ def test_every_transition_keeps_one_truth(app, make_user):
             except Exception:
                 db.session.rollback()
 
+        @rule(name=st.sampled_from(NAMES))
+        def look_at_the_pages(self, name):
+            """The player's own page and the staff's penalty form say what the core rule says."""
+            if name not in self.ids:
+                return
+            t = db.session.get(Tournament, self.t.id)
+            player = self.player(name)
+            s = states.of_player(t, player)
+            page = html.unescape(client.get(f"/t/{t.slug}/p/{player_links.token(player)}").get_data(as_text=True))
+            said = s.words(Reader.PLAYER)
+            if s.out or s.waiting:
+                assert (said[:1].upper() + said[1:]) in page, (s, said)
+            if not s.out:
+                assert "You have dropped" not in page and "Dropped" not in page
+            if not s.may_report:
+                assert 'name="result"' not in page
+            form = html.unescape(staff.get(f"/tournaments/{t.id}/penalties/new").get_data(as_text=True))
+            assert s.words(Reader.STAFF) in form
+
         # ------------------------------------------------------------ what must always hold
 
         @invariant()
@@ -171,7 +194,10 @@ def test_every_transition_keeps_one_truth(app, make_user):
             assert sorted(s.position for s in every.values() if s.waiting) == list(range(1, len(waiting) + 1))
             if not rounds_started(t):
                 assert len(pairable) <= CAP  # never over the cap
-                assert not waiting or len(pairable) >= CAP  # nobody waits beside a free place
+                # nobody waits beside a free place (while a roll call runs: nobody who is here)
+                running = check_in_settings.roll_call(t).running(rounds.latest_number(t))
+                ready = [p for p in waiting if every[p].present or not running]
+                assert not ready or len(pairable) >= CAP, (ready, pairable)
             # a disqualified player has no open game, and at most one standing disqualification
             for pid, s in every.items():
                 if s.disqualified:
