@@ -134,6 +134,9 @@ def latest_call(t: Tournament, player: Player, newest=ASK) -> Optional[CallView]
 OVER = "The event is over: no judge is watching for calls now. Find the organizer in person."
 NO_TABLE = ("A judge call brings a judge to your table, and you sit at none now (before your first game, after "
             "you dropped, or between games). Find a judge or the organizer in person.")
+# a waiting player reads their place in line, never "dropped" (docs/domain.md 19a)
+WAITING = ("A judge call brings a judge to your table, and you sit at none while you wait on the waitlist. Find a "
+           "judge or the organizer in person.")
 
 
 DISQUALIFIED = "You are disqualified from this event: see the head judge in person."
@@ -152,7 +155,7 @@ def closed(t: Tournament, player: Optional[Player] = None, mine=ASK, state=None)
         return None
     state = state if state is not None else states.of_player(t, player)
     if not state.may_call_judge:
-        return DISQUALIFIED if state.disqualified else NO_TABLE
+        return DISQUALIFIED if state.disqualified else WAITING if state.waiting else NO_TABLE
     if state.out or _seat(t, player, mine)[1] is None:
         return NO_TABLE
     return None
