@@ -45,6 +45,12 @@
     box.textContent = text;
   };
 
+  /* "Pairing round 1 now: ...", as the server draws it after each tick and poll (it names who would be dropped) */
+  var swapPlan = function (html) {
+    var plan = document.getElementById("roll-call-plan");
+    if (plan && typeof html === "string") { plan.outerHTML = html; }
+  };
+
   if (!window.fetch || !window.FormData) { return; }
   var pending = 0, taps = 0;  /* taps on their way, and made: a poll sent before a tap is not drawn after it */
 
@@ -69,6 +75,7 @@
         show(current);
         var counts = document.getElementById("check-in-counts");
         if (counts && data.counts) { counts.outerHTML = data.counts; }
+        swapPlan(data.plan);
         var again = focusedId && document.getElementById(focusedId);
         if (again) { again.querySelector("button").focus(); }
       })
@@ -108,6 +115,7 @@
         }
         var counts = document.getElementById("check-in-counts");
         if (counts && answer.counts) { counts.outerHTML = answer.counts; }
+        swapPlan(answer.plan);
         say(answer.message, answer.ok);
       })
       .catch(function () {

@@ -173,6 +173,8 @@ def test_a_two_day_store_championship(new_context, organizer, log_in, live_serve
     expect(counts).to_contain_text("2on the waitlist")
     expect(desk.locator("#waitlist-line li", has_text=W1)).to_contain_text("checked in ✓")
     expect(desk.locator("#waitlist-line li", has_text=W2)).not_to_contain_text("checked in")
+    plan_line = desk.locator("#roll-call-plan")  # what pairing would do now, kept true as the TO ticks
+    expect(plan_line).to_contain_text(f"Drops 4 not checked in: Cleo Marsh, Dev Patel, {N2}, {N1}")
     for name in DESK_CHECK_IN:
         click(desk.locator("#roll-call li", has_text=name).get_by_role("button"))
         expect(desk.locator("#roll-call li", has_text=name)).to_contain_text("checked in ✓")
@@ -183,7 +185,8 @@ def test_a_two_day_store_championship(new_context, organizer, log_in, live_serve
     expect(done.get_by_role("button")).to_have_count(1)
     expect(done.get_by_role("button")).to_have_accessible_name("Undo Cleo Marsh's check-in")
     assert done.locator(".name").evaluate("el => el.closest('button') === null")
-    expect(desk.locator("#roll-call-plan")).to_contain_text("Pairing round 1 now:")
+    expect(plan_line).to_have_text(f"Pairing round 1 now: Drops 2 not checked in: {N2}, {N1}; lets in 1 from the "
+                                   f"waitlist: {W1}.")
     desk.screenshot(path=str(screenshots / "weekend_roll_call_1280.png"), full_page=True)
     # The staff ticks show on the players' phones.
     expect(phones("Cleo Marsh").locator("#check-in")).to_contain_text("The staff ticked you off")
@@ -201,7 +204,7 @@ def test_a_two_day_store_championship(new_context, organizer, log_in, live_serve
     click(plan.get_by_role("button", name="Drop 2, let in 1 and pair round 1"))
     expect(desk.get_by_text("Round 1 is paired")).to_be_visible()
     click(desk.get_by_role("button", name="Publish round 1"))
-    expect(desk.locator("h1 + .badge, .badge", has_text="published").first).to_be_visible()
+    expect(desk.locator("span.badge", has_text=re.compile(r"^published$"))).to_be_visible()
     assert click.count == TO_CLICKS_TO_ROUND_ONE, f"the TO needed {click.count} clicks to publish round 1"
 
     # --- Round 1 published: what each phone and the public pages say ------------------------------------------
@@ -355,13 +358,17 @@ def test_a_two_day_store_championship(new_context, organizer, log_in, live_serve
     no_sideways_scroll(first)
     first.screenshot(path=str(screenshots / "weekend_cut_player_360.png"), full_page=True)
     desk.screenshot(path=str(screenshots / "weekend_cut_1280.png"), full_page=True)
-    _, lost1 = play_game(desk, 1, 0)
-    _, lost2 = play_game(desk, 2, 0)
-    _, out_first = play_game(desk, 3, 0)  # the lower bracket's first game: its loser is out, 4th
-    eliminated = phones(out_first)
-    expect(eliminated.locator(".me-place")).to_contain_text("4th place")
-    expect(eliminated.locator(".me-place")).to_contain_text("4th of 4")  # the 4 placed: not N1, N2, W2, nor the DQ
-    no_sideways_scroll(eliminated)
+    for game in (1, 2, 3):
+        play_game(desk, game, 0)
+    _, fourth = play_game(desk, 4, 0)  # the lower bracket's first game: its loser is out, 4th
+    _, third = play_game(desk, 5, 0)  # the loser of the winners' final against it: out, 3rd
+    for name, place in ((fourth, "4th"), (third, "3rd")):
+        phone = phones(name)
+        expect(phone.locator(".me-place")).to_contain_text(f"{place} place")
+        # "of 4": the players holding a placing (who played and are not disqualified): not N1, N2, W2, the DQ
+        expect(phone.locator(".me-place")).to_contain_text(f"{place} of 4: you made the top 4 as seed")
+        no_sideways_scroll(phone)
+    eliminated = phones(fourth)
     eliminated.screenshot(path=str(screenshots / "weekend_eliminated_360.png"), full_page=True)
     eliminated.goto(f"/t/{slug}")
     expect(eliminated.locator(".you-banner")).to_contain_text("You: place 4 of 4")

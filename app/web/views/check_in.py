@@ -131,8 +131,8 @@ def index(tid: int):
 @read_only
 @login_required
 def live(tid: int):
-    """The roll call's rows (every active player: the page filters them itself) and counts for the open page to swap
-    in, so phones' check-ins and other staff's ticks show without a reload; 304 while nothing changed."""
+    """The roll call's rows (every active player: the page filters them itself), counts and plan line for the open
+    page to swap in, so phones' check-ins and other staff's ticks show without a reload; 304 while nothing changed."""
     t = managed_tournament(tid, SCORE)
     etag = _etag(t)
     if client_has(etag):
@@ -140,7 +140,8 @@ def live(tid: int):
     else:
         sheet = roll_call.sheet(t)
         response = jsonify(rows=render_template("check_in/_rows.html", t=t, rows=sheet.rows, query=""),
-                           counts=render_template("check_in/_counts.html", sheet=sheet))
+                           counts=render_template("check_in/_counts.html", sheet=sheet),
+                           plan=render_template("check_in/_plan.html", sheet=sheet))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
@@ -151,14 +152,15 @@ def _back(t: Tournament, anchor: str | None = None):
 
 
 def _ticked(t: Tournament, player: Player, message: str, category: str = "success"):
-    """A tick's answer: the row and the counts for the page's script (static/check_in.js), else back to the page."""
+    """A tick's answer: the row, the counts and the plan line for the page's script (static/check_in.js), else back to the page."""
     if request.accept_mimetypes.best == "application/json":
         sheet = roll_call.sheet(t)
         row = next((r for r in sheet.rows if r.id == player.id), None)
         return jsonify(message=message, ok=category == "success",
                        row=render_template("check_in/_row.html", t=t, r=row, query=request.args.get("q"))
                        if row else "",
-                       counts=render_template("check_in/_counts.html", sheet=sheet))
+                       counts=render_template("check_in/_counts.html", sheet=sheet),
+                       plan=render_template("check_in/_plan.html", sheet=sheet))
     flash(message, category)
     return _back(t, f"w{player.id}" if states.of_player(t, player).waiting else f"p{player.id}")
 
