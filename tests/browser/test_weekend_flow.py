@@ -122,6 +122,7 @@ def _waiting_phone(phones: Phones, slug: str, name: str, position: int, screensh
     expect(page.locator("#check-in")).to_contain_text(f"Waitlist position {position}")
     expect(page.locator("main")).not_to_contain_text(DROPPED)
     expect(page.locator("#me-drop")).not_to_contain_text("Drop from the event")
+    expect(page.locator("#judge-call")).to_contain_text("while you wait on the waitlist")
     no_sideways_scroll(page)
     if screenshots:
         page.screenshot(path=str(screenshots / "weekend_waitlist_360.png"), full_page=True)
@@ -211,6 +212,7 @@ def test_a_two_day_store_championship(new_context, organizer, log_in, live_serve
     nico = phones(N1)
     expect(nico.locator("#me-dropped")).to_contain_text(NO_SHOW)
     expect(nico.locator(".me-buttons")).to_have_count(0)
+    expect(nico.locator("#me-card")).not_to_contain_text("Waiting for pairings")  # round 1 is out: no table comes
     no_sideways_scroll(nico)
     nico.screenshot(path=str(screenshots / "weekend_no_show_360.png"), full_page=True)
     expect(phones(N2).locator("#me-dropped")).to_contain_text(NO_SHOW)
@@ -337,6 +339,10 @@ def test_a_two_day_store_championship(new_context, organizer, log_in, live_serve
     desk.get_by_role("button", name="Publish round 3").click()
     expect(desk.locator("#round-actions")).not_to_contain_text("Publish round 3")
     round3 = games(live_server, tid, 3)
+    cheater = phones(cheat)  # not paired again, and not told to wait for a table
+    expect(cheater.locator("#me-dropped")).to_contain_text(DISQUALIFIED)
+    expect(cheater.locator("#me-card")).not_to_contain_text("Waiting for pairings")
+    expect(cheater.locator(".me-buttons")).to_have_count(0)
     assert sorted(g[s]["name"] for g in round3 for s in ("corp", "runner")) == remaining
     for game in round3:
         _report_from_phones(phones, game, "corp")
