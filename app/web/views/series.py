@@ -7,7 +7,7 @@ from flask_login import current_user, login_required
 
 from ...core.series import PointsError
 from ...core.series.points import figure
-from ...services.series import exports, manage, people
+from ...services.series import exports, manage, people, seeding
 from ...services.series import ratings as series_ratings
 from ...services.series import standings as series_standings
 from ...services.series.games import record_by_side, series_games
@@ -23,6 +23,17 @@ bp = Blueprint("series", __name__)
 def event_series(tournament_id: int):
     """The series an event counts in (templates/series/_event_series.html, on its dashboard and home page)."""
     return manage.series_of_event(tournament_id)
+
+
+@bp.app_template_global("seeding_notice")
+def seeding_notice(t):
+    """An event seeding by rating: who has a rating and who not, and whether this organizer may link the series'
+    identical names from here (templates/series/_seeding_notice.html, on the dashboard and the rounds page)."""
+    found = seeding.notice(t)
+    if found is None:
+        return None
+    return {"notice": found, "form": LinkAllForm(),
+            "may_link": found.series is not None and may_series(current_user, found.series)}
 
 
 @bp.app_template_filter("points")
