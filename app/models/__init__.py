@@ -315,6 +315,9 @@ class Round(db.Model):
     slip_ref = db.Column(db.Integer, nullable=False, default=new_slip_ref)
     # The table on stream this round (app/services/streaming.py); NULL: none.
     featured_table = db.Column(db.Integer)
+    # Ratings seeded this round's pairing (docs/domain.md 15.2): the event seeds by rating and at least one of its
+    # players had a rating from earlier events. What lets its public page say so.
+    seeded_by_rating = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "number"),

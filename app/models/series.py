@@ -46,6 +46,9 @@ class Series(db.Model):
     tie_breaks = db.Column(db.String(100), nullable=False, default="countback", server_default="countback")
     invite_top = db.Column(db.Integer, nullable=False, default=0, server_default="0")
     invite_winners = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
+    # Entries of identical names (app/core/names.py) are one series player without the TO's confirmation, where that
+    # is unambiguous (docs/domain.md 14.4); off: the TO links them ("Link all identical names") or one by one.
+    link_identical = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     # Bumped by every change to the series itself (rules, events, decisions): with its events' versions it names a
     # computed standings table (app/services/series/standings.py).
     version = db.Column(db.Integer, nullable=False, default=0, server_default="0")
@@ -133,7 +136,8 @@ class SeriesRejection(db.Model):
 
 class SeriesPlayer(db.Model):
     """What the TO records about one series player (by any of its keys, app/core/series/people.py): they hold an
-    invitation from elsewhere, or declined this series' invitation (with a private note)."""
+    invitation from elsewhere, or declined this series' invitation (with a private note); the public name the TO
+    chose for them ("": the rule's, docs/domain.md 14.4)."""
 
     __tablename__ = "series_players"
     id = db.Column(db.Integer, primary_key=True)
@@ -142,5 +146,6 @@ class SeriesPlayer(db.Model):
     holds_invitation = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     declined = db.Column(db.Boolean, nullable=False, default=False, server_default=sa.false())
     note = db.Column(db.String(200), nullable=False, default="", server_default="")
+    name = db.Column(db.String(80), nullable=False, default="", server_default="")
 
     __table_args__ = (UniqueConstraint("series_id", "key"),)

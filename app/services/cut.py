@@ -244,7 +244,7 @@ DEFAULT_SIZE = 4  # previewed when the field is too small for a recommended cut
 
 def plan(tournament: Tournament, size: Optional[int] = None) -> CutPlan:
     """The cut page's advice; `size` defaults to the recommended one (else a top 4)."""
-    from .swiss.rounds import round_summaries
+    from .swiss.summaries import round_summaries
 
     active = sum(1 for row in swiss_standings(tournament) if not row.dropped)
     recommended = recommended_cut(active)

@@ -1,8 +1,9 @@
 """Ratings for an event's pairing (docs/domain.md 15): where they come from, and the strengths the engine takes.
 
-An event by itself knows nothing about its players before round 1; a series (league, season, circuit) does. A
-series registers a rating source here: `fn(tournament)` returns None (not an event of a series it knows) or the
-series' games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this
+An event by itself knows nothing about its players before round 1; a series (league, season, circuit) does. The
+series' source (app/services/series/rating_source.py) is wired here, by import, so pairing through the services
+alone (a script, the command line, no web page loaded) seeds by it; others may be registered after it. A source,
+`fn(tournament)`, returns None (not an event it knows) or the series' games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this
 event's player ids to their rating keys (the series' own player identity). `strengths_before` rates those games
 and gives every player of the event an exact integer strength; a player the map leaves out, or one never rated,
 takes the series' mean (`Ratings.unrated`). With no source, or no source that knows the event: None, and the
@@ -10,14 +11,16 @@ engine pairs as without ratings.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Hashable, Optional, Sequence
 
 from ..core import ratings as core
 from ..models import Player, Tournament
 from ..extensions import db
+from .series import rating_source as series_source
 
 RatingSource = Callable[[Tournament], Optional[tuple[Sequence[core.Game], dict[int, Hashable]]]]
-RATING_SOURCES: list[RatingSource] = []
+RATING_SOURCES: list[RatingSource] = [series_source.games_before]  # the series' own, always asked first
 
 
 def register_rating_source(fn: RatingSource) -> RatingSource:
@@ -42,11 +45,34 @@ def ratings_before(t: Tournament) -> Optional[tuple[core.Ratings, dict[int, Hash
     return None
 
 
-def strengths_before(t: Tournament) -> Optional[dict[int, int]]:
-    """Every player's strength for the engine (an int: 1000 x the rating's mean), None without a source."""
+@dataclass(frozen=True)
+class Seeding:
+    """What ratings give an event's pairing: every player's strength, and which players have a rating of their own
+    (the others take the mean)."""
+
+    strengths: dict  # player id -> int
+    rated: frozenset  # player ids with a rating from earlier games
+
+    @property
+    def seeds(self) -> bool:
+        """Whether ratings can choose anything: at least one player has a rating (with none, every player is the
+        mean and the pairing is the one without ratings)."""
+        return bool(self.rated)
+
+
+def seeding_before(t: Tournament) -> Optional[Seeding]:
+    """Every player's strength for the engine (an int: 1000 x the rating's mean) and who is rated; None without a
+    source."""
     found = ratings_before(t)
     if found is None:
         return None
     state, keys = found
     ids = db.session.scalars(db.select(Player.id).where(Player.tournament_id == t.id)).all()
-    return core.strengths(state, {pid: keys.get(pid, ("unrated", pid)) for pid in ids})
+    keyed = {pid: keys.get(pid, ("unrated", pid)) for pid in ids}
+    return Seeding(core.strengths(state, keyed), frozenset(pid for pid, key in keyed.items() if key in state.ratings))
+
+
+def strengths_before(t: Tournament) -> Optional[dict[int, int]]:
+    """Every player's strength for the engine, None without a source."""
+    found = seeding_before(t)
+    return None if found is None else found.strengths

@@ -20,6 +20,8 @@ def render_home(t: Tournament, form: EntryForm | None = None, status: int = 200)
     me = player_session.current_player(t)
     if form is None and registration.open and me is None:
         form = EntryForm(name=nrdb_oauth.username())  # signed in with NetrunnerDB: its username to start
-    return render_template("public/home.html", t=t, summaries=rounds.round_summaries(t, published_only=True),
+    summaries = rounds.round_summaries(t, published_only=True)
+    return render_template("public/home.html", t=t, summaries=summaries,
+                           seeded_rounds=[s.number for s in summaries if s.seeded],
                            registration=registration, me=me, form=form, identities=identities(),
                            cut=cut_service.progress(t), status=rounds.status(t)), status

@@ -62,3 +62,24 @@ def test_racing_managers_leave_one_row_each(app, make_user, make_tournament, dat
     assert db.session.scalar(sa.select(sa.func.count()).select_from(SeriesPlayer)) == 1
     assert all(w is None or "try again" in w for w in words), words
     assert third.id  # an event of the owner's outside the series stays out of it
+
+
+def test_two_link_alls_at_once_make_one_set_of_links(app, make_user, make_tournament, database_uri):
+    owner = make_user()
+    series = manage.create(owner, manage.Settings(name="League", kind="league", points_table="1: 3, 2: 1"))
+    for week in range(3):
+        t = make_tournament(owner, name=f"Week {week + 1}")
+        a, b, c = add_players(t, ["Ann", "ben", "Cat"] if week % 2 else ["ann", "Ben", "cat"])
+        add_round(t, 1, [(a, b, "corp"), (c, None, None)])
+        manage.add_event(series, t)
+    expected = len(people.roster(series).people.identical)
+    assert expected == 6
+
+    words = _at_once([_in(w, lambda s, _o: people.link_all(s)) for w in _workers(database_uri, 2)])
+    # the second waits for the first (PostgreSQL: the series' row lock) and finds nothing left, or trips on the
+    # first's links (SQLite) and says so: never a 500, never a second set
+    assert None in words and all(w is None or "Another request just linked" in w for w in words), words
+    db.session.expire_all()
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(SeriesLink)) == expected
+    roster = people.roster(db.session.get(Series, series.id))
+    assert len(roster.people.members) == 3 and roster.people.identical == []

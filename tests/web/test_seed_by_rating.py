@@ -5,11 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+import sqlalchemy as sa
 
 from app.core.pairing.formats import Side
 from app.core.ratings import Game
 from app.extensions import db
-from app.models import Tournament
+from app.models import Round, Tournament
 from app.services import ratings
 
 from test_rounds import matches, pair, setup_event
@@ -45,8 +46,8 @@ def test_the_switch_is_off_by_default_and_the_settings_form_sets_it(make_user, m
     assert client.post(f"/tournaments/{t.id}/edit", data={**SETTINGS, "seed_by_rating": "y"}).status_code == 302
     db.session.expire_all()
     assert db.session.get(Tournament, t.id).seed_by_rating is True
-    home = client.get(f"/t/{t.slug}").get_data(as_text=True)
-    assert 'id="seeding-note"' in home and "higher-rated half plays the lower-rated half" in home
+    # the switch alone promises players nothing: no round was seeded yet (nor could be: no rating source)
+    assert 'id="seeding-note"' not in client.get(f"/t/{t.slug}").get_data(as_text=True)
     client.post(f"/tournaments/{t.id}/edit", data=SETTINGS)
     db.session.expire_all()
     assert db.session.get(Tournament, t.id).seed_by_rating is False
@@ -71,6 +72,32 @@ def test_round_one_pairs_the_rated_top_half_against_the_bottom_half(make_user, m
         [("Ann", "Dan"), ("Ben", "Eve"), ("Cat", "Fay"), ("Hal", "Gus")])]
     assert got in named
     assert source == [t.id, t.id]
+    # seeded, and said so to the players once the round is out
+    assert db.session.scalars(sa.select(Round).filter_by(tournament_id=t.id, number=1)).one().seeded_by_rating
+    assert 'id="seeding-note"' not in client.get(f"/t/{t.slug}").get_data(as_text=True)  # not published yet
+    assert client.post(f"/tournaments/{t.id}/rounds/1/publish").status_code < 400
+    home = client.get(f"/t/{t.slug}").get_data(as_text=True)
+    assert 'id="seeding-note"' in home and "Round 1 was paired with ratings" in home
+    assert "higher-rated half plays the lower-rated half" in home
+
+
+def test_the_public_never_reads_of_ratings_when_nobody_had_one(make_user, make_tournament, login):
+    """The switch is on, the source knows the event, but nobody in it has a rating: the round pairs as without
+    ratings and the public page says nothing of them."""
+    def nobody_rated(t):
+        return [], {}
+
+    ratings.register_rating_source(nobody_rated)
+    try:
+        client, t, _ = setup_event(make_user, make_tournament, login, n=8, seed_by_rating=True)
+        assert ratings.seeding_before(t).rated == frozenset()
+        assert pair(client, t, 1).status_code == 303
+        assert client.post(f"/tournaments/{t.id}/rounds/1/publish").status_code < 400
+        assert not db.session.scalars(sa.select(Round).filter_by(tournament_id=t.id, number=1)).one().seeded_by_rating
+        home = client.get(f"/t/{t.slug}").get_data(as_text=True)
+        assert 'id="seeding-note"' not in home and "rating" not in home.lower()
+    finally:
+        ratings.unregister_rating_source(nobody_rated)
 
 
 def test_without_the_switch_no_source_is_asked(make_user, make_tournament, login, source):

@@ -35,6 +35,7 @@ class Settings:
     tie_breaks: tuple[str, ...] = ("countback",)
     invite_top: int = 0
     invite_winners: bool = False
+    link_identical: bool = False  # entries of identical names are one player without confirmation (14.4)
 
 
 def check(settings: Settings) -> None:
@@ -76,6 +77,7 @@ def _apply(series: Series, settings: Settings) -> None:
     series.tie_breaks = ",".join(settings.tie_breaks)
     series.invite_top = settings.invite_top
     series.invite_winners = settings.invite_winners
+    series.link_identical = settings.link_identical
 
 
 def create(owner: User, settings: Settings) -> Series:
@@ -105,6 +107,13 @@ def delete(series: Series) -> None:
     """The series goes, with its decisions; its events stay as they are."""
     db.session.delete(series)
     db.session.commit()
+
+
+def lock(series: Series) -> Series:
+    """The series' row, locked until the transaction ends (PostgreSQL; SQLite writes one at a time anyway): two
+    requests deciding from the same roster wait for each other."""
+    db.session.execute(sa.select(Series.id).where(Series.id == series.id).with_for_update())
+    return series
 
 
 def bump(series: Series) -> None:

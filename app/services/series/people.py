@@ -1,8 +1,10 @@
 """Who the series' players are (app/core/series/people.py), loaded from its events' entries and the TO's
-decisions; the TO's confirm, reject and undo; invitations held elsewhere and declines (private notes)."""
+decisions; the TO's confirm, reject and undo, every identical name linked at once, a player's public name;
+invitations held elsewhere and declines (private notes)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Optional
 
 import sqlalchemy as sa
@@ -11,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from ...core.series.people import Entry, Link, People, resolve
 from ...extensions import db
 from ...models import NrdbAccount, Player, Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesRejection, Tournament
+from . import manage
 from .manage import SeriesError, bump
 
 
@@ -26,11 +29,27 @@ class EntryFacts:
 class Roster:
     people: People
     entries: dict  # entry id -> EntryFacts
+    chosen: dict = field(default_factory=dict)  # series player key -> the public name the TO chose
 
     def name(self, key: str) -> str:
-        """A series player's name: their entry's in the latest of their events (entries come oldest event first)."""
-        ids = self.people.members.get(key, ())
-        return self.entries[ids[-1]].name if ids else key
+        """A series player's public name (docs/domain.md 14.4): the TO's choice, else their NetrunnerDB username,
+        else their most frequent spelling, ties to the earliest (entries come oldest event first)."""
+        if self.chosen.get(key):
+            return self.chosen[key]
+        account = self.account(key)
+        if account:
+            return account
+        names = [self.entries[pid].name for pid in self.people.members.get(key, ())]
+        if not names:
+            return key
+        counts = Counter(names)
+        return max(names, key=lambda n: (counts[n], -names.index(n)))
+
+    def spellings(self, key: str) -> list[str]:
+        """Every spelling of the player's entries, most used first."""
+        names = [self.entries[pid].name for pid in self.people.members.get(key, ())]
+        counts = Counter(names)
+        return sorted(counts, key=lambda n: (-counts[n], names.index(n)))
 
     def account(self, key: str) -> Optional[str]:
         for pid in self.people.members.get(key, ()):
@@ -56,13 +75,20 @@ def roster(series: Series, suggest: bool = False) -> Roster:
     rejections = db.session.execute(sa.select(SeriesRejection.player_id, SeriesRejection.target)
                                     .where(SeriesRejection.series_id == series.id)).all()
     entries = [Entry(pid, tid, key, account) for pid, tid, _name, key, account, _user in rows]
-    people = resolve(entries, links, [tuple(r) for r in rejections], suggest)
+    people = resolve(entries, links, [tuple(r) for r in rejections], suggest, identical=series.link_identical)
     # members in the events' order (oldest first), not by id
     order = {row[0]: i for i, row in enumerate(rows)}
     for ids in people.members.values():
         ids.sort(key=order.__getitem__)
     facts = {pid: EntryFacts(pid, tid, name, user) for pid, tid, name, _key, _account, user in rows}
-    return Roster(people, facts)
+    named = dict(db.session.execute(sa.select(SeriesPlayer.key, SeriesPlayer.name)
+                                    .where(SeriesPlayer.series_id == series.id, SeriesPlayer.name != "")).all())
+    chosen = {}
+    for key, answers in people.keys.items():  # a name chosen under any of the player's keys (the oldest first)
+        found = [named[k] for k in sorted(answers) if k in named]
+        if found:
+            chosen[key] = found[0]
+    return Roster(people, facts, chosen)
 
 
 def _entry(series: Series, roster_: Roster, player_id: int) -> EntryFacts:
@@ -91,6 +117,69 @@ def confirm(series: Series, player_id: int, target: str) -> None:
         raise SeriesError("That entry was just matched by another request.") from None
 
 
+def link_all(series: Series) -> int:
+    """Link every identical name at once (app/core/series/people.py says which): one stored link each, undone one
+    by one like a confirmation. Returns how many were made (0: nothing left to link). Two at once make one set:
+    the series' row is locked first, and a link stored meanwhile is the unique (series, entry) the loser trips on."""
+    manage.lock(series)
+    found = roster(series).people.identical
+    if not found:
+        db.session.rollback()
+        return 0
+    db.session.add_all(SeriesLink(series_id=series.id, player_id=link.player_id,
+                                  target_player_id=link.target_player_id, target_account_id=link.target_account_id)
+                       for link in found)
+    try:
+        bump(series)  # flushes the new rows first: a racing duplicate fails here
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise SeriesError("Another request just linked these names: reload the page.") from None
+    return len(found)
+
+
+def linkable(series: Series) -> int:
+    """How many links "Link all identical names" would make now."""
+    return len(roster(series).people.identical)
+
+
+def separate(series: Series, player_id: int) -> None:
+    """Keep apart an entry that its identical name joined to another player (the series links them by itself): a
+    rejection of that pair, so it is neither joined nor suggested again."""
+    current = roster(series)
+    _entry(series, current, player_id)
+    link = next((link for link in current.people.identical if link.player_id == player_id), None)
+    if link is None:
+        raise SeriesError("That entry is not joined by its name: the page was out of date.")
+    db.session.add(SeriesRejection(series_id=series.id, player_id=player_id, target=link.target))
+    try:
+        bump(series)
+        db.session.commit()
+    except IntegrityError:  # kept apart twice at once: once is enough
+        db.session.rollback()
+
+
+def name(series: Series, key: str, public_name: str) -> str:
+    """Choose a series player's public name ("": the rule's again). Returns the name now shown."""
+    current = roster(series)
+    key = current.people.current(key) or ""
+    if key not in current.people.keys:
+        raise SeriesError("No such player in this series.")
+    public_name = " ".join(public_name.split())[:SeriesPlayer.__table__.c.name.type.length]
+    row = decisions(series, current).get(key)
+    if row is None:
+        row = SeriesPlayer(series_id=series.id, key=key)
+        db.session.add(row)
+    row.name = public_name
+    try:
+        bump(series)  # flushes the new row first: a racing duplicate fails here
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise SeriesError("Another request just changed this player: try again.") from None
+    return public_name or roster(series).name(key)
+
+
 def reject(series: Series, player_id: int, target: str) -> None:
     current = roster(series, suggest=True)
     _entry(series, current, player_id)
@@ -105,12 +194,20 @@ def reject(series: Series, player_id: int, target: str) -> None:
 
 
 def undo(series: Series, player_id: int) -> bool:
-    """The entry stands alone again (its confirmed match goes); False if it had none."""
+    """The entry stands alone again (its confirmed match goes); False if it had none. In a series that links
+    identical names by itself, the entry's name would join it again at once: the pair is kept apart (a rejection)."""
     done = db.session.execute(sa.delete(SeriesLink).where(SeriesLink.series_id == series.id,
                                                           SeriesLink.player_id == player_id)).rowcount
     if done:
+        if series.link_identical:
+            again = next((link for link in roster(series).people.identical if link.player_id == player_id), None)
+            if again is not None:
+                db.session.add(SeriesRejection(series_id=series.id, player_id=player_id, target=again.target))
         bump(series)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same undo twice at once
+        db.session.rollback()
     return bool(done)
 
 

@@ -18,6 +18,7 @@ from ...extensions import db
 from ...models import Series, SeriesEvent, Tournament, utcnow
 from .. import cut as cut_service
 from .. import next_step, state
+from ..swiss.summaries import round_summaries
 from . import manage
 from .people import Roster, decisions, roster as load_roster
 
@@ -25,7 +26,8 @@ from .people import Roster, decisions, roster as load_roster
 @dataclass(frozen=True)
 class Placings:
     """An event's final order: the cut's placings first when it has a cut, then the swiss ranks (published
-    rounds only). `started`: a published result exists; before that the event places nobody."""
+    rounds only). Before a published result the event places nobody; `field` counts its players all the same, and
+    `started` says a round of it was published."""
 
     places: dict  # entry id -> placing (1: the winner)
     field: int
@@ -49,9 +51,11 @@ def _placings(t: Tournament) -> Placings:
         return Placings({r["player"]: r["rank"] for r in final if not r["disqualified"]}, len(final), True,
                         cut.bracket.is_complete())
     swiss = state.standings(t, published_only=True)
-    started = any(s.rounds for s in swiss)
-    if not started:
-        return Placings({}, 0, False, False)
+    if not any(s.rounds for s in swiss):
+        # no published result yet: nobody placed, but the players are counted, and a published round means the
+        # event is under way (not "not started")
+        published = bool(round_summaries(t, published_only=True))
+        return Placings({}, len(swiss), published, False)
     return Placings({s.player: s.rank for s in swiss if s.placed}, len(swiss), True, next_step.event_over(t))
 
 

@@ -18,6 +18,7 @@ from ...core.results import BYE
 from ...extensions import db
 from ...models import Match, Player, Round, Seat, Tournament, touch, utcnow
 from .. import ratings, state
+from .summaries import RoundSummary, round_summaries  # noqa: F401 (read here by many)
 from ..event_files import backup
 from ..check_in import roll_call
 from ..locks import lock_tournament
@@ -169,26 +170,6 @@ def points_before(t: Tournament, number: int, players: Optional[Iterable[int]] =
     return dict(db.session.connection().execute(query).all())
 
 
-@dataclass(frozen=True)
-class RoundSummary:
-    number: int
-    published: bool
-    matches: int
-    unreported: int
-
-
-def round_summaries(t: Tournament, *, published_only: bool = False) -> list[RoundSummary]:
-    """Every round with how many of its matches still wait for a result, in one query."""
-    query = (sa.select(Round.number, Round.published, sa.func.count(Match.id),
-                       sa.func.count(Match.id) - sa.func.count(Match.result))
-             .outerjoin(Match, Match.round_id == Round.id)
-             .where(Round.tournament_id == t.id)
-             .group_by(Round.id, Round.number, Round.published).order_by(Round.number))
-    if published_only:
-        query = query.where(Round.published)
-    return [RoundSummary(*row) for row in db.session.execute(query)]
-
-
 def standings_progress(summaries: list[RoundSummary]) -> str:
     """Which rounds the standings include: a round with results still missing is in progress, not done."""
     if not summaries:
@@ -244,18 +225,23 @@ def pair_next_round(t: Tournament, expected_number: int, plan_digest: Optional[s
         raise PlanChanged(str(e), e.preview) from e
     entrants = state.entrants(t)
     games = state.completed_games(t)
-    strengths = ratings.strengths_before(t) if t.seed_by_rating else None
+    # ratings choose among equal-cost pairings only when a player has one (none: the pairing without ratings);
+    # power pairing has no such choice to make (docs/domain.md 15.2)
+    power = t.power_pairing and t.fmt.counts_games
+    seeding = ratings.seeding_before(t) if t.seed_by_rating and not power else None
+    strengths = seeding.strengths if seeding is not None and seeding.seeds else None
     try:
         plan = pair_round(t.fmt, entrants, games, round_number=number, seed=t.seed,
                           score_factor=t.score_factor_value,
-                          power_pairing=t.power_pairing and t.fmt.counts_games, strengths=strengths)
+                          power_pairing=power, strengths=strengths)
     except (PairingError, ValueError) as e:
         db.session.rollback()  # nothing of it stays: the roll call's drops and let-ins neither
         raise RoundError(f"Round {number} cannot be paired. {e}") from e
     tables = [(p.table, [p.player] if p.opponent is None else [p.player, p.opponent]) for p in plan.pairings]
     try:
         rnd = Round(tournament_id=t.id, number=number, certified=plan.certified,
-                    gap=None if plan.certified or plan.gap is None else str(plan.gap))
+                    gap=None if plan.certified or plan.gap is None else str(plan.gap),
+                    seeded_by_rating=strengths is not None)
         db.session.add(rnd)
         db.session.flush()
         write_matches(t, rnd.id, tables)

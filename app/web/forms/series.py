@@ -45,6 +45,11 @@ class SeriesForm(FlaskForm):
     invite_top = IntegerField("Invite the top", default=0, validators=[Optional(), NumberRange(min=0, max=1000)],
                               description="Players of the standings marked invited (0: none).")
     invite_winners = BooleanField("Invite each finished event's winner")
+    link_identical = BooleanField(
+        "Link identical names by themselves",
+        description="Entries whose names are the same but for case, accents and spacing count as one player at "
+                    "once, in every event of the series (never when two NetrunnerDB accounts share the name). "
+                    "Each link is listed on the players page, where you can keep any two apart.")
 
     def validate_tie_breaks(self, field) -> None:
         chosen = [entry.data for entry in field.entries if entry.data]
@@ -57,12 +62,13 @@ class SeriesForm(FlaskForm):
             participation=self.participation.data or "0", best_n=self.best_n.data,
             field_reference=self.field_reference.data, tiers=self.tiers.data or "",
             tie_breaks=tuple(entry.data for entry in self.tie_breaks.entries if entry.data),
-            invite_top=self.invite_top.data or 0, invite_winners=bool(self.invite_winners.data))
+            invite_top=self.invite_top.data or 0, invite_winners=bool(self.invite_winners.data),
+            link_identical=bool(self.link_identical.data))
 
     def fill(self, series) -> None:
         """The series' stored settings, for the edit page."""
         for name in ("name", "kind", "points_table", "participation", "best_n", "field_reference", "tiers",
-                     "invite_top", "invite_winners"):
+                     "invite_top", "invite_winners", "link_identical"):
             getattr(self, name).data = getattr(series, name)
         chosen = [t for t in series.tie_breaks.split(",") if t]
         for i, entry in enumerate(self.tie_breaks.entries):
@@ -94,6 +100,16 @@ class MatchForm(FlaskForm):
 
 class UndoForm(FlaskForm):
     player = IntegerField(validators=[InputRequired()])
+
+
+class LinkAllForm(FlaskForm):
+    """"Link all identical names"; `event`: the event's dashboard to go back to (its id), else the players page."""
+    event = IntegerField(validators=[Optional()])
+
+
+class NameForm(FlaskForm):
+    name = StringField("Public name", filters=[strip], validators=[Length(max=80), printable],
+                       description="Empty: their NetrunnerDB username, else their most used spelling.")
 
 
 class DecisionForm(FlaskForm):

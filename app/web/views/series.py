@@ -7,14 +7,14 @@ from flask_login import current_user, login_required
 
 from ...core.series import PointsError
 from ...core.series.points import figure
-from ...services.series import exports, manage, people
+from ...services.series import exports, manage, people, seeding
 from ...services.series import ratings as series_ratings
 from ...services.series import standings as series_standings
 from ...services.series.games import record_by_side, series_games
 from ..access import ORGANIZE, SERIES_OWN, managed_series, may, may_series, public_series
 from ..downloads import attachment
-from ..forms.series import (AddEventForm, ConfirmDeleteForm, CsrfForm, DecisionForm, MatchForm, NewEventForm,
-                            SeriesForm, SeriesStaffForm, TierForm, UndoForm)
+from ..forms.series import (AddEventForm, ConfirmDeleteForm, CsrfForm, DecisionForm, LinkAllForm, MatchForm,
+                            NameForm, NewEventForm, SeriesForm, SeriesStaffForm, TierForm, UndoForm)
 
 bp = Blueprint("series", __name__)
 
@@ -23,6 +23,17 @@ bp = Blueprint("series", __name__)
 def event_series(tournament_id: int):
     """The series an event counts in (templates/series/_event_series.html, on its dashboard and home page)."""
     return manage.series_of_event(tournament_id)
+
+
+@bp.app_template_global("seeding_notice")
+def seeding_notice(t):
+    """An event seeding by rating: who has a rating and who not, and whether this organizer may link the series'
+    identical names from here (templates/series/_seeding_notice.html, on the dashboard and the rounds page)."""
+    found = seeding.notice(t)
+    if found is None:
+        return None
+    return {"notice": found, "form": LinkAllForm(),
+            "may_link": found.series is not None and may_series(current_user, found.series)}
 
 
 @bp.app_template_filter("points")
@@ -189,7 +200,8 @@ def players(series_id: int):
     return render_template("series/players.html", series=series, table=table, roster=roster,
                            links=people.links(series), notes=people.decisions(series, roster),
                            event_names={e.id: f"{e.name}, {e.date.isoformat()}" for e in table.events},
-                           match_form=MatchForm(), undo_form=UndoForm(), decision_form=DecisionForm())
+                           match_form=MatchForm(), undo_form=UndoForm(), decision_form=DecisionForm(),
+                           link_all_form=LinkAllForm(), name_form=NameForm())
 
 
 def _players_back(series_id: int, anchor: str = "suggestions"):
@@ -240,6 +252,62 @@ def undo(series_id: int):
     else:
         flash("Nothing to undo for that entry.", "error")
     return _players_back(series_id, "matched")
+
+
+@bp.post("/series/<int:series_id>/players/link-all")
+@login_required
+def link_all(series_id: int):
+    """Every identical name linked at once; back to the players page, or to the event's dashboard it came from."""
+    series = managed_series(series_id)
+    form = LinkAllForm()
+    if not form.validate_on_submit():
+        flash("That request could not be read: reload the page.", "error")
+        return _players_back(series_id, "matched")
+    try:
+        made = people.link_all(series)
+    except manage.SeriesError as e:
+        flash(str(e), "error")
+    else:
+        flash(f"Linked {made} entr{'y' if made == 1 else 'ies'} by identical name: each is listed under Confirmed "
+              "matches, with an undo." if made else "No identical names left to link.", "success" if made else "info")
+    event = form.event.data
+    if event and any(row.tournament_id == event for row in manage.events(series)):
+        return redirect(url_for("tournaments.show", tid=event, _anchor="seeding"), 303)
+    return _players_back(series_id, "matched")
+
+
+@bp.post("/series/<int:series_id>/players/separate")
+@login_required
+def separate(series_id: int):
+    series = managed_series(series_id)
+    form = UndoForm()
+    if not form.validate_on_submit():
+        flash("That request could not be read: reload the page.", "error")
+        return _players_back(series_id, "by-name")
+    try:
+        people.separate(series, form.player.data)
+    except manage.SeriesError as e:
+        flash(str(e), "error")
+    else:
+        flash("Kept apart: that entry no longer joins by its name.", "success")
+    return _players_back(series_id, "by-name")
+
+
+@bp.post("/series/<int:series_id>/players/<key>/name")
+@login_required
+def set_name(series_id: int, key: str):
+    series = managed_series(series_id)
+    form = NameForm()
+    if not form.validate_on_submit():
+        flash("; ".join(e for errors in form.errors.values() for e in errors) or "Reload the page.", "error")
+        return _players_back(series_id, "names")
+    try:
+        shown = people.name(series, key, form.name.data or "")
+    except manage.SeriesError as e:
+        flash(str(e), "error")
+    else:
+        flash(f"Shown as {shown}.", "success")
+    return _players_back(series_id, "names")
 
 
 @bp.post("/series/<int:series_id>/players/<key>/decision")
@@ -318,6 +386,9 @@ def player(series_slug: str, key: str):
     table = series_standings.table(series)
     line = table.line(key)
     if line is None:
+        moved = table.roster.people.current(key)  # an old link: the entry was matched to another player since
+        if moved is not None and moved != key and table.line(moved) is not None:
+            return redirect(url_for("series.player", series_slug=series_slug, key=moved), 302)
         abort(404)
     games = [g for g in series_games(series, table.roster) if key in (g.player, g.opponent)]
     return render_template("series/player.html", series=series, table=table, line=line,
