@@ -16,7 +16,7 @@ from app.models import Match, NrdbAccount, Player, Round, Seat
 from app.services.event_files import backup, restore
 from app.services.players import player_links
 from app.web import nrdb_oauth
-from nrdb_standin import Standin, running
+from nrdb_standin import PUBLIC, Standin, running
 
 CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 
@@ -24,9 +24,9 @@ CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 @pytest.fixture
 def nrdb(app):
     """The stand-in, serving; `app` configured with its address and our client."""
-    standin = Standin(CLIENT_ID, SECRET, "http://localhost/nrdb/callback")
+    standin = Standin(CLIENT_ID, SECRET, f"{PUBLIC}/nrdb/callback")
     with running(standin) as url:
-        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET)
+        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, PUBLIC_URL=PUBLIC)
         yield standin
 
 

@@ -21,7 +21,7 @@ from app.models import NrdbAccount
 from app.services import decklists as decklist_service
 from app.services.players import player_links
 from app.web import nrdb_oauth
-from nrdb_standin import Standin, codes_of, normalized_deck, running
+from nrdb_standin import PUBLIC, Standin, codes_of, normalized_deck, running
 
 OFFER = "Pick one of my NetrunnerDB decks"
 PRIVATE = "/api/2.0/private/deck"  # the deck routes (the sign-in asks account/info)
@@ -39,10 +39,11 @@ BO_DECKS = [_deck(21, "2025-06-01T10:00:00+00:00", codes_of(CORP_TEXT, "corp"), 
 
 @pytest.fixture
 def nrdb(app):
-    standin = Standin(CLIENT_ID, SECRET, "http://localhost/nrdb/callback",
+    standin = Standin(CLIENT_ID, SECRET, f"{PUBLIC}/nrdb/callback",
                       decks={"ana": ANA_DECKS, "bo": BO_DECKS})
     with running(standin) as url:
-        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, NRDB_DECK_TIMEOUT=1.0)
+        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, NRDB_DECK_TIMEOUT=1.0,
+                          PUBLIC_URL=PUBLIC)
         yield standin
 
 
