@@ -53,7 +53,9 @@ def why_not(public_url: str) -> str | None:
             return f"PUBLIC_URL ({public_url}) is an address on a local network (a private range), as at a venue."
         return (f"PUBLIC_URL ({public_url}) is a bare IP address, not a name: NetrunnerDB's clients are registered "
                 "for a site's public name.")
-    if host == "localhost" or host.endswith(_LOCAL_SUFFIXES):
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"PUBLIC_URL ({public_url}) names this computer only ({host})."
+    if host.endswith(_LOCAL_SUFFIXES):
         return f"PUBLIC_URL ({public_url}) is a name only the local network knows ({host})."
     if "." not in host:
         return f"PUBLIC_URL ({public_url}) is a name without a domain ({host}), known only on the local network."
