@@ -61,6 +61,7 @@ class Standin:
     requests: list = field(default_factory=list)
     decks: dict = field(default_factory=dict)  # username -> their private decks (Deck::normalize shape)
     private_status: int | None = None  # answer the private deck routes with this status instead (e.g. 500)
+    failing: set = field(default_factory=set)  # deck ids whose private deck route fails (500) though they are theirs
     raw: dict = field(default_factory=dict)  # path -> bytes answered (200, JSON) instead, after recording the request
     sharing: dict = field(default_factory=dict)  # username -> whether they share their decks (NetrunnerDB: no)
     published: dict = field(default_factory=dict)  # decklist id (str) -> a published decklist (normalize shape)
@@ -192,7 +193,7 @@ def _handler(standin: Standin):
                                           "success": True})
             wanted = path.rsplit("/", 1)[1]
             deck = next((d for d in mine if str(d["id"]) == wanted or d.get("uuid") == wanted), None)
-            if deck is None:  # another user's deck or none: NetrunnerDB's TypeError, its error page
+            if deck is None or deck["id"] in standin.failing:  # another's or none: NetrunnerDB's TypeError
                 return self._page(500, b"<html><body>Oops! An Error Occurred</body></html>")
             self._answer(200, {"version_number": "2.0", "data": [{**deck, "history": []}], "total": 1,
                                "success": True})

@@ -168,15 +168,22 @@ def _unchanged(client, t, player, deck, words, side="corp"):
 def test_a_deck_not_among_yours(client, nrdb, event):
     t, (ann, _) = event
     _linked(client, t, ann)
-    _unchanged(client, t, ann, 21, "NetrunnerDB has no deck 21 among your decks")  # bo's
-    _unchanged(client, t, ann, 999, "NetrunnerDB has no deck 999 among your decks")
+    # NetrunnerDB answers 500 for a deck id that is not the token's (another player's, or none): SASS reads the
+    # player's list to tell that from NetrunnerDB failing, and says which
+    _unchanged(client, t, ann, 21, "Deck 21 is not in your NetrunnerDB account (another player's, or deleted): "
+                                   "pick one from the list.")  # bo's
+    _unchanged(client, t, ann, 999, "Deck 999 is not in your NetrunnerDB account")
+    assert [r["path"] for r in _private(nrdb)][-2:] == ["/api/2.0/private/deck/999", "/api/2.0/private/decks"]
+    # one of hers on which NetrunnerDB itself fails: an error on its side, not "not yours"
+    nrdb.failing.add(11)
+    _unchanged(client, t, ann, 11, "NetrunnerDB answered 500 (Internal Server Error): an error on its side")
 
 
 def test_bad_form_input_fetches_nothing(client, nrdb, event):
     t, (ann, _) = event
     _linked(client, t, ann)
     _unchanged(client, t, ann, "", "Pick one of your decks.")
-    _unchanged(client, t, ann, "abc", "Not a valid integer value.")
+    _unchanged(client, t, ann, "abc", "Not a valid whole number")
     _unchanged(client, t, ann, "0", "That is not one of your NetrunnerDB decks.")
     _unchanged(client, t, ann, str(2**70), "That is not one of your NetrunnerDB decks.")
     _unchanged(client, t, ann, "11", "A list is for the Corp or the Runner side.", side="both")
