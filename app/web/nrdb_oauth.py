@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import requests
 from authlib.integrations.flask_client import OAuth, OAuthError
 from cryptography.fernet import Fernet, InvalidToken
-from flask import current_app, session, url_for
+from flask import abort, current_app, session, url_for
 
 from ..core import nrdb_sign_in
 from ..services.event_files import jsonfile
@@ -66,6 +66,17 @@ def enabled(app=None) -> bool:
     sign-in (the templates' `nrdb_sign_in_on()` asks this too)."""
     app = app or current_app
     return configured(app) and nrdb_sign_in.possible(app.config.get("PUBLIC_URL") or "")
+
+
+OFF_HERE = ("Signing in with NetrunnerDB is not offered at this address: NetrunnerDB sends players back only to the "
+            "public address its admins registered for this server. Everything else here works without it.")
+
+
+def hidden_unless_enabled() -> None:
+    """A blueprint's before_request: 404 on every NetrunnerDB sign-in route unless the sign-in can work here
+    (`enabled`); a server with a client at an address NetrunnerDB cannot send players back to says why."""
+    if not enabled():
+        abort(404, OFF_HERE if configured() else None)
 
 
 def off_reason(app=None) -> str | None:

@@ -25,18 +25,7 @@ bp = Blueprint("nrdb", __name__)
 NEXT = "nrdb_next"  # session key: where the sign-in goes back to
 
 
-OFF_HERE = ("Signing in with NetrunnerDB is not offered at this address: NetrunnerDB sends players back only to the "
-            "public address its admins registered for this server. Everything else here works without it.")
-
-
-def hidden_unless_enabled() -> None:
-    """404 on every NetrunnerDB sign-in route unless the sign-in can work here (app/web/nrdb_oauth.py `enabled`);
-    a server with a client at an address NetrunnerDB cannot send players back to says why."""
-    if not nrdb_oauth.enabled():
-        abort(404, OFF_HERE if nrdb_oauth.configured() else None)
-
-
-bp.before_request(hidden_unless_enabled)
+bp.before_request(nrdb_oauth.hidden_unless_enabled)
 
 
 def _back(target: object) -> str:

@@ -18,7 +18,6 @@ from ...services.nrdb import picker as service
 from .. import nrdb_oauth
 from ..access import linked_player
 from ..forms.nrdb_picker import PickDeckForm
-from .nrdb import hidden_unless_enabled
 
 bp = Blueprint("nrdb_picker", __name__)
 
@@ -28,7 +27,7 @@ NOT_YOURS = ("Only the NetrunnerDB account this entry is linked to, signed in on
              "sign in with it and link the entry on your player page.")
 
 
-bp.before_request(hidden_unless_enabled)
+bp.before_request(nrdb_oauth.hidden_unless_enabled)
 
 
 def _own_entry(slug: str, token: str) -> tuple[Tournament, Player]:
