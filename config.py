@@ -171,9 +171,10 @@ class Config:
     # A player's judge calls: one open at a time (the database's rule), and this long between two calls.
     JUDGE_CALL_COOLDOWN_SECONDS = int(os.environ.get("JUDGE_CALL_COOLDOWN_SECONDS", "60"))
     # NetrunnerDB: its address (public deck fetches and the sign-in; the tests point it at local stand-ins), and
-    # this server's OAuth client there. Players sign in with NetrunnerDB (app/web/nrdb_oauth.py) only when both the
-    # client id and secret are set: without them (a venue laptop) nothing about NetrunnerDB accounts shows. The client's redirect URI registered at
-    # NetrunnerDB must be exactly PUBLIC_URL + /nrdb/callback.
+    # this server's OAuth client there (made by NetrunnerDB's admins, on request). Players sign in with NetrunnerDB
+    # (app/web/nrdb_oauth.py) only when both the client id and secret are set and PUBLIC_URL is a public name
+    # (app/core/nrdb_sign_in.py): otherwise (a venue laptop) nothing about NetrunnerDB accounts shows. The client's
+    # redirect address registered at NetrunnerDB must be exactly PUBLIC_URL + /nrdb/callback.
     NRDB_URL = os.environ.get("NRDB_URL", "https://netrunnerdb.com").rstrip("/")
     NRDB_CLIENT_ID = os.environ.get("NRDB_CLIENT_ID", "").strip()
     NRDB_CLIENT_SECRET = os.environ.get("NRDB_CLIENT_SECRET", "").strip()

@@ -5,10 +5,11 @@ NetrunnerDB's public API (its PublicApi20Controller): `/api/2.0/public/decklist/
 `/api/2.0/public/deck/{id}` for a deck its owner shares, each id a number or a UUID. Either answers
 `{"success": true, "data": [{"name": ..., "cards": {"01050": 3, ...}, ...}], ...}`, the cards by NetrunnerDB code
 with the identity among them; an unknown decklist answers `success: false` with no data, an unknown deck 404, a
-deck its owner does not share 403. Its private API (PrivateApi20Controller), with the signed-in player's bearer
-token: `/api/2.0/private/decks` answers every deck of theirs in that same envelope (each deck `id`, `uuid`, `name`,
+deck its owner does not share a 302 to its log-in page (the controller denies access; the site's firewall sends an
+anonymous caller to log in). Its private API (PrivateApi20Controller), with the signed-in player's bearer token: `/api/2.0/private/decks` answers every deck of theirs in that same envelope (each deck `id`, `uuid`, `name`,
 `cards`, `date_creation`, `date_update` as ISO 8601, `description`, `tags`, `mwl_code`), in no promised order, and
-`/api/2.0/private/deck/{id}` one of them (404 when it is not theirs); a missing, expired or revoked token is a 401.
+`/api/2.0/private/deck/{id}` one of them (a 500 for an id that is not theirs: it hands the null it found to a
+method that wants a deck); a missing, expired or revoked token is a 401.
 Fetching is app/services/nrdb/; here nothing touches the network.
 """
 from __future__ import annotations

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 import requests
 from authlib.integrations.flask_client import OAuth, OAuthError
 from cryptography.fernet import Fernet, InvalidToken
-from flask import current_app, session, url_for
+from flask import abort, current_app, session, url_for
 
+from ..core import nrdb_sign_in
 from ..services.event_files import jsonfile
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,42 @@ class NrdbIdentity:
     username: str
 
 
-def enabled(app=None) -> bool:
-    """Whether this server has a NetrunnerDB client (both id and secret set); without one every NetrunnerDB
-    route answers 404 and no page offers the sign-in."""
+def configured(app=None) -> bool:
+    """Whether this server has a NetrunnerDB client (both id and secret set)."""
     config = (app or current_app).config
     return bool(config.get("NRDB_CLIENT_ID") and config.get("NRDB_CLIENT_SECRET"))
+
+
+def enabled(app=None) -> bool:
+    """Whether players may sign in with NetrunnerDB here: a client, and a PUBLIC_URL NetrunnerDB can send them back
+    to (app/core/nrdb_sign_in.py decides). Otherwise every NetrunnerDB route answers 404 and no page offers the
+    sign-in (the templates' `nrdb_sign_in_on()` asks this too)."""
+    app = app or current_app
+    return configured(app) and nrdb_sign_in.possible(app.config.get("PUBLIC_URL") or "")
+
+
+OFF_HERE = ("Signing in with NetrunnerDB is not offered at this address: NetrunnerDB sends players back only to the "
+            "public address its admins registered for this server. Everything else here works without it.")
+
+
+def hidden_unless_enabled() -> None:
+    """A blueprint's before_request: 404 on every NetrunnerDB sign-in route unless the sign-in can work here
+    (`enabled`); a server with a client at an address NetrunnerDB cannot send players back to says why."""
+    if not enabled():
+        abort(404, OFF_HERE if configured() else None)
+
+
+def off_reason(app=None) -> str | None:
+    """For the organizers: why this server has a NetrunnerDB client and still offers no sign-in, and what to do;
+    None when the sign-in is offered, or when no client is set (nothing of it shows then)."""
+    app = app or current_app
+    if not configured(app):
+        return None
+    why = nrdb_sign_in.why_not(app.config.get("PUBLIC_URL") or "")
+    if why is None:
+        return None
+    return (f"Players cannot sign in with NetrunnerDB on this server: NetrunnerDB sends them back only to the "
+            f"address its admins registered for this server. {why} {nrdb_sign_in.WHAT_TO_DO}")
 
 
 def _client():

@@ -156,6 +156,45 @@ def new_context(browser, live_server):
         watch.check()
 
 
+PUBLIC_NAME = "sass.example.org"  # a public-looking name for the live server (NetrunnerDB's sign-in needs one)
+
+
+@pytest.fixture
+def public_context(browser, live_server):
+    """public_context(**options) -> a browser context that reaches the live server by a public name
+    (http://sass.example.org:<port>, which this Chromium alone resolves to 127.0.0.1), with PUBLIC_URL set to it for
+    the test: the NetrunnerDB sign-in is offered only at such an address (app/core/nrdb_sign_in.py)."""
+    port = live_server.url.rsplit(":", 1)[1]
+    public = f"http://{PUBLIC_NAME}:{port}"
+    mapped = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=[
+        *CHROMIUM_ARGS, f"--host-resolver-rules=MAP {PUBLIC_NAME} 127.0.0.1"])
+    config = live_server.app.config
+    before = config["PUBLIC_URL"]
+    config["PUBLIC_URL"] = public
+    contexts, watches = [], []
+
+    def make(**options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = mapped.new_context(base_url=public, **options)
+        context.set_default_timeout(15_000)
+        watch = PageWatch(live_server)
+        watch.attach(context)
+        contexts.append(context)
+        watches.append(watch)
+        return context
+
+    make.url = public
+    try:
+        yield make
+    finally:
+        config["PUBLIC_URL"] = before
+        for context in contexts:
+            context.close()
+        mapped.close()
+    for watch in watches:
+        watch.check()
+
+
 @pytest.fixture
 def page(new_context):
     """A desktop-sized page for the organizer."""

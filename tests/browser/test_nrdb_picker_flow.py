@@ -29,7 +29,7 @@ def _no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "scrolls sideways"
 
 
-def test_a_phone_picks_its_own_decks(new_context, organizer, live_server, screenshots, unique):
+def test_a_phone_picks_its_own_decks(public_context, organizer, live_server, screenshots, unique):
     with live_server.app_context():
         t = Tournament(owner_id=organizer["id"], name=f"Deck Night {unique}", format="single", decklists=True,
                        date=date(2026, 11, 1))
@@ -43,13 +43,13 @@ def test_a_phone_picks_its_own_decks(new_context, organizer, live_server, screen
     config = live_server.app.config
     before = {k: config[k] for k in ("NRDB_URL", "NRDB_CLIENT_ID", "NRDB_CLIENT_SECRET")}
     username = f"ana_{abs(hash(unique)) % 10000}"
-    standin = Standin("browser-client", "browser-secret", f"{live_server.url}/nrdb/callback",
+    standin = Standin("browser-client", "browser-secret", f"{public_context.url}/nrdb/callback",
                       users={username: 80000 + abs(hash(unique)) % 10000}, consent=username,
                       decks={username: _decks()})
     try:
         with running(standin) as url:
             config.update(NRDB_URL=url, NRDB_CLIENT_ID="browser-client", NRDB_CLIENT_SECRET="browser-secret")
-            phone = new_context(viewport=NARROW, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
+            phone = public_context(viewport=NARROW, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
             phone.goto(f"/t/{slug}/p/{token}")
             phone.locator("#nrdb").get_by_role("link", name="Sign in with NetrunnerDB").click()
             phone.get_by_role("button", name=f"Link this entry to {username}").click()
@@ -86,7 +86,7 @@ def test_a_phone_picks_its_own_decks(new_context, organizer, live_server, screen
             expect(phone.get_by_role("heading", name="My NetrunnerDB Corp decks")).to_be_visible()
             expect(phone.locator(".nrdb-deck h2")).to_have_count(2)
 
-            desk = new_context(viewport={"width": 1280, "height": 800}).new_page()
+            desk = public_context(viewport={"width": 1280, "height": 800}).new_page()
             desk.context.add_cookies(phone.context.cookies())
             desk.goto(f"/t/{slug}/p/{token}/decklists/nrdb/mine?side=corp")
             expect(desk.locator(".nrdb-deck h2")).to_have_count(2)

@@ -171,12 +171,14 @@ PAYLOAD = {"name": "Pwned", "date": "2026-01-01", "format": "plain", "score_fact
 
 @pytest.fixture(autouse=True)
 def _nrdb_client(request):
-    """The NetrunnerDB routes are walked as on a server with a NetrunnerDB client (without one they all answer 404);
+    """The NetrunnerDB routes are walked as on a server with a NetrunnerDB client at a public address (otherwise they
+    all answer 404);
     nothing listens at its address, and no walk reaches it."""
     for name in ("app", "csrf_app"):
         if name in request.fixturenames:
             request.getfixturevalue(name).config.update(NRDB_URL="http://127.0.0.1:9", NRDB_CLIENT_ID="walk",
-                                                        NRDB_CLIENT_SECRET="walk")
+                                                        NRDB_CLIENT_SECRET="walk",
+                                                        PUBLIC_URL="https://sass.example.org")
 
 
 def _victim(make_user, make_tournament):

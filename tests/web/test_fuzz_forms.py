@@ -87,6 +87,7 @@ def _send(client, url, token, kwargs) -> str | None:
 
 def test_no_post_route_answers_5xx_to_hostile_bodies(csrf_app, make_user, make_tournament):
     csrf_app.config.update(NRDB_URL="http://127.0.0.1:9", NRDB_CLIENT_ID="fuzz", NRDB_CLIENT_SECRET="fuzz",
+                           PUBLIC_URL="https://sass.example.org",
                            RATELIMIT_ENABLED=False)
     ids = _victim(make_user, make_tournament)
     client, token = _owner_client(csrf_app, ids)

@@ -4,6 +4,7 @@ nobody in, an entry linked to one account cannot be taken by another, the redire
 a log, the database or the page."""
 from __future__ import annotations
 
+import html
 import logging
 from urllib.parse import parse_qs, urlsplit
 
@@ -16,7 +17,7 @@ from app.models import Match, NrdbAccount, Player, Round, Seat
 from app.services.event_files import backup, restore
 from app.services.players import player_links
 from app.web import nrdb_oauth
-from nrdb_standin import Standin, running
+from nrdb_standin import PUBLIC, Standin, running
 
 CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 
@@ -24,9 +25,9 @@ CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 @pytest.fixture
 def nrdb(app):
     """The stand-in, serving; `app` configured with its address and our client."""
-    standin = Standin(CLIENT_ID, SECRET, "http://localhost/nrdb/callback")
+    standin = Standin(CLIENT_ID, SECRET, f"{PUBLIC}/nrdb/callback")
     with running(standin) as url:
-        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET)
+        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, PUBLIC_URL=PUBLIC)
         yield standin
 
 
@@ -329,3 +330,69 @@ def test_history_has_the_cut_and_the_final_place(app, client, nrdb, make_user, m
     assert all(g.won for g in line.games) and line.games[1].result.startswith("I won")
     page = client.get(f"/nrdb/players/{nrdb.users['ana']}").get_data(as_text=True)
     assert "Champion" in page and "Cut 2" in page
+
+
+@pytest.mark.parametrize("public_url, why", [
+    ("", "PUBLIC_URL is not set"),
+    ("http://192.168.1.20:5000", "a private range"),  # `make venue`
+    ("http://127.0.0.1:5000", "this computer only"),
+    ("http://localhost:5000", "this computer only"),
+    ("http://169.254.7.7:5000", "link-local"),
+    ("http://sass-laptop.local:5000", "only the local network knows"),
+    ("http://8.8.8.8", "a bare IP address"),
+])
+def test_no_sign_in_where_netrunnerdb_cannot_send_players_back(app, client, login, nrdb, make_user, make_tournament,
+                                                               public_url, why):
+    """With a client but an address NetrunnerDB was never given (a venue's LAN, this laptop), every sign-in button and
+    route is off, the player sees no dead button, and the TO's dashboard says why and what to do."""
+    t, (ann, _) = _event(make_user, make_tournament)
+    t.registration_open = True
+    db.session.commit()
+    app.config["PUBLIC_URL"] = public_url
+    for path in ("/nrdb/sign-in?next=/", "/nrdb/callback?code=x&state=y", "/nrdb/players/101",
+                 f"{_link_path(t, ann)}/history", f"{_link_path(t, ann)}/decklists/nrdb/mine"):
+        answer = client.get(path)
+        assert answer.status_code == 404, path
+        assert "Signing in with NetrunnerDB is not offered at this address" in answer.get_data(as_text=True), path
+    assert client.post(f"{_link_path(t, ann)}/nrdb/link").status_code == 404
+    for page in (_link_path(t, ann), f"/t/{t.slug}", f"{_link_path(t, ann)}/decklists"):
+        text = client.get(page).get_data(as_text=True)
+        assert "/nrdb/sign-in" not in text and "Sign in with NetrunnerDB" not in text, page
+    assert nrdb.requests == []  # NetrunnerDB was never asked
+    login("to@example.com", "correct horse")
+    dashboard = " ".join(html.unescape(client.get(f"/tournaments/{t.id}").get_data(as_text=True)).split())
+    assert "Players cannot sign in with NetrunnerDB on this server" in dashboard and why in dashboard
+    assert "set PUBLIC_URL to it, and ask NetrunnerDB's admins to register your client with the redirect address " \
+           "PUBLIC_URL + /nrdb/callback" in dashboard
+
+
+def test_the_sign_in_is_on_at_a_public_address(app, client, login, nrdb, make_user, make_tournament):
+    t, (ann, _) = _event(make_user, make_tournament)
+    assert app.config["PUBLIC_URL"] == PUBLIC
+    assert "Sign in with NetrunnerDB" in client.get(_link_path(t, ann)).get_data(as_text=True)
+    start = client.get("/nrdb/sign-in?next=/")
+    assert start.status_code == 302 and start.location.startswith(f"{nrdb.url}/oauth/v2/auth?")
+    login("to@example.com", "correct horse")
+    assert "Players cannot sign in with NetrunnerDB" not in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    # without a client nothing of it shows, not even the organizers' sentence
+    app.config.update(NRDB_CLIENT_ID="", PUBLIC_URL="http://192.168.1.20:5000")
+    assert "Players cannot sign in with NetrunnerDB" not in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+
+
+def test_netrunnerdb_strands_a_player_sent_from_an_unregistered_address(app, nrdb):
+    """What the sign-in being off spares players: NetrunnerDB (its OAuth library compares the redirect address with the
+    registered one by prefix) answers a venue's address on its own site, with no way back."""
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
+    with app.test_request_context():
+        consent = requests.get(f"{nrdb.url}/oauth/v2/auth", params={
+            "client_id": CLIENT_ID, "response_type": "code", "state": "s",
+            "redirect_uri": "http://192.168.1.20:5000/nrdb/callback"}, allow_redirects=False, timeout=10)
+    assert consent.status_code == 400 and consent.json()["error"] == "redirect_uri_mismatch"
+    assert "Location" not in consent.headers
+    # by prefix, case-insensitively: a longer address under the registered one is let through, a climb is not
+    for given, status in ((f"{PUBLIC.upper()}/nrdb/callback?x=1", 302), (f"{PUBLIC}/nrdb/callback/../../evil", 400),
+                          ("https://sass.example.org.evil.example/nrdb/callback", 400)):
+        answer = requests.get(f"{nrdb.url}/oauth/v2/auth", params={
+            "client_id": CLIENT_ID, "response_type": "code", "redirect_uri": given}, allow_redirects=False,
+            timeout=10)
+        assert answer.status_code == status, given

@@ -18,6 +18,7 @@ from test_authz import _snapshot
 from app.core import decklists as rules_core
 from app.services import decklists as decklist_service
 from app.services.players import player_links
+from nrdb_standin import PUBLIC, Standin, normalized_deck, running
 
 UUID = "7b2c3d4e-1111-4222-8333-944455556666"
 # The corp fixture (tests/fixtures/decklists/corp_nrdb.txt) by NetrunnerDB code, its identity among the cards.
@@ -173,11 +174,17 @@ def _drip(handler):
     ((200, NOT_FOUND, {}), "NetrunnerDB has no published decklist 81234"),
     ((404, b"<html>no</html>", {"Content-Type": "text/html"}), "NetrunnerDB has no published decklist 81234"),
     ((403, b"<html>Access Denied</html>", {"Content-Type": "text/html"}), "That deck is private on NetrunnerDB"),
-    ((500, b"<html>oops</html>", {"Content-Type": "text/html"}), "NetrunnerDB answered 500"),
+    ((500, b"<html>oops</html>", {"Content-Type": "text/html"}), "NetrunnerDB answered 500 (Internal Server Error): "
+                                                                  "an error on its side instead of the deck"),
+    # an unshared deck: NetrunnerDB's firewall sends an anonymous caller to its log-in page
+    ((302, b"", {"Location": "https://netrunnerdb.com/login"}), "That deck is private on NetrunnerDB (it sent SASS "
+                                                                "to its log-in page instead): publish it"),
+    ((200, b"[" * 70 + b"]" * 70, {}), "nested more than 64 deep"),
     ((200, b"<html>maintenance</html>", {"Content-Type": "text/html"}), "not the JSON its API gives"),
     ((200, b'{"data": [{"cards": {"01050": "lots"}}]}', {}), "lists its cards in a way SASS cannot read"),
     ((200, b"[" + b"1," * 400_000 + b"1]", {}), "far larger than a deck"),
-    ((302, b"", {"Location": "http://example.org/api/2.0/public/decklist/81234"}), "NetrunnerDB answered 302"),
+    ((302, b"", {"Location": "http://example.org/api/2.0/public/decklist/81234"}),
+     "NetrunnerDB answered 302 (a redirect, which SASS does not follow) instead of the deck"),
     (_hang, "did not answer within 1 seconds"),
     (_drip, "did not answer within 1 seconds"),
 ])
@@ -234,3 +241,28 @@ def test_the_decklist_pages_offer_the_fetch(client, login, event):
     page = client.get(f"/tournaments/{t.id}/decklists/{ann.id}/runner").get_data(as_text=True)
     assert "Or fetch the Runner deck from NetrunnerDB" in page
     assert rules_core.Side.RUNNER.value in page
+
+
+def test_netrunnerdb_s_own_answers_for_a_shared_a_private_and_a_missing_deck(app, client, event):
+    """Against the stand-in built to NetrunnerDB's code (tests/nrdb_standin.py): a deck of an owner who shares their
+    decks comes in; an unshared one is NetrunnerDB's 302 to its log-in page, said as a private deck; an id nobody has
+    is its 404; nothing is stored but the shared deck, and no redirect is followed."""
+    _, t, (ann, ben) = event
+    mine = normalized_deck(4242, "2025-06-01T10:00:00+00:00", CORP_CODES, "Shared Precision")
+    hidden = normalized_deck(4343, "2025-06-01T10:00:00+00:00", CORP_CODES, "Secret Precision")
+    standin = Standin("c", "s", f"{PUBLIC}/nrdb/callback", decks={"ana": [mine], "bo": [hidden]},
+                      sharing={"ana": True})
+    with running(standin) as url:
+        app.config.update(NRDB_URL=url, NRDB_DECK_TIMEOUT=1.0)
+        _unchanged(client, t, ann, "https://netrunnerdb.com/en/deck/view/4343",
+                   "That deck is private on NetrunnerDB (it sent SASS to its log-in page instead): publish it as a "
+                   "decklist, or share your decks (NetrunnerDB's account settings), then try again")
+        _unchanged(client, t, ann, "https://netrunnerdb.com/en/deck/view/9999", "NetrunnerDB has no deck 9999")
+        assert [r["path"] for r in standin.requests] == ["/api/2.0/public/deck/4343", "/api/2.0/public/deck/9999"]
+        page = _page(client, _fetch(client, t, ben, "https://netrunnerdb.com/en/deck/view/4242"))
+        assert "Your Corp list is in from NetrunnerDB (“Shared Precision”) and legal." in page
+        # a bare id: no published decklist (NetrunnerDB's `success: false`), then the shared deck
+        page = _page(client, _fetch(client, t, ann, "4242", side="corp"))
+        assert "and legal." in page
+        assert [r["path"] for r in standin.requests][-2:] == ["/api/2.0/public/decklist/4242",
+                                                               "/api/2.0/public/deck/4242"]

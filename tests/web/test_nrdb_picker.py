@@ -21,7 +21,7 @@ from app.models import NrdbAccount
 from app.services import decklists as decklist_service
 from app.services.players import player_links
 from app.web import nrdb_oauth
-from nrdb_standin import Standin, codes_of, normalized_deck, running
+from nrdb_standin import PUBLIC, Standin, codes_of, normalized_deck, running
 
 OFFER = "Pick one of my NetrunnerDB decks"
 PRIVATE = "/api/2.0/private/deck"  # the deck routes (the sign-in asks account/info)
@@ -39,10 +39,11 @@ BO_DECKS = [_deck(21, "2025-06-01T10:00:00+00:00", codes_of(CORP_TEXT, "corp"), 
 
 @pytest.fixture
 def nrdb(app):
-    standin = Standin(CLIENT_ID, SECRET, "http://localhost/nrdb/callback",
+    standin = Standin(CLIENT_ID, SECRET, f"{PUBLIC}/nrdb/callback",
                       decks={"ana": ANA_DECKS, "bo": BO_DECKS})
     with running(standin) as url:
-        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, NRDB_DECK_TIMEOUT=1.0)
+        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, NRDB_DECK_TIMEOUT=1.0,
+                          PUBLIC_URL=PUBLIC)
         yield standin
 
 
@@ -167,15 +168,22 @@ def _unchanged(client, t, player, deck, words, side="corp"):
 def test_a_deck_not_among_yours(client, nrdb, event):
     t, (ann, _) = event
     _linked(client, t, ann)
-    _unchanged(client, t, ann, 21, "NetrunnerDB has no deck 21 among your decks")  # bo's
-    _unchanged(client, t, ann, 999, "NetrunnerDB has no deck 999 among your decks")
+    # NetrunnerDB answers 500 for a deck id that is not the token's (another player's, or none): SASS reads the
+    # player's list to tell that from NetrunnerDB failing, and says which
+    _unchanged(client, t, ann, 21, "Deck 21 is not in your NetrunnerDB account (another player's, or deleted): "
+                                   "pick one from the list.")  # bo's
+    _unchanged(client, t, ann, 999, "Deck 999 is not in your NetrunnerDB account")
+    assert [r["path"] for r in _private(nrdb)][-2:] == ["/api/2.0/private/deck/999", "/api/2.0/private/decks"]
+    # one of hers on which NetrunnerDB itself fails: an error on its side, not "not yours"
+    nrdb.failing.add(11)
+    _unchanged(client, t, ann, 11, "NetrunnerDB answered 500 (Internal Server Error): an error on its side")
 
 
 def test_bad_form_input_fetches_nothing(client, nrdb, event):
     t, (ann, _) = event
     _linked(client, t, ann)
     _unchanged(client, t, ann, "", "Pick one of your decks.")
-    _unchanged(client, t, ann, "abc", "Not a valid integer value.")
+    _unchanged(client, t, ann, "abc", "Not a valid whole number")
     _unchanged(client, t, ann, "0", "That is not one of your NetrunnerDB decks.")
     _unchanged(client, t, ann, str(2**70), "That is not one of your NetrunnerDB decks.")
     _unchanged(client, t, ann, "11", "A list is for the Corp or the Runner side.", side="both")

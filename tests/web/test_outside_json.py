@@ -17,7 +17,7 @@ from app.services.abr import contract
 from app.services.event_files import jsonfile
 from app.services.nrdb import decks
 from app.web import nrdb_oauth
-from nrdb_standin import Standin, running
+from nrdb_standin import PUBLIC, Standin, running
 
 CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 DEEP = b"[" * 100_000 + b"]" * 100_000  # Python's parser gives up near a thousand levels (RecursionError)
@@ -52,9 +52,9 @@ def test_abr_answer_too_deep_is_tried_again():
 
 @pytest.fixture
 def nrdb(app):
-    standin = Standin(CLIENT_ID, SECRET, "http://localhost/nrdb/callback")
+    standin = Standin(CLIENT_ID, SECRET, f"{PUBLIC}/nrdb/callback")
     with running(standin) as url:
-        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET)
+        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, PUBLIC_URL=PUBLIC)
         standin.url = url
         yield standin
 

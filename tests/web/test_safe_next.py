@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from app.web.safe_next import is_safe
-from nrdb_standin import Standin, running
+from nrdb_standin import PUBLIC, Standin, running
 
 CLIENT_ID, SECRET = "sass-test-client", "s3cret-of-the-client"
 
@@ -87,9 +87,9 @@ def test_the_login_page_hands_next_to_sign_up(client):
 
 @pytest.fixture
 def nrdb(app):
-    standin = Standin(CLIENT_ID, SECRET, "http://localhost/nrdb/callback")
+    standin = Standin(CLIENT_ID, SECRET, f"{PUBLIC}/nrdb/callback")
     with running(standin) as url:
-        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET)
+        app.config.update(NRDB_URL=url, NRDB_CLIENT_ID=CLIENT_ID, NRDB_CLIENT_SECRET=SECRET, PUBLIC_URL=PUBLIC)
         yield standin
 
 

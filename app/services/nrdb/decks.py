@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import requests
 import urllib3
@@ -28,6 +29,20 @@ class FetchError(ValueError):
 
 class SignInExpired(FetchError):
     """NetrunnerDB refused the player's token (expired after its hour, or revoked): they sign in again."""
+
+
+class ServerError(FetchError):
+    """NetrunnerDB answered an error of its own (5xx); `status` says which. Its private API answers 500 for a deck
+    id that is not the player's (app/services/nrdb/picker.py tells the two apart)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+PRIVATE_DECK = ("That deck is private on NetrunnerDB (it sent SASS to its log-in page instead): publish it as a "
+                "decklist, or share your decks (NetrunnerDB's account settings), then try again; or paste the list "
+                "itself.")
 
 
 @dataclass(frozen=True)
@@ -82,8 +97,19 @@ def get_json(url: str, token: str | None = None, most: int | None = None):
                 raise SignInExpired("NetrunnerDB no longer accepts your sign-in here (it lasts an hour): sign in "
                                     "with NetrunnerDB again.")
             if r.status_code in (401, 403):
-                raise FetchError("That deck is private on NetrunnerDB. Its owner can share their decks (NetrunnerDB's "
-                                 "account settings) or publish it as a decklist; or paste the list itself.")
+                raise FetchError(PRIVATE_DECK)
+            if r.is_redirect:
+                # An unshared deck on the public API: NetrunnerDB's firewall sends an anonymous caller to its log-in
+                # page (/src/AppBundle/Controller/PublicApi20Controller.php `deckByIdAction` denies access,
+                # /app/config/security.yml's form_login answers with the redirect). SASS follows no redirect.
+                if token is None and _to_log_in(r.headers.get("Location", "")):
+                    raise FetchError(PRIVATE_DECK)
+                raise FetchError(f"NetrunnerDB answered {r.status_code} (a redirect, which SASS does not follow) "
+                                 "instead of the deck. Check the address, or paste the list itself.")
+            if r.status_code >= 500:
+                raise ServerError(f"NetrunnerDB answered {r.status_code} ({r.reason or 'an error'}): an error on its "
+                                  "side instead of the deck. Try again later, or paste the list itself.",
+                                  r.status_code)
             if r.status_code != 200:
                 raise FetchError(f"NetrunnerDB answered {r.status_code} ({r.reason or 'an error'}) instead of the "
                                  "deck. Try again later, or paste the list itself.")
@@ -109,6 +135,12 @@ def get_json(url: str, token: str | None = None, most: int | None = None):
     except (UnicodeDecodeError, ValueError):
         raise FetchError("NetrunnerDB's answer was not a deck (not the JSON its API gives). Try again later, or paste "
                          "the list itself.") from None
+
+
+def _to_log_in(location: str) -> bool:
+    """Whether a redirect's Location is NetrunnerDB's log-in page (`/login`, whatever host or locale prefix)."""
+    path = urlsplit(location).path.rstrip("/")
+    return path == "/login" or path.endswith("/login")
 
 
 def submit(t: Tournament, player: Player, side: str, address: str, actor: str) \

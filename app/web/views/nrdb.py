@@ -1,8 +1,9 @@
 """Players and NetrunnerDB: sign in and out, link an entry (through its player link), the organizers' unlink, and a
 player's history across this server's events with its privacy switch.
 
-Every route answers 404 while this server has no NetrunnerDB client (app/web/nrdb_oauth.py `enabled`): a venue
-laptop shows nothing of it. Who may do what: a sign-in proves an account (its own history, its privacy, unlinking
+Every route answers 404 while this server has no NetrunnerDB client, or while its PUBLIC_URL is not an address
+NetrunnerDB can send players back to (app/web/nrdb_oauth.py `enabled`, app/core/nrdb_sign_in.py): a venue laptop
+shows nothing of it. Who may do what: a sign-in proves an account (its own history, its privacy, unlinking
 its own entry); a player link proves an entry (linking it to the signed-in account, opening its account's history);
 organizers unlink any entry of their event.
 """
@@ -24,10 +25,7 @@ bp = Blueprint("nrdb", __name__)
 NEXT = "nrdb_next"  # session key: where the sign-in goes back to
 
 
-@bp.before_request
-def _hidden_without_a_client():
-    if not nrdb_oauth.enabled():
-        abort(404)
+bp.before_request(nrdb_oauth.hidden_unless_enabled)
 
 
 def _back(target: object) -> str:
@@ -187,6 +185,18 @@ def nrdb_register_box(t: Tournament) -> Markup:
         return Markup("")
     return Markup(render_template("nrdb/_register_box.html", t=t, who=nrdb_oauth.signed_in(),
                                   form=NrdbButtonForm()))
+
+
+@bp.app_template_global("nrdb_sign_in_on")
+def nrdb_sign_in_on() -> bool:
+    """The templates' flag: whether a page may offer anything that needs a NetrunnerDB sign-in."""
+    return nrdb_oauth.enabled()
+
+
+@bp.app_template_global("nrdb_sign_in_off")
+def nrdb_sign_in_off() -> str | None:
+    """For the organizers' dashboard: why the sign-in is off although a client is set, and what to do."""
+    return nrdb_oauth.off_reason()
 
 
 @bp.app_template_global("nrdb_usernames")

@@ -2,7 +2,8 @@
 the NetrunnerDB account their entry is linked to. The list of decks and the pick are app/services/nrdb/picker.py;
 the token is app/web/nrdb_oauth.py's `access_token()`, handed to the service and never to the page.
 
-Every route answers 404 while this server has no NetrunnerDB client, and 403 unless this device is signed in with
+Every route answers 404 while players cannot sign in with NetrunnerDB here (no client, or an address NetrunnerDB
+cannot send them back to), and 403 unless this device is signed in with
 the very account the entry is linked to (a player link alone, or another account, picks nothing)."""
 from __future__ import annotations
 
@@ -26,10 +27,7 @@ NOT_YOURS = ("Only the NetrunnerDB account this entry is linked to, signed in on
              "sign in with it and link the entry on your player page.")
 
 
-@bp.before_request
-def _hidden_without_a_client():
-    if not nrdb_oauth.enabled():
-        abort(404)
+bp.before_request(nrdb_oauth.hidden_unless_enabled)
 
 
 def _own_entry(slug: str, token: str) -> tuple[Tournament, Player]:
