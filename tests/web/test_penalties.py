@@ -233,3 +233,21 @@ def test_the_forms_player_list_says_each_players_state_as_the_rule_words_it(even
     assert "registered" in options["Cat"] and "dropped" not in options["Cat"]
     # those still in the event first, then the waitlist, then those out
     assert page.index(">Cat ") < page.index(">Eve ") < page.index(">Ann ")
+
+
+def test_a_table_a_disqualification_ended_takes_no_penalty_loss_for_the_opponent(event, login, app):
+    """Both players losing is no result: once a disqualification has ended the table as the disqualified player's
+    loss, a game loss for their opponent in that round is refused and changes nothing."""
+    t = event
+    ann, _, match = _seat(t, "Ann")
+    other = db.session.scalars(sa.select(Seat).where(Seat.match_id == match.id, Seat.player_id != ann.id)).one()
+    to = login("to@example.com", "correct horse", c=app.test_client())
+    assert _post(to, t, player=str(ann.id), kind="disqualification", infraction="cheating").status_code == 303
+    _, _, match = _seat(t, "Ann")
+    result = match.result
+    r = _post(to, t, player=str(other.player_id), kind="game_loss", infraction="tardiness")
+    assert r.status_code == 409 and "disqualification ended this table" in r.get_data(as_text=True)
+    _, _, match = _seat(t, "Ann")
+    assert match.result == result
+    assert db.session.scalar(sa.select(sa.func.count(Penalty.id))) == 1
+    assert db.session.scalar(sa.select(sa.func.count(ResultChange.id)).filter_by(match_id=match.id)) == 1

@@ -205,6 +205,13 @@ def _apply_loss(t: Tournament, user: User, player: Player, round_number: Optiona
             Penalty.player_id.in_(sa.select(Seat.player_id).where(Seat.match_id == seat.match_id)))).all()
     if any(p == player.id and (g == game or ROUND in (g, game)) for p, g in losses):
         raise AlreadyRecorded(_already(kind, round_number))
+    ended_by_dq = db.session.scalar(sa.select(Player.name).join(Penalty, Penalty.player_id == Player.id).where(
+        Penalty.tournament_id == t.id, Penalty.round_number == round_number, Penalty.player_id != player.id,
+        Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None), Penalty.result_after.is_not(None),
+        Penalty.player_id.in_(sa.select(Seat.player_id).where(Seat.match_id == seat.match_id))).limit(1))
+    if ended_by_dq is not None:
+        raise Refused(f"{ended_by_dq}'s disqualification ended this table in round {round_number} as their loss: "
+                      "a penalty no longer changes it. Record a warning, or ask an organizer to enter the result.")
     if any(p != player.id for p, _ in losses):
         raise Refused("The opponent already lost this round (or one of its games) to a penalty: both losing is "
                       "not a result SASS stores. Record a warning, or ask an organizer to enter the result.")
