@@ -153,11 +153,14 @@ def _scan(page, axe: Axe, path: str, width: str) -> list[str]:
 
 def test_no_wcag_violations_at_360_and_1280_px(new_context, live_server, organizer, log_in, unique, screenshots):
     config = live_server.app.config
-    before = {k: config[k] for k in ("NRDB_URL", "NRDB_CLIENT_ID", "NRDB_CLIENT_SECRET", "PUBLIC_URL")}
+    before = {k: config[k] for k in ("NRDB_URL", "NRDB_CLIENT_ID", "NRDB_CLIENT_SECRET", "PUBLIC_URL", "ABR_USER",
+                                     "ABR_PASSWORD")}
     # A NetrunnerDB client (never called here: the history page reads this server's own records), at a public
     # address, where its pages are offered (app/core/nrdb_sign_in.py); pages are opened by their paths.
     config.update(NRDB_URL="http://127.0.0.1:9", NRDB_CLIENT_ID="axe", NRDB_CLIENT_SECRET="axe",
                   PUBLIC_URL="https://sass.example.org")
+    # an ABR upload login, so the ABR panel shows its send button beside the download (app/services/abr/)
+    config.update(ABR_USER="axe", ABR_PASSWORD="axe")
     try:
         ids, event = _event(live_server, organizer["id"], unique)
         tid, slug, token = ids["tid"], ids["slug"], ids["token"]
