@@ -241,7 +241,9 @@ def test_a_player_opts_out_after_round_one_from_their_entry_page_and_is_never_fe
     assert _featured(t) is None and any("opted out of coverage" in m for m in flashed(to))
     assert "Let the organizer show me on stream" in phone.get(f"/t/{t.slug}/registration").get_data(as_text=True)
 
-    r = phone.post(f"/t/{t.slug}/p/{token}/coverage", data={"coverage": "on"})
+    page = phone.get(f"/t/{t.slug}/p/{token}").get_data(as_text=True)  # the player's own page offers it too
+    assert 'id="coverage"' in page and "Let the organizer show me on stream</button>" in page
+    r = phone.post(f"/t/{t.slug}/p/{token}/coverage", data={"coverage": "on", "back": "page"})
     assert r.status_code == 303 and r.location.endswith(f"/t/{t.slug}/p/{token}")  # back to the player page
     db.session.expire_all()
     assert not db.session.get(Player, shy.id).no_coverage
