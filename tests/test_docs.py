@@ -128,3 +128,12 @@ def test_a_missing_path_and_an_outside_reference_would_be_caught():
     assert "bench/out" in ignored_dirs() and exists("bench/out/screenshot.png")
     assert outside_references("rules: see " + "DOMAIN" + ".md 4") and outside_references("../" + "shared/x")
     assert not outside_references("see docs/domain.md 4")
+
+
+def test_no_merge_left_its_conflict_markers():
+    """A merge's markers in a document or a source file (a conflict resolved in one file and not another)."""
+    marker = re.compile(r"^(<{7}|>{7}) |^={7}$", re.M)
+    files = documents() + walk("app", "tests", "bench", "docs", "templates", "static", "migrations",
+                               suffixes=(".py", ".md", ".html", ".js", ".css", ".txt"))
+    found = [str(p.relative_to(ROOT)) for p in files if marker.search(p.read_text(errors="replace"))]
+    assert not found, found
