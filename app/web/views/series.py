@@ -2,6 +2,8 @@
 standings and player pages. Thin: access (app/web/access.py), then app/services/series/."""
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
@@ -11,6 +13,7 @@ from ...services.series import exports, manage, people, seeding
 from ...services.series import ratings as series_ratings
 from ...services.series import standings as series_standings
 from ...services.series.games import record_by_side, series_games
+from .. import built_pages, page_cache
 from ..access import ORGANIZE, SERIES_OWN, managed_series, may, may_series, public_series
 from ..downloads import attachment
 from ..forms.series import (AddEventForm, ConfirmDeleteForm, CsrfForm, DecisionForm, LinkAllForm, MatchForm,
@@ -372,12 +375,25 @@ def remove_staff(series_id: int, series_staff_id: int):
 
 # --- public ----------------------------------------------------------------------------------------------------------
 
+def _pages_of(series) -> page_cache.Owner:
+    """What the series' shared pages are kept under: a change to the series or to any of its events (a result)
+    names a new edition; the other workers read the page the first one built (app/web/page_cache.py)."""
+    return page_cache.Owner(f"series{series.id}", hashlib.blake2b(series.slug.encode(), digest_size=4).hexdigest(),
+                            series.created_at, series_standings.edition_name(series))
+
+
 @bp.get("/s/<series_slug>")
 def public(series_slug: str):
+    """The standings, built once per edition for every worker; the page around them drawn per request."""
     series = public_series(series_slug)
-    table = series_standings.table(series)
-    return render_template("series/public.html", series=series, table=table,
-                           ratings=series_ratings.shown(series, table))
+
+    def build():
+        table = series_standings.table(series)
+        return render_template("series/_public_body.html", series=series, table=table,
+                               ratings=series_ratings.shown(series, table)), {}
+
+    return built_pages.respond(_pages_of(series), "standings", build,
+                               lambda body, _meta: render_template("series/public.html", series=series, body=body))
 
 
 @bp.get("/s/<series_slug>/players/<key>")
