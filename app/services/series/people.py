@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ...core.kept import Kept
+from ...core.names import name_key
 from ...core.series.people import Entry, Link, People, resolve
 from ...extensions import db
 from ...models import NrdbAccount, Player, Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesRejection, Tournament
@@ -117,6 +118,43 @@ _RESOLVED: Kept[tuple] = Kept(8)
 def forget_cached() -> None:
     """Empty the kept groupings (benchmarks measure a cold build)."""
     _RESOLVED.clear()
+
+
+PER_PAGE = 50  # the managers' players page: players (and suggestions, matches) a page
+
+
+@dataclass(frozen=True)
+class Paged:
+    """One page of a long list: its items, its number (from 1) among `pages`, and how many there are in all."""
+    items: list
+    number: int
+    pages: int
+    total: int
+    size: int
+
+    @property
+    def first(self) -> int:
+        """The first item's place in the whole list (from 1)."""
+        return (self.number - 1) * self.size + 1
+
+
+def paged(items, number: int, size: int = PER_PAGE) -> Paged:
+    """Page `number` of `items` (a number out of range: the nearest page there is)."""
+    items = list(items)
+    pages = max(1, -(-len(items) // size))
+    number = min(max(1, number), pages)
+    return Paged(items[(number - 1) * size:number * size], number, pages, len(items), size)
+
+
+def found(lines, roster_: Roster, query: str) -> list:
+    """The standings' lines (app/services/series/standings.py) whose player answers to `query`, folded as names
+    are (app/core/names.py): by the name shown or any spelling of their entries; every line for no query."""
+    key = name_key(query)
+    if not key:
+        return list(lines)
+    spelled = {k for pid, e in roster_.entries.items() if key in name_key(e.name)
+               for k in (roster_.people.key_of.get(pid),) if k is not None}
+    return [line for line in lines if line.key in spelled or key in name_key(line.name)]
 
 
 def _entry(series: Series, roster_: Roster, player_id: int) -> EntryFacts:
