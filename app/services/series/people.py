@@ -138,8 +138,9 @@ class Paged:
         return (self.number - 1) * self.size + 1
 
 
-def paged(items, number: int, size: int = PER_PAGE) -> Paged:
-    """Page `number` of `items` (a number out of range: the nearest page there is)."""
+def paged(items, number: int, size: Optional[int] = None) -> Paged:
+    """Page `number` of `items` (a number out of range: the nearest page there is), PER_PAGE a page unless said."""
+    size = size or PER_PAGE
     items = list(items)
     pages = max(1, -(-len(items) // size))
     number = min(max(1, number), pages)
