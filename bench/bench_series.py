@@ -8,7 +8,7 @@ all in one series (best 10 results, scaled by field, two tiers), and prints the 
 
 1. the standings built cold (nothing cached: no event's standings or placings, no series table), wall and this
    process's CPU; and again after a result in one event (the other events' placings kept by their versions);
-2. the public standings page, cold and again (the table kept for the same versions);
+2. the public standings page, cold (no table, no page built anywhere) and again (kept for the same versions);
 3. every game of the series (`series_games`, what ratings read), cold;
 4. the series players with their name suggestions (the managers' players page works them out each time);
 5. a series player's public page (their events and record by side), the table and each event's games kept;
@@ -181,7 +181,7 @@ def main(argv=None) -> None:
                 series_standings.table(get())
             series_standings.table(get())
             changed = measure(one_changes, args.runs)
-            page_cold = measure(cold(lambda: client.get(f"/s/{slug}")), args.runs)
+            page_cold = measure(cold(lambda: client.get(f"/s/{slug}"), folder), args.runs)
             page_again = measure(lambda: client.get(f"/s/{slug}"), args.runs)
             all_games = measure(cold(lambda: series_games(get())), args.runs)
             some = series_standings.table(get()).lines[0].key
