@@ -8,10 +8,15 @@ all in one series (best 10 results, scaled by field, two tiers), and prints the 
 
 1. the standings built cold (nothing cached: no event's standings or placings, no series table), wall and this
    process's CPU; and again after a result in one event (the other events' placings kept by their versions);
-2. the public standings page, cold and again (the table kept for the same versions);
+2. the public standings page, cold (no table, no page built anywhere) and again (kept for the same versions);
 3. every game of the series (`series_games`, what ratings read), cold;
 4. the series players with their name suggestions (the managers' players page works them out each time);
-5. a series player's public page (their events and record by side), the table and each event's games kept.
+5. a series player's public page (their events and record by side), the table and each event's games kept;
+6. what a result costs the series' pages (issue "Leagues, round two", point 4), CPU per request: the public page
+   cold (nothing built anywhere: no table, no page in memory nor in the shared folder), the public page after one
+   result in one event (the worker that builds it), the same page in another worker after that result (no page,
+   table nor ratings of that edition in its memory; its other events' placings kept), and the managers' players
+   page after one result (its first page), with that page's size.
 
 SQLite in a temporary folder. The goal (issue 34): the standings of 50 events x 100 players in <= 1 s of CPU.
 """
@@ -117,8 +122,21 @@ def measure(fn, runs: int) -> tuple[float, float, float, float]:
     return statistics.median(walls) * 1000, max(walls) * 1000, statistics.median(cpus) * 1000, max(cpus) * 1000
 
 
-def cold(fn):
+def forget_pages(folder: str) -> None:
+    """No page built anywhere: this worker's memory and the shared folder's files."""
+    try:
+        from app.web import page_cache
+    except ImportError:
+        return
+    page_cache.clear_memory()
+    for path in Path(folder).glob("*.page"):
+        path.unlink()
+
+
+def cold(fn, folder: str = ""):
     def run():
+        if folder:
+            forget_pages(folder)
         series_standings.forget_cached()
         games_cache.forget_cached()
         state._STANDINGS_CACHE.clear()
@@ -138,7 +156,8 @@ def main(argv=None) -> None:
     folder = tempfile.mkdtemp(prefix="sass-bench-series-")
     try:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db", "PAGE_CACHE_DIR": folder,
-                          "BACKUP_DIR": folder, "RATELIMIT_ENABLED": False})
+                          "BACKUP_DIR": folder, "RATELIMIT_ENABLED": False,
+                          "WTF_CSRF_ENABLED": False})
         with app.app_context():
             upgrade()
             started = time.perf_counter()
@@ -162,11 +181,45 @@ def main(argv=None) -> None:
                 series_standings.table(get())
             series_standings.table(get())
             changed = measure(one_changes, args.runs)
-            page_cold = measure(cold(lambda: client.get(f"/s/{slug}")), args.runs)
+            page_cold = measure(cold(lambda: client.get(f"/s/{slug}"), folder), args.runs)
             page_again = measure(lambda: client.get(f"/s/{slug}"), args.runs)
             all_games = measure(cold(lambda: series_games(get())), args.runs)
             some = series_standings.table(get()).lines[0].key
             player_page = measure(lambda: client.get(f"/s/{slug}/players/{some}"), args.runs)
+
+            def result_then(path, other_worker=False):
+                def run():
+                    touch(db.session, [last])
+                    db.session.commit()
+                    db.session.expire_all()
+                    if other_worker:  # the first worker builds it; this one finds it in the shared folder
+                        assert client.get(path).status_code == 200
+                        from app.services.series import ratings as series_ratings
+                        from app.web import page_cache
+                        page_cache.clear_memory()  # another worker: no page in its memory, nor this edition's
+                        series_standings._TABLES.clear()  # table or ratings (its other events' placings kept)
+                        series_ratings.forget_cached()
+                        c = time.process_time()
+                        assert client.get(path).status_code == 200
+                        return time.process_time() - c
+                    assert client.get(path).status_code == 200
+                return run
+
+            def measure_inner(fn, runs):
+                cpus = sorted(fn() for _ in range(runs))
+                return statistics.median(cpus) * 1000, cpus[-1] * 1000
+
+            public_cold = measure(cold(lambda: client.get(f"/s/{slug}"), folder), args.runs)
+            public_result = measure(result_then(f"/s/{slug}"), args.runs)
+            public_other = measure_inner(result_then(f"/s/{slug}", other_worker=True), args.runs)
+            staff = app.test_client()
+            assert staff.post("/login", data={"email": "bench@example.com", "password": "bench password"}
+                              ).status_code in (302, 303)
+            players_html = staff.get(f"/series/{sid}/players")
+            assert players_html.status_code == 200
+            players_size = len(players_html.data)
+            staff_result = measure(lambda: (touch(db.session, [last]), db.session.commit(),
+                                            staff.get(f"/series/{sid}/players")), args.runs)
         print(f"{args.events} events x {args.players} players (a club of {args.pool}, a third on NetrunnerDB), "
               f"{args.rounds} rounds, a top-8 cut in every fifth; {len(table.lines)} series players, "
               f"{suggestions} name suggestions, {games} games; seeded in {seeded:.0f} s\n")
@@ -179,6 +232,16 @@ def main(argv=None) -> None:
                 ("4. the players and their name suggestions (managers' page)", suggest),
                 ("5. a series player's page (table and games kept)", player_page)):
             print(f"| {name} | {median:.0f} | {worst:.0f} | {cpu:.0f} | {cpu_worst:.0f} |")
+        print("\nWhat a result costs the series' pages (CPU per request, this process):\n")
+        print("| what | CPU ms (median) | CPU ms (worst) |")
+        print("|---|---:|---:|")
+        for name, figures in (("6a. public page, cold (nothing built anywhere)", public_cold[2:]),
+                              ("6b. public page after a result in one event (the worker that builds it)",
+                               public_result[2:]),
+                              ("6c. public page after that result, in another worker", public_other),
+                              ("6d. managers' players page after a result (first page)", staff_result[2:])):
+            print(f"| {name} | {figures[0]:.0f} | {figures[1]:.0f} |")
+        print(f"\nThe managers' players page (first page): {players_size / 1e6:.2f} MB of HTML")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -29,6 +29,7 @@ import zlib
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -217,6 +218,17 @@ def build_id() -> str:
                 digest.update(str(path.relative_to(ROOT)).encode() + b"\x00" + path.read_bytes())
         _build_id = digest.hexdigest()
     return _build_id
+
+
+@dataclass(frozen=True)
+class Owner:
+    """What a page that is not one event's is kept under (a series' standings): the four facts key_of reads of an
+    event. `id` is made of [a-z0-9] and starts with a letter (never an event's number); `seed` and `version` are
+    made of [a-z0-9] too, `version` naming everything the page is built from."""
+    id: str
+    seed: str
+    created_at: datetime
+    version: str
 
 
 def key_of(t, name: str) -> tuple[str, str]:

@@ -5,6 +5,7 @@ docs/domain.md 14.2. A player's results are plain values (EventResult); the rows
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Hashable, Mapping, Optional, Sequence
@@ -67,22 +68,34 @@ def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
     unknown = [t for t in rules.tie_breaks if t not in TIE_BREAKS]
     if unknown:
         raise ValueError(f"unknown tie-breaks: {unknown}")
-    rows = []
+    # each result's points worked out once per (placing, field, multiplier): a few hundred distinct among thousands
+    # of results; then counted and added as whole numbers of 1/scale (exact), as Fractions cost most of the ranking
+    worth = {(r.placing, r.field, r.multiplier): None for mine in results.values() for r in mine}
+    for key in worth:
+        worth[key] = event_points(rules, *key)
+    scale = math.lcm(*{f.denominator for f in worth.values()}) if worth else 1
+    whole_of = {key: f.numerator * (scale // f.denominator) for key, f in worth.items()}
+    rows, wholes = [], {}
     for player, mine in results.items():
         if not mine:
             continue
-        points = [event_points(rules, r.placing, r.field, r.multiplier) for r in mine]
-        chosen = counted(points, rules.best_n)
-        scores = tuple(Score(r.event, r.placing, r.field, p, i in chosen) for i, (r, p) in enumerate(zip(mine, points)))
-        rows.append(Row(0, player, sum((s.points for s in scores if s.counted), Fraction(0)), sum(points, Fraction(0)),
-                        len(mine), sum(1 for r in mine if r.placing == 1), scores))
+        keys = [(r.placing, r.field, r.multiplier) for r in mine]
+        ints = [whole_of[k] for k in keys]
+        chosen = counted(ints, rules.best_n)
+        scores = tuple(Score(r.event, r.placing, r.field, worth[k], i in chosen)
+                       for i, (r, k) in enumerate(zip(mine, keys)))
+        total, every = sum(ints[i] for i in chosen), sum(ints)
+        wholes[player] = (total, every)
+        rows.append(Row(0, player, Fraction(total, scale), Fraction(every, scale), len(mine),
+                        sum(1 for r in mine if r.placing == 1), scores))
     longest = max((row.events for row in rows), default=0)
 
     def strength(row: Row) -> tuple:
-        key: list = [-row.total]
+        total, every = wholes[row.player]
+        key: list = [-total]
         for name in rules.tie_breaks:
             if name == "all_results":
-                key.append(-row.all_results)
+                key.append(-every)
             elif name == "countback":
                 key.append(_countback([s.placing for s in row.scores], longest))
             elif name == "event_wins":

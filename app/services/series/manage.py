@@ -8,6 +8,7 @@ from typing import Optional
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import contains_eager
 
 from ...core.series import PointsError, Rules, TIE_BREAKS, parse_table, parse_tiers
 from ...extensions import db
@@ -183,6 +184,7 @@ def remove_staff(series: Series, staff_id: int) -> Optional[str]:
 def events(series: Series) -> list[SeriesEvent]:
     """The series' events, oldest first (the order its standings show them)."""
     return db.session.scalars(sa.select(SeriesEvent).join(Tournament, Tournament.id == SeriesEvent.tournament_id)
+                              .options(contains_eager(SeriesEvent.tournament))  # one query, not one per event
                               .where(SeriesEvent.series_id == series.id)
                               .order_by(Tournament.date, Tournament.id)).all()
 

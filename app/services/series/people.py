@@ -10,6 +10,8 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from ...core.kept import Kept
+from ...core.names import name_key
 from ...core.series.people import Entry, Link, People, resolve
 from ...extensions import db
 from ...models import NrdbAccount, Player, Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesRejection, Tournament
@@ -30,12 +32,19 @@ class Roster:
     people: People
     entries: dict  # entry id -> EntryFacts
     chosen: dict = field(default_factory=dict)  # series player key -> the public name the TO chose
+    named: dict = field(default_factory=dict)  # series player key -> name(key) but for the TO's choice, as kept
 
     def name(self, key: str) -> str:
         """A series player's public name (docs/domain.md 14.4): the TO's choice, else their NetrunnerDB username,
         else their most frequent spelling, ties to the earliest (entries come oldest event first)."""
         if self.chosen.get(key):
             return self.chosen[key]
+        if key in self.named:
+            return self.named[key]
+        return self.own_name(key)
+
+    def own_name(self, key: str) -> str:
+        """The name but for the TO's choice."""
         account = self.account(key)
         if account:
             return account
@@ -74,13 +83,10 @@ def roster(series: Series, suggest: bool = False) -> Roster:
         .where(SeriesLink.series_id == series.id).order_by(SeriesLink.id))]
     rejections = db.session.execute(sa.select(SeriesRejection.player_id, SeriesRejection.target)
                                     .where(SeriesRejection.series_id == series.id)).all()
-    entries = [Entry(pid, tid, key, account) for pid, tid, _name, key, account, _user in rows]
-    people = resolve(entries, links, [tuple(r) for r in rejections], suggest, identical=series.link_identical)
-    # members in the events' order (oldest first), not by id
-    order = {row[0]: i for i, row in enumerate(rows)}
-    for ids in people.members.values():
-        ids.sort(key=order.__getitem__)
-    facts = {pid: EntryFacts(pid, tid, name, user) for pid, tid, name, _key, _account, user in rows}
+    rows = tuple(tuple(r) for r in rows)
+    people, facts, own_names = _RESOLVED.get(
+        (rows, tuple(links), tuple(sorted(tuple(r) for r in rejections)), suggest, bool(series.link_identical)),
+        lambda: _resolve(rows, links, rejections, suggest, series.link_identical))
     named = dict(db.session.execute(sa.select(SeriesPlayer.key, SeriesPlayer.name)
                                     .where(SeriesPlayer.series_id == series.id, SeriesPlayer.name != "")).all())
     chosen = {}
@@ -88,7 +94,68 @@ def roster(series: Series, suggest: bool = False) -> Roster:
         found = [named[k] for k in sorted(answers) if k in named]
         if found:
             chosen[key] = found[0]
-    return Roster(people, facts, chosen)
+    return Roster(people, facts, chosen, own_names)
+
+
+def _resolve(rows, links, rejections, suggest: bool, identical: bool) -> tuple[People, dict, dict]:
+    entries = [Entry(pid, tid, key, account) for pid, tid, _name, key, account, _user in rows]
+    people = resolve(entries, links, [tuple(r) for r in rejections], suggest, identical=identical)
+    # members in the events' order (oldest first), not by id
+    order = {row[0]: i for i, row in enumerate(rows)}
+    for ids in people.members.values():
+        ids.sort(key=order.__getitem__)
+    facts = {pid: EntryFacts(pid, tid, name, user) for pid, tid, name, _key, _account, user in rows}
+    plain = Roster(people, facts)
+    return people, facts, {key: plain.own_name(key) for key in people.members}
+
+
+# Who the players are, kept by everything it is worked out from (the entries as read, the links, the rejections, the
+# two switches): a result changes none of them, so the series' table after a result does not group 5,000 entries
+# again. What is kept is read only (a Roster is made around it per call, with the names the TO chose).
+_RESOLVED: Kept[tuple] = Kept(8)
+
+
+def forget_cached() -> None:
+    """Empty the kept groupings (benchmarks measure a cold build)."""
+    _RESOLVED.clear()
+
+
+PER_PAGE = 50  # the managers' players page: players (and suggestions, matches) a page
+
+
+@dataclass(frozen=True)
+class Paged:
+    """One page of a long list: its items, its number (from 1) among `pages`, and how many there are in all."""
+    items: list
+    number: int
+    pages: int
+    total: int
+    size: int
+
+    @property
+    def first(self) -> int:
+        """The first item's place in the whole list (from 1)."""
+        return (self.number - 1) * self.size + 1
+
+
+def paged(items, number: int, size: Optional[int] = None) -> Paged:
+    """Page `number` of `items` (a number out of range: the nearest page there is), PER_PAGE a page unless said."""
+    size = size or PER_PAGE
+    items = list(items)
+    pages = max(1, -(-len(items) // size))
+    number = min(max(1, number), pages)
+    return Paged(items[(number - 1) * size:number * size], number, pages, len(items), size)
+
+
+def found(lines, roster_: Roster, query: str) -> list:
+    """The standings' lines (app/services/series/standings.py) whose player answers to `query`, folded as names
+    are (app/core/names.py): by the name shown or any spelling of their entries; every line for no query."""
+    key = name_key(query)
+    if not key:
+        return list(lines)
+    spelled = {k for pid, e in roster_.entries.items() if key in name_key(e.name)
+               for k in (roster_.people.key_of.get(pid),) if k is not None}
+    return [line for line in lines if line.key in spelled or key in name_key(line.name)]
 
 
 def _entry(series: Series, roster_: Roster, player_id: int) -> EntryFacts:

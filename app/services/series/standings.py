@@ -3,6 +3,7 @@ them), the core's points and ranks, invitations; cached by the series' version a
 public pages are."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -20,7 +21,7 @@ from .. import cut as cut_service
 from .. import next_step, state
 from ..swiss.summaries import round_summaries
 from . import manage
-from .people import Roster, decisions, roster as load_roster
+from .people import Roster, decisions, forget_cached as forget_grouping, roster as load_roster
 
 
 @dataclass(frozen=True)
@@ -133,15 +134,28 @@ def versions(series: Series) -> tuple:
     return (series.id, series.slug, version, tuple(tuple(e) for e in events))
 
 
+def edition(series: Series) -> tuple:
+    """What names the standings as shown: versions(series) and the day (an event without a cut is over once its day
+    has passed: placings)."""
+    return versions(series), utcnow().date()
+
+
+def edition_name(series: Series) -> str:
+    """edition(series) as a short name of [0-9a-f] (what the shared pages are kept by, app/web/page_cache.py)."""
+    return hashlib.blake2b(repr(edition(series)).encode(), digest_size=10).hexdigest()
+
+
 def table(series: Series) -> Table:
-    """The standings, built once per versions(series)."""
-    return _TABLES.get(versions(series), lambda: build(series))
+    """The standings, built once per edition(series): a result in one event works out that event's placings
+    again (the others' are kept by their versions) and the series' arithmetic, not every event's standings."""
+    return _TABLES.get(edition(series), lambda: build(series))
 
 
 def forget_cached() -> None:
     """Empty the tables and placings kept (benchmarks measure a cold build)."""
     _TABLES.clear()
     _PLACINGS.clear()
+    forget_grouping()
 
 
 def build(series: Series) -> Table:

@@ -2,7 +2,9 @@
 standings and player pages. Thin: access (app/web/access.py), then app/services/series/."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, url_for
+import hashlib
+
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from ...core.series import PointsError
@@ -11,6 +13,7 @@ from ...services.series import exports, manage, people, seeding
 from ...services.series import ratings as series_ratings
 from ...services.series import standings as series_standings
 from ...services.series.games import record_by_side, series_games
+from .. import built_pages, page_cache
 from ..access import ORGANIZE, SERIES_OWN, managed_series, may, may_series, public_series
 from ..downloads import attachment
 from ..forms.series import (AddEventForm, ConfirmDeleteForm, CsrfForm, DecisionForm, LinkAllForm, MatchForm,
@@ -194,18 +197,42 @@ def remove_event(series_id: int, series_event_id: int):
 @bp.get("/series/<int:series_id>/players")
 @login_required
 def players(series_id: int):
+    """Paged (people.PER_PAGE a page): the players, found by a search on any page (?q=, ?page=), and each long
+    list by its own page (?suggestions=, ?matched=, ?joined=); the forms come back to the same pages."""
     series = managed_series(series_id)
     table = series_standings.table(series)
     roster = people.roster(series, suggest=True)
+    query = request.args.get("q", "", type=str).strip()[:100]
+    number = lambda name: request.args.get(name, 1, type=int)  # noqa: E731
+    links = [(pid, target) for pid, target in people.links(series) if pid in roster.entries]
     return render_template("series/players.html", series=series, table=table, roster=roster,
-                           links=people.links(series), notes=people.decisions(series, roster),
+                           shown=people.paged(people.found(table.lines, roster, query), number("page")),
+                           query=query, args=_page_args(), page_url=_page_url(series_id),
+                           suggested=people.paged(roster.people.suggestions, number("suggestions")),
+                           matched=people.paged(links, number("matched")),
+                           joined=people.paged(roster.people.identical, number("joined")),
+                           notes=people.decisions(series, roster),
                            event_names={e.id: f"{e.name}, {e.date.isoformat()}" for e in table.events},
                            match_form=MatchForm(), undo_form=UndoForm(), decision_form=DecisionForm(),
                            link_all_form=LinkAllForm(), name_form=NameForm())
 
 
+_PAGE_ARGS = ("q", "page", "suggestions", "matched", "joined")
+
+
+def _page_args() -> dict:
+    """The players page's search and page numbers in this request: its forms carry them back to the same pages."""
+    return {name: value[:100] for name in _PAGE_ARGS if (value := request.args.get(name, "", type=str))}
+
+
+def _page_url(series_id: int):
+    def url(name: str, number: int, anchor: str) -> str:
+        return url_for("series.players", series_id=series_id, _anchor=anchor, **{**_page_args(), name: number})
+    return url
+
+
 def _players_back(series_id: int, anchor: str = "suggestions"):
-    return redirect(url_for("series.players", series_id=series_id, _anchor=anchor), 303)
+    return redirect(url_for("series.players", series_id=series_id, _anchor=anchor, **_page_args()), 303)
 
 
 @bp.post("/series/<int:series_id>/players/confirm")
@@ -372,12 +399,25 @@ def remove_staff(series_id: int, series_staff_id: int):
 
 # --- public ----------------------------------------------------------------------------------------------------------
 
+def _pages_of(series) -> page_cache.Owner:
+    """What the series' shared pages are kept under: a change to the series or to any of its events (a result)
+    names a new edition; the other workers read the page the first one built (app/web/page_cache.py)."""
+    return page_cache.Owner(f"series{series.id}", hashlib.blake2b(series.slug.encode(), digest_size=4).hexdigest(),
+                            series.created_at, series_standings.edition_name(series))
+
+
 @bp.get("/s/<series_slug>")
 def public(series_slug: str):
+    """The standings, built once per edition for every worker; the page around them drawn per request."""
     series = public_series(series_slug)
-    table = series_standings.table(series)
-    return render_template("series/public.html", series=series, table=table,
-                           ratings=series_ratings.shown(series, table))
+
+    def build():
+        table = series_standings.table(series)
+        return render_template("series/_public_body.html", series=series, table=table,
+                               ratings=series_ratings.shown(series, table)), {}
+
+    return built_pages.respond(_pages_of(series), "standings", build,
+                               lambda body, _meta: render_template("series/public.html", series=series, body=body))
 
 
 @bp.get("/s/<series_slug>/players/<key>")
