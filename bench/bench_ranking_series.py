@@ -18,6 +18,21 @@ in the swiss top 8, rematches and players sent home uneven per event. The differ
 are averaged per series first, SE = sd / sqrt(series) (a series' events share its ratings, so the series is the
 unit). Then the models themselves: each one's Spearman against the club's true skill after 4, 8 and 12 events of
 the same games (players who played), and the pre-event ratings' Spearman among each last event's attendees.
+
+`--league churn` (`python -m bench.bench_ranking --series N --league churn`; `make bench-ranking` runs 1,000): a
+held-out-style league, where the closed club above is the easy case. 60 members; every 4 events (a quarter) a
+third of them (20, at random) leave and 20 newcomers join, weaker on average (skill N(-0.6, 1)) and improving
+(+0.03 an event for their first 10 events); every member's skill drifts by a N(0, 0.08) step each week; a Corp of
+equal skill wins 55 % of the decided games (logistic of the skill difference + log(55/45)); 2 % ties; in the last
+round two players both at or above the 8th best score draw intentionally (1 point each, not a game of skill for
+the ratings) with probability 0.7; 16 weekly events a season of 10 to 36 attendees drawn from the members, the
+recommended number of rounds. Season s is seeded "league:s" (the schedule and skills), its events 20,000 (s + 1)
++ e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the default model, the current rules: the
+newcomers' learnt prior and the seeding's estimate), sass-rating-mean (the same model with the old rules:
+newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass (no rating); `--pairers`
+chooses others (sass-weng-lin, the peers). Figures on the season's last 8 events, averaged per season first, SE =
+sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
+season, under both rules, on sass-rating's games.
 """
 from __future__ import annotations
 
