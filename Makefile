@@ -92,6 +92,7 @@ bench-round-entry: $(VENV)/.installed
 bench-ranking: $(VENV)/.installed
 	$(PY) -m bench.bench_ranking
 	$(PY) -m bench.bench_ranking --series 200
+	$(PY) -m bench.bench_ranking --series 1000 --league churn
 
 bench-ratings: $(VENV)/.installed
 	$(PY) -m bench.bench_ratings

@@ -358,15 +358,26 @@ def main(argv=None) -> None:
     ap.add_argument("--no-references", action="store_true", help="peers only (faster)")
     ap.add_argument("--series", type=int, default=0,
                     help="simulated series instead of single events (bench_ranking_series.py): how many")
+    ap.add_argument("--league", choices=["closed", "churn"], default="closed",
+                    help="with --series: the closed club (default) or the churn league (bench_ranking_series.py)")
     ap.add_argument("--quick", action="store_true", help="a bounded run: 12 series, or 40 events per field")
     ap.add_argument("--pairers", help="only these, comma-separated (sass is always run: it is what the others are "
                                       f"compared with); from {', '.join(ALL)}")
     args = ap.parse_args(argv)
     if args.series:
-        from .bench_ranking_series import run
+        from .bench_ranking_series import LEAGUE_RATED, run, run_league
 
         with Pool(args.jobs) as pool:
-            run(12 if args.quick else args.series, pool)
+            if args.league == "churn":
+                names = None
+                if args.pairers:
+                    names = args.pairers.split(",")
+                    unknown = set(names) - set(LEAGUE_RATED) - set(PAIRERS)
+                    if unknown:
+                        ap.error(f"unknown pairers: {', '.join(sorted(unknown))}")
+                run_league(12 if args.quick else args.series, pool, names)
+            else:
+                run(12 if args.quick else args.series, pool)
         return
     T = 40 if args.quick else args.events
     names = list(PAIRERS) + ([] if args.no_references else list(REFERENCES))

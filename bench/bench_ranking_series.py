@@ -18,9 +18,25 @@ in the swiss top 8, rematches and players sent home uneven per event. The differ
 are averaged per series first, SE = sd / sqrt(series) (a series' events share its ratings, so the series is the
 unit). Then the models themselves: each one's Spearman against the club's true skill after 4, 8 and 12 events of
 the same games (players who played), and the pre-event ratings' Spearman among each last event's attendees.
+
+`--league churn` (`python -m bench.bench_ranking --series N --league churn`; `make bench-ranking` runs 1,000): a
+held-out-style league, where the closed club above is the easy case. 60 members; every 4 events (a quarter) a
+third of them (20, at random) leave and 20 newcomers join, weaker on average (skill N(-0.6, 1)) and improving
+(+0.03 an event for their first 10 events); every member's skill drifts by a N(0, 0.08) step each week; a Corp of
+equal skill wins 55 % of the decided games (logistic of the skill difference + log(55/45)); 2 % ties; in the last
+round two players both at or above the 8th best score draw intentionally (1 point each, not a game of skill for
+the ratings) with probability 0.7; 16 weekly events a season of 10 to 36 attendees drawn from the members, the
+recommended number of rounds. Season s is seeded "league:s" (the schedule and skills), its events 20,000 (s + 1)
++ e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the default model, the current rules: the
+newcomers' learnt prior and the seeding's estimate), sass-rating-mean (the same model with the old rules:
+newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass (no rating); `--pairers`
+chooses others (sass-weng-lin, the peers). Figures on the season's last 8 events, averaged per season first, SE =
+sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
+season, under both rules, on sass-rating's games.
 """
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from fractions import Fraction
@@ -30,7 +46,9 @@ from app.core.pairing import Entrant, Format, pair_round
 from app.core.pairing.formats import Side
 from app.core.standings import recommended_rounds
 
-from .bench_ranking import PAIRERS, PEERS, _accuracy, _mean_se, _play, final_orders, truth_order
+from app.core.pairing import Game
+
+from .bench_ranking import PAIRERS, PEERS, TIE_P, Player, _accuracy, _mean_se, _play, final_orders, truth_order
 
 CLUB = 40
 EVENTS = 12
@@ -157,3 +175,175 @@ def run(n_series: int, pool) -> None:
     for name in NAMES[:2]:
         pre = [v for _, x in res[name] for v in x.get("pre-event", [])]
         print(f"{name}: the pre-event ratings' Spearman among the last events' attendees {statistics.mean(pre):.4f}")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The churn league (`--league churn`): a held-out-style club, the one the closed club above is not.
+
+LEAGUE = 60  # members at any time
+LEAGUE_EVENTS = 16  # weekly events a season
+QUARTER = 4  # events a quarter; at each new quarter a third of the members leave and as many newcomers join
+LEAGUE_LAST = 8  # the measured events: the season's last 8 (9 to 16)
+LEAGUE_SIZES = (10, 36)
+NEWCOMER_MEAN, NEWCOMER_SD = -0.6, 1.0  # newcomers' skill: weaker on average
+DRIFT = 0.08  # every member's skill moves by a normal step of this sd each week
+LEARNING, LEARNING_EVENTS = 0.03, 10  # a newcomer gains this much an event for its first 10 events
+CORP_EDGE = math.log(0.55 / 0.45)  # a Corp of equal skill wins 55 % of its decided games
+ID_P = 0.7  # in the last round, two players both at or above the 8th best score draw intentionally this often
+LEAGUE_RATED = {"sass-rating": (R.DEFAULT_MODEL, True), "sass-rating-mean": (R.DEFAULT_MODEL, False),
+                f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
+LEAGUE_NAMES = ["sass-rating", "sass-rating-mean", "sass"]
+
+
+def league_schedule(seed):
+    """The season: for every event, (attendees as person ids, their skills that week, rounds, the event's seed),
+    and who joined as a newcomer (after the first quarter). Members are person ids; founders 0..59."""
+    rng = random.Random(f"league:{seed}")
+    skill = {p: rng.gauss(0, 1) for p in range(LEAGUE)}
+    members, newcomers, played, nxt = list(range(LEAGUE)), set(), {}, LEAGUE
+    events = []
+    for e in range(LEAGUE_EVENTS):
+        if e and e % QUARTER == 0:
+            for p in rng.sample(members, LEAGUE // 3):
+                members.remove(p)
+            for _ in range(LEAGUE // 3):
+                skill[nxt] = rng.gauss(NEWCOMER_MEAN, NEWCOMER_SD)
+                members.append(nxt)
+                newcomers.add(nxt)
+                nxt += 1
+        for p in members:
+            skill[p] += rng.gauss(0, DRIFT)
+        n = rng.randint(*LEAGUE_SIZES)
+        att = rng.sample(members, n)
+        events.append((att, [skill[p] for p in att], recommended_rounds(n), 20_000 * (seed + 1) + e,
+                       {p: skill[p] for p in members}))
+        for p in att:
+            if p in newcomers and played.get(p, 0) < LEARNING_EVENTS:
+                skill[p] += LEARNING
+            played[p] = played.get(p, 0) + 1
+    return events, newcomers
+
+
+def _play_league(pairer, skill, rounds, seed):
+    """`bench_ranking._play` with the league's results: the Corp's edge, 2 % ties, and intentional draws in the last
+    round between two players both at or above the 8th best score (1 point each, not a game of skill)."""
+    n = len(skill)
+    pair_rng = random.Random(seed * 31 + 3)
+    luck = random.Random(seed * 7 + 1)
+    st = {i: Player(i) for i in range(n)}
+    games: list[Game] = []
+    for rnd in range(1, rounds + 1):
+        pairs, bye = pairer(list(st.values()), games, rnd, pair_rng, skill)
+        cut = sorted((p.score for p in st.values()), reverse=True)[min(7, n - 1)]
+        for c, r in pairs:
+            a, b = st[c], st[r]
+            x, y, z = luck.random(), luck.random(), luck.random()
+            intentional = rnd == rounds and a.score >= cut and b.score >= cut and z < ID_P
+            if intentional or x < TIE_P:
+                pc, pr = 1, 1
+            elif y < 1 / (1 + math.exp(-(skill[c] - skill[r] + CORP_EDGE))):
+                pc, pr = 3, 0
+            else:
+                pc, pr = 0, 3
+            a.score += pc
+            b.score += pr
+            a.bias += 1
+            b.bias -= 1
+            a.games += 1
+            b.games += 1
+            a.corped_vs.add(r)
+            games.append(Game(rnd, c, r, player_points=pc, opponent_points=pr, player_side=Side.CORP,
+                              intentional_draw=intentional))
+        if bye is not None:
+            st[bye].had_bye = True
+            st[bye].score += 3
+            games.append(Game(rnd, bye, None, player_points=3))
+    return st, games
+
+
+def _league_games(att, games, period):
+    return [R.Game(att[g.player], att[g.opponent], Fraction(g.player_points, g.player_points + g.opponent_points),
+                   Side.CORP, period, g.intentional_draw) for g in games if g.opponent is not None]
+
+
+def league(args):
+    """One season under one pairer: its last events' figures, and (rated pairers) the ratings' Spearmans."""
+    name, seed = args
+    events, newcomers = league_schedule(seed)
+    rows, extra = [], {}
+    model, learnt = LEAGUE_RATED.get(name, (None, True))
+    state = R.Ratings(model, learnt=learnt) if model else None
+    history = []
+    for e, (att, skill, rounds, es, club) in enumerate(events):
+        measured = e >= LEAGUE_EVENTS - LEAGUE_LAST
+        if model is None and not measured:
+            continue
+        if model is not None:
+            keys = dict(enumerate(att))
+            strengths = R.strengths(state, keys) if state.ratings else None
+            if measured and state.ratings:
+                extra.setdefault("pre-event", []).append(_spearman(strengths, dict(enumerate(skill))))
+            pairer = _rated_sass(strengths)
+        else:
+            pairer = PAIRERS[name]
+        st, games = _play_league(pairer, skill, rounds, es)
+        if measured:
+            rows.append(_figures(es, st, games, skill, 0))
+        if model is not None:
+            period = _league_games(att, games, e)
+            history.extend(period)
+            state = R.rate_period(state, period)
+            if name == "sass-rating" and e + 1 == LEAGUE_EVENTS:  # the models on the same games: current members
+                members = [p for p in club if any(p in (g.first, g.second) for g in history if g.counted)]
+                for m in R.Model:
+                    for lt in (True, False):
+                        rated = R.rate(history, m, start=R.Ratings(m, learnt=lt))
+                        v = rated.spread()
+                        extra[f"{m.value}:{lt}"] = _spearman({p: rated.estimate(p, v) for p in members},
+                                                             {p: club[p] for p in members})
+                        new = [p for p in members if p in newcomers]
+                        extra[f"{m.value}:{lt}:new"] = (math.fsum(rated.estimate(p, v) for p in new) / len(new)
+                                                        - rated.club_mean()) if new else 0.0
+    return rows, extra
+
+
+def run_league(n_seasons: int, pool, names=None) -> None:
+    names = names or LEAGUE_NAMES
+    res = {name: pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2) for name in names}
+    print(f"\nChurn league: {LEAGUE} members, a third replaced each quarter of {QUARTER} events (newcomers' skill "
+          f"N({NEWCOMER_MEAN}, {NEWCOMER_SD}), +{LEARNING} an event for {LEARNING_EVENTS} events), skills drifting "
+          f"{DRIFT} a week, Corp edge 55 %, intentional draws (p {ID_P}) in the last round at the top, "
+          f"{LEAGUE_EVENTS} events of {LEAGUE_SIZES[0]}-{LEAGUE_SIZES[1]} attendees, the last {LEAGUE_LAST} measured, "
+          f"{n_seasons} seasons (seeds 0..{n_seasons - 1})\n")
+    print("| pairer | Spearman | top-8 recall | sent home uneven / event | pre-event strengths' Spearman |")
+    print("|---|---|---|---|---|")
+    per = {}
+    for name, out in res.items():
+        per[name] = [[statistics.mean(r[k] for r in rows) for k in range(4)] for rows, _ in out]
+        cols = [statistics.mean(s[k] for s in per[name]) for k in range(4)]
+        pre = [v for _, x in out for v in x.get("pre-event", [])]
+        print(f"| {name} | {cols[0]:.4f} | {cols[1]:.3f} | {cols[3]:.2f} | "
+              f"{statistics.mean(pre) if pre else float('nan'):.4f} |")
+    for first in [n for n in names if n != "sass"]:
+        print(f"\n| {first} minus | Spearman (SE) | top-8 (SE) | 2 SE ahead on both |")
+        print("|---|---|---|---|")
+        for other in names:
+            if other == first:
+                continue
+            cells, ahead = [], []
+            for k in range(2):
+                m, se = _mean_se([a[k] - b[k] for a, b in zip(per[first], per[other])])
+                cells.append(f"{m:+.4f} ({se:.4f})" if k == 0 else f"{m:+.3f} ({se:.3f})")
+                ahead.append(m >= 2 * se)
+            print(f"| {other} | {' | '.join(cells)} | {'yes' if all(ahead) else 'no'} |")
+    if "sass-rating" in res:
+        extras = [x for _, x in res["sass-rating"]]
+        print("\n| after the season, current members who played | Spearman of the seeding estimate (SE) "
+              "| newcomers' mean estimate minus the club's mean (model units) |")
+        print("|---|---|---|")
+        for m in R.Model:
+            for lt in (True, False):
+                a, se = _mean_se([x[f"{m.value}:{lt}"] for x in extras])
+                b, se_b = _mean_se([x[f"{m.value}:{lt}:new"] for x in extras])
+                rule = "learnt prior + shrink" if lt else "club's mean, mu"
+                print(f"| {m.value}, {rule} | {a:.4f} ({se:.4f}) | {b:+.2f} ({se_b:.2f}) |")

@@ -11,7 +11,17 @@ inside each game's expected score. Games without a side (double-sided, imported)
 
 A period's games are all scored against the ratings at its start, and every sum is taken with `math.fsum`, so the
 order of games inside a period never changes the answer. Byes and intentional draws are not games of skill: they
-are skipped. A player never seen has the model's mean with its wide starting uncertainty (`unrated`).
+are skipped.
+
+Churn (a club whose newcomers are weaker than its regulars): a player never seen does not start at the club's mean
+but at the newcomers' prior, learnt from the data (empirical Bayes): the mean rating earlier newcomers (players
+first seen after the first period) reached after their first period, with NEWCOMER_WEIGHT pseudo-newcomers at the
+club's mean (no newcomers yet: the club's mean). And the strength given to the pairing engine is not the rating's
+mean but its posterior mean under the club's learnt spread of skill (the variance of the rated players' means)
+instead of the model's wide starting uncertainty: mu moved back towards where the player started by a weight that
+grows with sigma, so an uncertain rating (a newcomer after one evening, a long absence) moves a player less
+(`Ratings.estimate`). `Ratings(model, learnt=False)` keeps the old rules (the club's mean, the rating's mean), for
+the benchmarks that compare them.
 """
 from __future__ import annotations
 
@@ -54,6 +64,7 @@ class Rating:
     mu: float
     sigma: float
     games: int = 0
+    start: Optional[float] = None  # the mean it started from (None: not recorded, the club's mean)
 
     @property
     def conservative(self) -> float:
@@ -76,6 +87,7 @@ SCALES = {Model.WENG_LIN: Scale(25.0, 25 / 3, 25 / 300), Model.GLICKO2: Scale(15
 GLICKO_Q = 173.7178  # Glicko-2's scale factor (400 / ln 10)
 GLICKO_VOLATILITY = 0.06
 GLICKO_TAU = 0.5
+NEWCOMER_WEIGHT = 4  # pseudo-newcomers at the club's mean in the newcomers' prior (few newcomers: near the mean)
 
 
 @dataclass(frozen=True)
@@ -88,16 +100,51 @@ class Ratings:
     volatility: dict = field(default_factory=dict)  # Glicko-2 only: key -> volatility
     corp_score: Fraction = Fraction(0)  # the Corp's points in sided games so far
     sided_games: int = 0
+    newcomers: tuple = ()  # the mean each newcomer (first seen after the first period) had after its first period
+    learnt: bool = True  # False: the old rules (a newcomer at the club's mean; strengths from the mean alone)
 
     def __getitem__(self, key) -> Rating:
         return self.ratings.get(key) or self.unrated()
 
+    def club_mean(self) -> float:
+        """The mean of the rated players' means (the model's mean before anyone)."""
+        if not self.ratings:
+            return SCALES[self.model].mu
+        return math.fsum(r.mu for r in self.ratings.values()) / len(self.ratings)
+
+    def newcomer_prior(self) -> float:
+        """Where a player never seen starts: the mean earlier newcomers reached after their first period, with
+        NEWCOMER_WEIGHT pseudo-newcomers at the club's mean (empirical Bayes; none yet, or `learnt` off: the mean)."""
+        mean = self.club_mean()
+        if not self.learnt or not self.newcomers:
+            return mean
+        return (math.fsum(self.newcomers) + NEWCOMER_WEIGHT * mean) / (len(self.newcomers) + NEWCOMER_WEIGHT)
+
     def unrated(self) -> Rating:
-        """A player never seen: the mean of the rated players (the model's mean before anyone) with the model's
-        starting uncertainty."""
-        scale = SCALES[self.model]
-        mu = math.fsum(r.mu for r in self.ratings.values()) / len(self.ratings) if self.ratings else scale.mu
-        return Rating(mu, scale.sigma)
+        """A player never seen: the newcomers' prior (`newcomer_prior`) with the model's starting uncertainty."""
+        return Rating(self.newcomer_prior(), SCALES[self.model].sigma)
+
+    def spread(self) -> float:
+        """The club's variance of skill as the ratings see it: the variance of the rated players' means, kept
+        between (starting sigma / 20)^2 and the starting variance."""
+        s2 = SCALES[self.model].sigma ** 2
+        if len(self.ratings) < 2:
+            return s2
+        mean = self.club_mean()
+        var = math.fsum((r.mu - mean) ** 2 for r in self.ratings.values()) / len(self.ratings)
+        return min(max(var, s2 / 400), s2)
+
+    def estimate(self, key, spread: Optional[float] = None) -> float:
+        """The skill the seeding uses: the rating's mean re-weighed with the club's spread `v` as the prior in
+        place of the model's wide start S: start + w (mu - start), w = 1 / (1 + sigma^2 (1/v - 1/S^2)); w is 1 at
+        sigma 0 and falls as sigma grows (an uncertain rating moves its player less). `learnt` off: mu."""
+        r = self[key]
+        if not self.learnt:
+            return r.mu
+        start = r.start if r.start is not None else self.club_mean()
+        v = self.spread() if spread is None else spread
+        w = 1 / (1 + r.sigma ** 2 * (1 / v - 1 / SCALES[self.model].sigma ** 2))
+        return start + w * (r.mu - start)
 
     @property
     def side_advantage(self) -> float:
@@ -138,9 +185,20 @@ def rate_period(state: Ratings, games: Sequence[Game]) -> Ratings:
         new = _glicko2(state, games)
     else:
         new = _weng_lin(state, games)
+    if state.ratings and state.learnt:  # newcomers of this period: their mean after it (the founders are not)
+        seen = [p for p in _by_player(games) if p not in state.ratings]
+        new = replace(new, newcomers=state.newcomers + tuple(new.ratings[p].mu for p in seen))
     sided = [g for g in games if g.first_side is not None]
     corp = sum((Fraction(g.outcome) if _side(g) == 1 else 1 - Fraction(g.outcome) for g in sided), Fraction(0))
     return replace(new, corp_score=state.corp_score + corp, sided_games=state.sided_games + len(sided))
+
+
+def _new(state: Ratings) -> Rating:
+    """A player's rating before their first period: the newcomers' prior (the model's mean with `learnt` off), the
+    starting uncertainty, and where it started."""
+    scale = SCALES[state.model]
+    mu = state.newcomer_prior() if state.learnt else scale.mu
+    return Rating(mu, scale.sigma, 0, mu if state.learnt else None)
 
 
 def _side(g: Game) -> int:
@@ -169,7 +227,7 @@ def _weng_lin(state: Ratings, games: Sequence[Game]) -> Ratings:
     h = state.side_advantage
     before = dict(state.ratings)
     for p in _by_player(games):
-        before.setdefault(p, Rating(scale.mu, scale.sigma))
+        before.setdefault(p, _new(state))
     dmu: dict = {p: [] for p in before}
     dlog: dict = {p: [] for p in before}
     for g in games:
@@ -188,7 +246,7 @@ def _weng_lin(state: Ratings, games: Sequence[Game]) -> Ratings:
     out = {}
     for p, r in before.items():
         var = r.sigma ** 2 * math.exp(math.fsum(dlog[p])) + scale.drift ** 2
-        out[p] = Rating(r.mu + math.fsum(dmu[p]), math.sqrt(var), r.games + played.get(p, 0))
+        out[p] = Rating(r.mu + math.fsum(dmu[p]), math.sqrt(var), r.games + played.get(p, 0), r.start)
     return replace(state, ratings=out)
 
 
@@ -199,7 +257,7 @@ def _glicko2(state: Ratings, games: Sequence[Game]) -> Ratings:
     by = _by_player(games)
     before = dict(state.ratings)
     for p in by:
-        before.setdefault(p, Rating(scale.mu, scale.sigma))
+        before.setdefault(p, _new(state))
     vol = dict(state.volatility)
     mu = {p: (r.mu - scale.mu) / GLICKO_Q for p, r in before.items()}
     phi = {p: r.sigma / GLICKO_Q for p, r in before.items()}
@@ -207,7 +265,7 @@ def _glicko2(state: Ratings, games: Sequence[Game]) -> Ratings:
     for p, r in before.items():
         s0 = vol.get(p, GLICKO_VOLATILITY)
         if p not in by:
-            out[p] = Rating(r.mu, min(GLICKO_Q * math.sqrt(phi[p] ** 2 + s0 ** 2), scale.sigma), r.games)
+            out[p] = Rating(r.mu, min(GLICKO_Q * math.sqrt(phi[p] ** 2 + s0 ** 2), scale.sigma), r.games, r.start)
             continue
         inv_v, delta = [], []
         for q, s, side in by[p]:
@@ -222,7 +280,7 @@ def _glicko2(state: Ratings, games: Sequence[Game]) -> Ratings:
         phi1 = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
         mu1 = mu[p] + phi1 ** 2 * math.fsum(delta)
         vol[p] = s1
-        out[p] = Rating(scale.mu + GLICKO_Q * mu1, GLICKO_Q * phi1, r.games + len(by[p]))
+        out[p] = Rating(scale.mu + GLICKO_Q * mu1, GLICKO_Q * phi1, r.games + len(by[p]), r.start)
     return replace(state, ratings=out, volatility=vol)
 
 
@@ -258,9 +316,10 @@ def _volatility(phi: float, sigma: float, v: float, delta: float) -> float:
 
 
 def strengths(state: Ratings, keys: dict) -> dict:
-    """Exact integer strengths for the pairing engine: player id -> round(1000 mu) of the rating behind its key
-    (an unrated key: the mean). The engine only compares them."""
-    return {pid: round(1000 * state[key].mu) for pid, key in keys.items()}
+    """Exact integer strengths for the pairing engine: player id -> round(1000 x `Ratings.estimate`) of the rating
+    behind its key (an unrated key: the newcomers' prior). The engine only compares them."""
+    v = state.spread()
+    return {pid: round(1000 * state.estimate(key, v)) for pid, key in keys.items()}
 
 
 DEFAULT_MODEL = Model.GLICKO2  # ranks a club better after 8 and 12 events (docs/benchmarks.md, "Ratings")

@@ -6,7 +6,7 @@ alone (a script, the command line, no web page loaded) seeds by it; others may b
 `fn(tournament)`, returns None (not an event it knows) or the series' games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this
 event's player ids to their rating keys (the series' own player identity). `strengths_before` rates those games
 and gives every player of the event an exact integer strength; a player the map leaves out, or one never rated,
-takes the series' mean (`Ratings.unrated`). With no source, or no source that knows the event: None, and the
+takes the newcomers' prior (`Ratings.unrated`: the series' mean until newcomers have played). With no source, or no source that knows the event: None, and the
 engine pairs as without ratings.
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ def ratings_before(t: Tournament) -> Optional[tuple[core.Ratings, dict[int, Hash
 @dataclass(frozen=True)
 class Seeding:
     """What ratings give an event's pairing: every player's strength, and which players have a rating of their own
-    (the others take the mean)."""
+    (the others take the newcomers' prior)."""
 
     strengths: dict  # player id -> int
     rated: frozenset  # player ids with a rating from earlier games
@@ -61,8 +61,8 @@ class Seeding:
 
 
 def seeding_before(t: Tournament) -> Optional[Seeding]:
-    """Every player's strength for the engine (an int: 1000 x the rating's mean) and who is rated; None without a
-    source."""
+    """Every player's strength for the engine (an int: 1000 x `Ratings.estimate`, the rating's mean moved less the
+    less certain it is) and who is rated; None without a source."""
     found = ratings_before(t)
     if found is None:
         return None

@@ -114,3 +114,80 @@ def test_a_side_may_be_given_by_its_value():
     games = [Game("a", "b", Fraction(1), Side.CORP, 0), Game("c", "d", Fraction(0), Side.RUNNER, 0)]
     as_text = [Game(g.first, g.second, g.outcome, Side(g.first_side).value, g.period) for g in games]
     assert rate(as_text) == rate(games)
+
+
+# Churn (docs/domain.md 15.1): the newcomers' learnt prior and the seeding's estimate.
+
+@st.composite
+def churned(draw, founders=6, newcomers=4):
+    """Founders play period 0 among themselves; newcomers n0.. join in period 1 against founders, winning each game
+    with the drawn probability; a founders-only period 2 after."""
+    rnd = random.Random(draw(st.integers(0, 10**6)))
+    p_new = draw(st.floats(0, 1))
+    games = []
+    for _ in range(rnd.randrange(3, 10)):
+        a, b = rnd.sample(range(founders), 2)
+        games.append(Game(a, b, rnd.choice(OUTCOMES), rnd.choice([Side.CORP, Side.RUNNER, None]), 0))
+    for k in range(newcomers):
+        for _ in range(rnd.randrange(1, 4)):
+            out = Fraction(1) if rnd.random() < p_new else Fraction(0)
+            games.append(Game(f"n{k}", rnd.randrange(founders), out, rnd.choice([Side.CORP, Side.RUNNER]), 1))
+    return games
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=st.sampled_from(MODELS), history=churned())
+def test_a_newcomers_start_is_learnt_from_earlier_newcomers(model, history):
+    state = rate(history, model)
+    founders = {p for g in history if g.period == 0 for p in (g.first, g.second)}
+    new = [p for p in state.ratings if p not in founders]  # the newcomers and founders first seen in period 1
+    assert state.newcomers == tuple(rate(history[:len([g for g in history if g.period <= 1])], model).newcomers)
+    assert len(state.newcomers) == len(new)  # the founders of period 0 are not newcomers
+    mean_new, club = sum(state.newcomers) / len(new), state.club_mean()
+    prior = state.newcomer_prior()
+    assert min(mean_new, club) - 1e-9 <= prior <= max(mean_new, club) + 1e-9
+    if mean_new <= club:  # newcomers underperform: a newcomer never starts above the club's mean
+        assert prior <= club + 1e-9
+    assert state["never seen"] == Rating(prior, SCALES[model].sigma)
+    assert rate_period(state, [Game("x", 0, Fraction(1, 2), None, 3)])["x"].start == prior  # where x started
+
+
+def test_newcomers_who_lose_start_below_the_mean_and_the_old_rules_keep_the_mean():
+    for model in MODELS:
+        history = [Game(a, b, Fraction(1), Side.CORP, 0) for a, b in [(0, 1), (2, 3), (1, 2), (3, 0)]]
+        history += [Game(f"n{k}", k % 4, Fraction(0), Side.RUNNER, 1) for k in range(6)]
+        state = rate(history, model)
+        assert state.newcomer_prior() < state.club_mean()
+        assert strengths(state, {1: "someone new"})[1] < round(1000 * state.club_mean())
+        old = rate(history, model, start=Ratings(model, learnt=False))
+        assert old.newcomers == () and old.newcomer_prior() == old.club_mean()
+        assert strengths(old, {1: "n0", 2: "someone new"}) == {1: round(1000 * old["n0"].mu),
+                                                               2: round(1000 * old.club_mean())}
+
+
+@settings(max_examples=100, deadline=None)
+@given(model=st.sampled_from(MODELS), mu=st.floats(-3, 3), start=st.floats(-3, 3),
+       sigmas=st.lists(st.floats(0, 1), min_size=2, max_size=2), others=st.lists(st.floats(-3, 3), min_size=2))
+def test_more_uncertainty_moves_a_strength_less(model, mu, start, sigmas, others):
+    scale = SCALES[model]
+    low, high = sorted(scale.sigma * s for s in sigmas)
+    table = {f"o{i}": Rating(scale.mu + x * scale.sigma / 3, scale.sigma / 4) for i, x in enumerate(others)}
+    at = scale.mu + start * scale.sigma / 3
+    table["sure"] = Rating(scale.mu + mu * scale.sigma / 3, low, 10, at)
+    table["unsure"] = Rating(scale.mu + mu * scale.sigma / 3, high, 10, at)
+    state = Ratings(model, ratings=table)
+    sure, unsure = state.estimate("sure") - at, state.estimate("unsure") - at
+    assert abs(unsure) <= abs(sure) + 1e-9 and sure * unsure >= 0  # the same way, less far
+    assert abs(sure) <= abs(table["sure"].mu - at) + 1e-9  # never beyond the rating's own mean
+    if low == 0:
+        assert sure == pytest.approx(table["sure"].mu - at)
+    s = strengths(state, {1: "sure", 2: "unsure", 3: "new"})
+    assert all(type(v) is int for v in s.values())
+
+
+@settings(max_examples=30, deadline=None)
+@given(model=st.sampled_from(MODELS), history=churned())
+def test_strengths_are_deterministic_ints(model, history):
+    keys = {i: k for i, k in enumerate([0, 1, "n0", "n1", "never seen"])}
+    a, b = strengths(rate(history, model), keys), strengths(rate(list(history), model), keys)
+    assert a == b and all(type(v) is int for v in a.values())
