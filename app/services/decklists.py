@@ -15,7 +15,6 @@ from ..core import decklists as rules_core
 from ..core.decklists import Checked, Side, TooLong, Visibility
 from ..extensions import db
 from ..models import CutEntry, Decklist, Player, Tournament, utcnow
-from .check_in.waitlist import WAITING
 from .locks import lock_tournament
 from .players import states
 from .players.players import rounds_started
@@ -332,8 +331,9 @@ def public_players(t: Tournament, event_over: bool) -> list[int]:
                                        .order_by(CutEntry.seed)))
     if not event_over:
         return []
-    # everyone who entered: a player still on the waitlist never played
-    return list(db.session.scalars(sa.select(Player.id).where(Player.tournament_id == t.id, ~WAITING)))
+    # everyone who played: a player still on the waitlist, or out before round 1 (a no-show), never did
+    # (app/core/player_state.py did_not_play)
+    return [pid for pid, s in states.of_event(t).items() if not s.waiting and not s.did_not_play]
 
 
 def public_lists(t: Tournament, event_over: bool) -> list[tuple[Player, list[Decklist]]]:
