@@ -56,7 +56,7 @@ def test_registrations_drops_check_ins_no_shows_and_a_raised_cap_racing_leave_co
              for p in ticked]
     jobs += [lambda: retry_busy(lambda: post(to, f"{served}/tournaments/{t.id}/check-in/no-shows", {}), tries)]
     settings = {"name": t.name, "date": t.date.isoformat(), "format": "single", "score_factor": "2",
-                "registration_open": "y", "registration_cap": str(RAISED)}
+                "registration_open": "y", "registration_cap": str(RAISED), "waitlist": "y"}  # the form keeps it
     jobs += [lambda: retry_busy(lambda: post(to, f"{served}/tournaments/{t.id}/edit", settings), tries)]
     statuses = fire(jobs, workers=len(jobs))
     assert set(statuses) <= {302, 303}, statuses
