@@ -71,7 +71,7 @@ def test_a_disqualified_players_link_does_nothing_more_and_says_why(event, login
     assert page.status_code == 200
     assert "Disqualified: see the head judge." in html  # the core rule's words for the player
     assert "You have dropped" not in html and "you dropped" not in html.lower()
-    for button in ("I won as", "/report", "Yes, drop me", "/drop", "Call a judge", "judge-call-form"):
+    for button in ("I won as", "/report", "Yes, drop me", "/drop", "Call a judge", "judge-call-form", "/coverage"):
         assert button not in html, button
     assert "disqualified" not in app.test_client().get(f"/t/{t.slug}/pairings").get_data(as_text=True).lower()
 
