@@ -72,6 +72,11 @@ class Penalty(db.Model):
     player = db.relationship("Player", primaryjoin="Player.id == foreign(Penalty.player_id)", viewonly=True)
 
 
+# A disqualification that stands (not voided): the one condition every reader of "is this player disqualified"
+# asks (the player's state, bringing a player back, the penalty form, the player page's facts).
+STANDING_DISQUALIFICATION = sa.and_(Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))
+
+
 class DeckCheckDraw(db.Model):
     """A random deck check's draw: its seed and pool, and the players it picked in order (player ids), so the
     pick can be made again from the seed (app/core/deck_checks.py)."""

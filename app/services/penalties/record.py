@@ -20,6 +20,7 @@ from ...core.results import BYE, label
 from ...extensions import db
 from ...models import (Match, Penalty, Player, ResultClaim, Round, Seat, Tournament, User, WaitlistEntry, as_utc,
                       touch, utcnow)
+from ...models.penalties import STANDING_DISQUALIFICATION
 from ..event_files import backup
 from ..check_in import waitlist
 from ..locks import lock_tournament
@@ -124,8 +125,7 @@ def record(t: Tournament, user: User, player_id: int, round_number: Optional[int
 
 def _disqualified(t: Tournament, player_id: int) -> bool:
     return db.session.scalar(sa.select(Penalty.id).where(
-        Penalty.tournament_id == t.id, Penalty.player_id == player_id, Penalty.kind == Kind.DISQUALIFICATION.value,
-        Penalty.voided_at.is_(None)).limit(1)) is not None
+        Penalty.tournament_id == t.id, Penalty.player_id == player_id, STANDING_DISQUALIFICATION).limit(1)) is not None
 
 
 def _end_open_games(t: Tournament, user: User, player: Player, infraction: Infraction):
@@ -162,17 +162,17 @@ def _disqualify(t: Tournament, player_id: int) -> None:
     """Drop the player and take them out of the waitlist's line if they wait in it (the waitlist never lets a
     disqualified player in); before round 1 the place freed goes to the next in line, as for any drop
     (app/services/check_in/waitlist.py). The caller holds the event's lock."""
-    out_of_line = db.session.execute(
+    db.session.execute(
         sa.delete(WaitlistEntry).where(WaitlistEntry.player_id == player_id, WaitlistEntry.tournament_id == t.id,
                                        WaitlistEntry.promoted_at.is_(None)),
         execution_options={"synchronize_session": False})
-    done = db.session.execute(sa.update(Player).where(Player.id == player_id, Player.dropped.is_(False))
-                              .values(dropped=True), execution_options={"synchronize_session": False})
+    was_in = db.session.scalar(sa.select(Player.dropped).where(Player.id == player_id)) is False
     # the reason is the disqualification's, whoever dropped the player before
-    db.session.execute(sa.update(Player).where(Player.id == player_id).values(drop_reason=DropReason.DISQUALIFIED.value),
+    db.session.execute(sa.update(Player).where(Player.id == player_id)
+                       .values(dropped=True, drop_reason=DropReason.DISQUALIFIED.value),
                        execution_options={"synchronize_session": False})
     touch(db.session, [t.id])  # always: a player dropped before is now disqualified, listed last in the standings
-    if done.rowcount:
+    if was_in:
         waitlist.fill(t)
 
 
@@ -207,7 +207,7 @@ def _apply_loss(t: Tournament, user: User, player: Player, round_number: Optiona
         raise AlreadyRecorded(_already(kind, round_number))
     ended_by_dq = db.session.scalar(sa.select(Player.name).join(Penalty, Penalty.player_id == Player.id).where(
         Penalty.tournament_id == t.id, Penalty.round_number == round_number, Penalty.player_id != player.id,
-        Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None), Penalty.result_after.is_not(None),
+        STANDING_DISQUALIFICATION, Penalty.result_after.is_not(None),
         Penalty.player_id.in_(sa.select(Seat.player_id).where(Seat.match_id == seat.match_id))).limit(1))
     if ended_by_dq is not None:
         raise Refused(f"{ended_by_dq}'s disqualification ended this table in round {round_number} as their loss: "
@@ -281,7 +281,7 @@ def penalty_log(t: Tournament, player_id: Optional[int] = None,
 def disqualified(t: Tournament) -> set[int]:
     """The ids of the event's disqualified players (the staff's player list marks them)."""
     return set(db.session.scalars(sa.select(Penalty.player_id).where(
-        Penalty.tournament_id == t.id, Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))))
+        Penalty.tournament_id == t.id, STANDING_DISQUALIFICATION)))
 
 
 def counts(t: Tournament) -> dict[int, int]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from ...core.penalties import Kind
 from ...core.player_state import DropReason
 from ...extensions import db
 from ...models import Penalty, Player, Tournament, touch
+from ...models.penalties import STANDING_DISQUALIFICATION
 from ..check_in import waitlist
 from ..locks import lock_tournament
 
@@ -42,9 +42,8 @@ def bring_back(t: Tournament, player: Player) -> None:
     """Bring a dropped player back in (or let a waiting one in, cap or not); the caller commits. A standing
     disqualification keeps the player out: it is voided first, in the penalty log."""
     lock_tournament(t)
-    if db.session.scalar(sa.select(Penalty.id).where(
-            Penalty.player_id == player.id, Penalty.kind == Kind.DISQUALIFICATION.value,
-            Penalty.voided_at.is_(None)).limit(1)) is not None:
+    if db.session.scalar(sa.select(Penalty.id).where(Penalty.player_id == player.id, STANDING_DISQUALIFICATION)
+                         .limit(1)) is not None:
         raise Refused(f"{player.name} is disqualified: void the disqualification in the penalty log first.")
     if waitlist.admit(t, player):
         return

@@ -16,8 +16,8 @@ from ...core import polling, result_wording
 from ...core.player_state import OUT, PlayerState, Reader, State
 from ...core.kept import Kept
 from ...extensions import db
-from ...core.penalties import Kind
 from ...models import CheckIn, CheckInSettings, Match, Penalty, Player, ResultClaim, Round, Seat, Tournament, utcnow
+from ...models.penalties import STANDING_DISQUALIFICATION
 from .. import cut as cut_service
 from .. import judge_calls
 from ..results import participation
@@ -177,7 +177,7 @@ _PAST_DEADLINE = sa.case((CheckInSettings.deadline <= sa.bindparam("now", type_=
 # (one probe of the partial unique index uq_penalties_one_disqualification): a disqualification or its voiding
 # changes the page even when the player was dropped before.
 _DISQUALIFIED = (sa.select(sa.func.count(Penalty.id)).where(
-    Penalty.player_id == Player.id, Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))
+    Penalty.player_id == Player.id, STANDING_DISQUALIFICATION)
     .correlate(Player).scalar_subquery())
 _PAGE = (Tournament.version, Tournament.cut_kind, Player.link_key, Player.dropped, Match.id, Match.result,
          _NEWEST_SEAT, _LAST_NUMBER, ResultClaim.player_id, ResultClaim.result, _MY_CHECK_IN, _BEFORE_ROUND_ONE,

@@ -11,10 +11,8 @@ from ...core import player_state as rules
 from ...core.player_state import DropReason, Facts, PlayerState
 from ...extensions import db
 from ...models import CheckIn, Penalty, Player, Round, Seat, Tournament, WaitlistEntry, as_utc, utcnow
-from ...core.penalties import Kind
+from ...models.penalties import STANDING_DISQUALIFICATION
 from ..check_in import settings
-
-_STANDING_DQ = (Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))
 
 
 def _reason(value: Optional[str]) -> Optional[DropReason]:
@@ -35,7 +33,7 @@ def of_event(t: Tournament, now: Optional[datetime] = None) -> dict[int, PlayerS
     seen = set(db.session.scalars(sa.select(CheckIn.player_id).where(
         CheckIn.tournament_id == t.id, CheckIn.round == call.round))) if call.enabled else set()
     disqualified = set(db.session.scalars(sa.select(Penalty.player_id).where(Penalty.tournament_id == t.id,
-                                                                             *_STANDING_DQ)))
+                                                                             STANDING_DISQUALIFICATION)))
     played = set(db.session.scalars(sa.select(Seat.player_id).join(Round, Round.id == Seat.round_id)
                                     .where(Round.tournament_id == t.id).distinct()))
     out = {}
@@ -65,7 +63,7 @@ def of_player(t: Tournament, player: Player, now: Optional[datetime] = None) -> 
     checked = call.enabled and db.session.scalar(sa.select(CheckIn.id).where(
         CheckIn.player_id == player.id, CheckIn.round == call.round)) is not None
     dq = db.session.scalar(sa.select(Penalty.id).where(
-        Penalty.player_id == player.id, Penalty.tournament_id == t.id, *_STANDING_DQ).limit(1)) is not None
+        Penalty.player_id == player.id, Penalty.tournament_id == t.id, STANDING_DISQUALIFICATION).limit(1)) is not None
     played = db.session.scalar(sa.select(Seat.id).join(Round, Round.id == Seat.round_id).where(
         Seat.player_id == player.id, Round.tournament_id == t.id).limit(1)) is not None
     row = db.session.execute(sa.select(Player.dropped, Player.drop_reason).where(Player.id == player.id)).one()
@@ -73,20 +71,6 @@ def of_player(t: Tournament, player: Player, now: Optional[datetime] = None) -> 
         dropped=row.dropped, drop_reason=_reason(row.drop_reason), waiting_position=position,
         let_in=promoted_at is not None, disqualified=dq, played=played, roll_call_running=call.running(latest),
         checked_in=checked, roll_call_closed=call.closed(now, promoted_at)))
-
-
-def did_not_play(t: Tournament) -> set[int]:
-    """The ids of the players out before they ever played: not in the event's results."""
-    return {pid for pid, s in of_event(t).items() if s.did_not_play}
-
-
-def unranked(t: Tournament) -> set[int]:
-    """Waiting players and those who never played: left out of the standings altogether."""
-    return {pid for pid, s in of_event(t).items() if s.waiting or s.did_not_play}
-
-
-def disqualified(t: Tournament) -> set[int]:
-    return {pid for pid, s in of_event(t).items() if s.disqualified}
 
 
 class PartOver(Exception):
