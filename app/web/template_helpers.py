@@ -109,7 +109,7 @@ def you_in(t: Tournament):
     if player is None:
         return None
     me = player_page.view(t, player)
-    return {"player": player, "table": me.mine, "me": me, "status": you_status(t, player),
+    return {"player": player, "table": me.mine, "me": me, "status": _you_words(me.state),  # the view read it
             "url": url_for("player.link", slug=t.slug, token=player_links.token(player))}
 
 
@@ -119,7 +119,10 @@ def you_status(t: Tournament, player) -> str:
     the waitlist and every drop set the column) is asked nothing, so the banner costs them no query."""
     if not player.dropped:
         return ""
-    ps = states.of_player(t, player)
+    return _you_words(states.of_player(t, player))
+
+
+def _you_words(ps) -> str:
     return ps.words(Reader.PLAYER) if ps.waiting or ps.out else ""
 
 
