@@ -6,11 +6,13 @@ from datetime import datetime
 from typing import Optional
 
 import sqlalchemy as sa
+from sqlalchemy.orm import aliased
 
 from ...core import player_state as rules
 from ...core.player_state import DropReason, Facts, PlayerState
 from ...extensions import db
-from ...models import CheckIn, Penalty, Player, Round, Seat, Tournament, WaitlistEntry, as_utc, utcnow
+from ...models import (CheckIn, CheckInSettings, Penalty, Player, Round, Seat, Tournament, WaitlistEntry, as_utc,
+                       utcnow)
 from ...models.penalties import STANDING_DISQUALIFICATION
 from ..check_in import settings
 
@@ -48,29 +50,35 @@ def of_event(t: Tournament, now: Optional[datetime] = None) -> dict[int, PlayerS
 
 
 def of_player(t: Tournament, player: Player, now: Optional[datetime] = None) -> PlayerState:
-    """One player's state (a player page, a phone's action): the same rule, asked for one row."""
-    now = now or utcnow()
-    call = settings.roll_call(t)
-    latest = db.session.scalar(sa.select(sa.func.max(Round.number)).where(Round.tournament_id == t.id)) or 0
-    entry = db.session.execute(sa.select(WaitlistEntry.position, WaitlistEntry.promoted_at)
-                               .where(WaitlistEntry.player_id == player.id)).first()
-    position = None
-    if entry is not None and entry.promoted_at is None:
-        position = 1 + db.session.scalar(sa.select(sa.func.count()).where(
-            WaitlistEntry.tournament_id == t.id, WaitlistEntry.promoted_at.is_(None),
-            WaitlistEntry.position < entry.position))
-    promoted_at = as_utc(entry.promoted_at) if entry is not None and entry.promoted_at is not None else None
-    checked = call.enabled and db.session.scalar(sa.select(CheckIn.id).where(
-        CheckIn.player_id == player.id, CheckIn.round == call.round)) is not None
-    dq = db.session.scalar(sa.select(Penalty.id).where(
-        Penalty.player_id == player.id, Penalty.tournament_id == t.id, STANDING_DISQUALIFICATION).limit(1)) is not None
-    played = db.session.scalar(sa.select(Seat.id).join(Round, Round.id == Seat.round_id).where(
-        Seat.player_id == player.id, Round.tournament_id == t.id).limit(1)) is not None
-    row = db.session.execute(sa.select(Player.dropped, Player.drop_reason).where(Player.id == player.id)).one()
+    """One player's state (a player page, a phone's action): the same rule, its facts read in one statement (every
+    phone's changed check draws the page)."""
+    ahead = aliased(WaitlistEntry)  # those waiting before them in line
+    line_ahead = (sa.select(sa.func.count()).select_from(ahead).where(
+        ahead.tournament_id == Player.tournament_id, ahead.promoted_at.is_(None),
+        ahead.position < WaitlistEntry.position).correlate(Player, WaitlistEntry).scalar_subquery())
+    row = db.session.execute(
+        sa.select(Player.dropped, Player.drop_reason, WaitlistEntry.id, WaitlistEntry.promoted_at, line_ahead,
+                  CheckInSettings.enabled, CheckInSettings.round, CheckInSettings.deadline, CheckInSettings.no_shows,
+                  sa.select(sa.func.max(Round.number)).where(Round.tournament_id == Player.tournament_id)
+                  .correlate(Player).scalar_subquery(),
+                  sa.exists().where(CheckIn.player_id == Player.id, CheckIn.round == CheckInSettings.round),
+                  sa.exists().where(Penalty.player_id == Player.id, STANDING_DISQUALIFICATION),
+                  sa.exists().where(Seat.round_id == Round.id, Round.tournament_id == Player.tournament_id,
+                                    Seat.player_id == Player.id))  # by the seats' (round, player) index
+        .select_from(Player)
+        .outerjoin(WaitlistEntry, WaitlistEntry.player_id == Player.id)
+        .outerjoin(CheckInSettings, CheckInSettings.tournament_id == Player.tournament_id)
+        .where(Player.id == player.id, Player.tournament_id == t.id)).one()
+    (dropped, reason, entry, promoted_at, ahead, enabled, number, deadline, no_shows, latest, checked, dq,
+     played) = row
+    call = settings.read(enabled, number, deadline, no_shows)
+    promoted_at = as_utc(promoted_at) if promoted_at is not None else None
+    waiting = entry is not None and promoted_at is None
     return rules.state_of(Facts(
-        dropped=row.dropped, drop_reason=_reason(row.drop_reason), waiting_position=position,
-        let_in=promoted_at is not None, disqualified=dq, played=played, roll_call_running=call.running(latest),
-        checked_in=checked, roll_call_closed=call.closed(now, promoted_at)))
+        dropped=dropped, drop_reason=_reason(reason), waiting_position=ahead + 1 if waiting else None,
+        let_in=promoted_at is not None, disqualified=bool(dq), played=bool(played),
+        roll_call_running=call.running(latest or 0), checked_in=call.enabled and bool(checked),
+        roll_call_closed=call.closed(now or utcnow(), promoted_at)))
 
 
 class PartOver(Exception):
