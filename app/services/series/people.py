@@ -165,6 +165,18 @@ def _entry(series: Series, roster_: Roster, player_id: int) -> EntryFacts:
     return facts
 
 
+
+def _commit(series: Series, raced: Optional[str] = None) -> None:
+    """Bump the series and commit; the bump flushes the new rows first, so a racing duplicate fails here (the
+    unique constraints): SeriesError(`raced`), or nothing when the same change made twice is no error."""
+    try:
+        bump(series)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if raced:
+            raise SeriesError(raced) from None
+
 def confirm(series: Series, player_id: int, target: str) -> None:
     """The entry is the series player `target`: only a standing suggestion can be confirmed (so never two accounts,
     nor two entries of one event). Bumps the series' version."""
@@ -176,12 +188,7 @@ def confirm(series: Series, player_id: int, target: str) -> None:
     other = int(target[1:]) if target.startswith("e") else None
     db.session.add(SeriesLink(series_id=series.id, player_id=player_id, target_player_id=other,
                               target_account_id=account))
-    try:
-        bump(series)  # flushes the new row first: a racing duplicate fails here
-        db.session.commit()
-    except IntegrityError:  # the same entry confirmed twice at once: the first stands
-        db.session.rollback()
-        raise SeriesError("That entry was just matched by another request.") from None
+    _commit(series, "That entry was just matched by another request.")
 
 
 def link_all(series: Series) -> int:
@@ -196,12 +203,7 @@ def link_all(series: Series) -> int:
     db.session.add_all(SeriesLink(series_id=series.id, player_id=link.player_id,
                                   target_player_id=link.target_player_id, target_account_id=link.target_account_id)
                        for link in found)
-    try:
-        bump(series)  # flushes the new rows first: a racing duplicate fails here
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise SeriesError("Another request just linked these names: reload the page.") from None
+    _commit(series, "Another request just linked these names: reload the page.")
     return len(found)
 
 
@@ -219,11 +221,7 @@ def separate(series: Series, player_id: int) -> None:
     if link is None:
         raise SeriesError("That entry is not joined by its name: the page was out of date.")
     db.session.add(SeriesRejection(series_id=series.id, player_id=player_id, target=link.target))
-    try:
-        bump(series)
-        db.session.commit()
-    except IntegrityError:  # kept apart twice at once: once is enough
-        db.session.rollback()
+    _commit(series)  # the same change twice at once: once is enough
 
 
 def name(series: Series, key: str, public_name: str) -> str:
@@ -238,12 +236,7 @@ def name(series: Series, key: str, public_name: str) -> str:
         row = SeriesPlayer(series_id=series.id, key=key)
         db.session.add(row)
     row.name = public_name
-    try:
-        bump(series)  # flushes the new row first: a racing duplicate fails here
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise SeriesError("Another request just changed this player: try again.") from None
+    _commit(series, "Another request just changed this player: try again.")
     return public_name or roster(series).name(key)
 
 
@@ -253,11 +246,7 @@ def reject(series: Series, player_id: int, target: str) -> None:
     if not any(s.player_id == player_id and s.target == target for s in current.people.suggestions):
         raise SeriesError("That match is no longer suggested: the page was out of date.")
     db.session.add(SeriesRejection(series_id=series.id, player_id=player_id, target=target))
-    try:
-        bump(series)  # flushes the new row first: a racing duplicate fails here
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
+    _commit(series)  # the same change twice at once: once is enough
 
 
 def undo(series: Series, player_id: int) -> bool:
@@ -309,9 +298,4 @@ def record(series: Series, key: str, holds_invitation: bool, declined: bool, not
         row = SeriesPlayer(series_id=series.id, key=key)
         db.session.add(row)
     row.holds_invitation, row.declined, row.note = holds_invitation, declined, note.strip()[:200]
-    try:
-        bump(series)  # flushes the new row first: a racing duplicate fails here
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise SeriesError("Another request just recorded this player: try again.") from None
+    _commit(series, "Another request just recorded this player: try again.")
