@@ -256,8 +256,8 @@ def played_event(fmt, n, rounds, seed, late=2, drop=0.05, fixed=0.05, corp_wins=
 def test_late_entries_with_byes_are_paired_exactly(fmt, n, rounds, late, seed):
     """Late entrants with a bye already (so the low scorers may not take the bye), drops, fixed tables and
     lopsided side win rates: the fast path without the full graph equals networkx and proves it."""
-    ents, games = played_event(fmt, n, rounds, seed, late=late)
-    try:
+    try:  # a history the engine cannot play to the end (14 players, 8 rounds: no rematch-free round 8) has no round
+        ents, games = played_event(fmt, n, rounds, seed, late=late)  # to check
         ref = pair_round(fmt, ents, games, seed=seed, solver="networkx")
     except PairingError:
         return
