@@ -7,6 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
 from ..services.locks import TournamentGone
+from ..services.series.manage import StoredRulesError
 from .access import Refused
 from .db_retry import DROPPED, dropped
 
@@ -45,6 +46,11 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(TournamentGone)
     def tournament_gone(e):
         return _render(404, str(e))
+
+    @app.errorhandler(StoredRulesError)
+    def stored_rules(e: StoredRulesError):
+        """A series whose stored tie-breaks name one SASS does not know: every page of its standings says so."""
+        return _render(409, str(e))
 
     @app.errorhandler(DBAPIError)
     def database_error(e: DBAPIError):

@@ -115,7 +115,7 @@ def format_tiers(tiers: dict[str, Fraction]) -> str:
 @dataclass(frozen=True)
 class Rules:
     """A series' scoring: the table, the participation point, how many results count (None: all), the field size
-    whose points stand as written (None: no scaling by field), the tie-breaks in order (standings.TIE_BREAKS)."""
+    whose points stand as written (None: no scaling by field), the tie-breaks' names in order (tie_breaks.TIE_BREAKS)."""
 
     bands: tuple[Band, ...]
     participation: Fraction = Fraction(0)

@@ -11,14 +11,7 @@ from fractions import Fraction
 from typing import Hashable, Mapping, Optional, Sequence
 
 from .points import Rules, event_points
-
-# The tie-breaks a TO orders, each with its wording; applied in the series' order after the counted total.
-TIE_BREAKS = {
-    "all_results": "Total of every result, not only the counted ones",
-    "countback": "Better placings: more 1st places, then more 2nd places, and so on",
-    "event_wins": "More events won",
-    "events_played": "More events played",
-}
+from .tie_breaks import Standing, named
 
 
 @dataclass(frozen=True)
@@ -56,18 +49,11 @@ def counted(points: Sequence[Fraction], best_n: Optional[int]) -> set[int]:
     return set(order if best_n is None else order[:max(0, best_n)])
 
 
-def _countback(placings: list[int], length: int) -> tuple:
-    """Placings best first, padded so that a missing result compares worse than any placing."""
-    return tuple(sorted(placings)) + (float("inf"),) * (length - len(placings))
-
-
 def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
               order_within: Optional[Mapping[Hashable, object]] = None) -> list[Row]:
     """Every player with at least one result, ranked. Players equal on the total and every tie-break share a rank;
     `order_within` (e.g. a folded name) orders them on the page, then the player's key."""
-    unknown = [t for t in rules.tie_breaks if t not in TIE_BREAKS]
-    if unknown:
-        raise ValueError(f"unknown tie-breaks: {unknown}")
+    tie_breaks = named(rules.tie_breaks)
     # each result's points worked out once per (placing, field, multiplier): a few hundred distinct among thousands
     # of results; then counted and added as whole numbers of 1/scale (exact), as Fractions cost most of the ranking
     worth = {(r.placing, r.field, r.multiplier): None for mine in results.values() for r in mine}
@@ -92,17 +78,8 @@ def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
 
     def strength(row: Row) -> tuple:
         total, every = wholes[row.player]
-        key: list = [-total]
-        for name in rules.tie_breaks:
-            if name == "all_results":
-                key.append(-every)
-            elif name == "countback":
-                key.append(_countback([s.placing for s in row.scores], longest))
-            elif name == "event_wins":
-                key.append(-row.wins)
-            elif name == "events_played":
-                key.append(-row.events)
-        return tuple(key)
+        line = Standing(every, tuple(s.placing for s in row.scores), row.wins, row.events, longest)
+        return (-total, *(tb.key(line) for tb in tie_breaks))
 
     within = order_within or {}
     keyed = sorted(((strength(row), str(within.get(row.player, "")), str(row.player), row) for row in rows),

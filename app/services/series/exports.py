@@ -7,7 +7,7 @@ import io
 from ...core.series.points import figure
 from ...models import Series
 from ..event_files.export import safe_cell
-from .manage import rules
+from .manage import rules, stored_tie_breaks
 from .standings import Table
 
 JSON_VERSION = 1
@@ -49,7 +49,7 @@ def as_json(series: Series, table: Table) -> dict:
         "series": {"name": series.name, "slug": series.slug, "kind": series.kind},
         "rules": {"points_table": series.points_table, "participation": figure(rules(series).participation),
                   "best_n": series.best_n, "field_reference": series.field_reference, "tiers": series.tiers,
-                  "tie_breaks": [t for t in series.tie_breaks.split(",") if t], "invite_top": series.invite_top,
+                  "tie_breaks": list(stored_tie_breaks(series)), "invite_top": series.invite_top,
                   "invite_winners": series.invite_winners},
         "events": [{"slug": e.slug, "name": e.name, "date": e.date.isoformat(), "tier": e.tier,
                     "multiplier": figure(e.multiplier), "field": e.field, "started": e.started,

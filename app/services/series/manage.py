@@ -10,7 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager
 
-from ...core.series import PointsError, Rules, TIE_BREAKS, parse_table, parse_tiers
+from ...core.series import PointsError, Rules, parse_table, parse_tiers
+from ...core.series.tie_breaks import UnknownTieBreak, named
 from ...extensions import db
 from ...models import Series, SeriesEvent, SeriesKind, SeriesStaff, Staff, Tournament, User, new_slug
 
@@ -20,6 +21,11 @@ PARTICIPATION_MAX = Series.__table__.c.participation.type.length
 
 class SeriesError(ValueError):
     """A message for the form: nothing was changed."""
+
+
+class StoredRulesError(SeriesError):
+    """The series' stored rules name a tie-break SASS does not know (written by another version, or by hand): its
+    standings are refused in words rather than worked out without it."""
 
 
 @dataclass(frozen=True)
@@ -52,15 +58,24 @@ def check(settings: Settings) -> None:
         raise PointsError("The participation point runs from 0 to 1000.")
     if len(str(participation)) > PARTICIPATION_MAX:
         raise PointsError("Use a simpler participation point, such as 1, 0.5 or 1/3.")
-    unknown = [t for t in settings.tie_breaks if t not in TIE_BREAKS]
-    if unknown or len(set(settings.tie_breaks)) != len(settings.tie_breaks):
-        raise PointsError("Choose each tie-break once, from the list.")
+    named(settings.tie_breaks)
+
+
+def stored_tie_breaks(series: Series) -> tuple[str, ...]:
+    """The tie-breaks' names as the series stores them (comma-separated, in the TO's order), unchecked."""
+    return tuple(t for t in series.tie_breaks.split(",") if t)
 
 
 def rules(series: Series) -> Rules:
-    """The series' scoring as the core reads it."""
+    """The series' scoring as the core reads it; StoredRulesError when a stored tie-break is not one SASS knows."""
+    names = stored_tie_breaks(series)
+    try:
+        named(names)
+    except UnknownTieBreak as e:
+        raise StoredRulesError(f"The standings of {series.name} cannot be worked out from its stored rules: {e} "
+                               "Its organizers can choose its tie-breaks again in its settings.") from None
     return Rules(parse_table(series.points_table), Fraction(series.participation), series.best_n,
-                 series.field_reference, tuple(t for t in series.tie_breaks.split(",") if t))
+                 series.field_reference, names)
 
 
 def tiers(series: Series) -> dict[str, Fraction]:

@@ -9,9 +9,10 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ...core.pairing import Format
-from ...core.series import TIE_BREAKS
+from ...core.series import TIE_BREAKS, UnknownTieBreak
+from ...core.series.tie_breaks import named
 from ...models import SeriesKind
-from ...services.series.manage import Settings
+from ...services.series.manage import Settings, stored_tie_breaks
 from . import IntegerField, printable, strip
 from .auth import _email
 
@@ -40,7 +41,8 @@ class SeriesForm(FlaskForm):
                         description="Names and multipliers, e.g. Store: 1, Regional: 2, National: 3; then give each "
                                     "event its tier. An event without one counts once.")
     tie_breaks = FieldList(SelectField(choices=[SelectChoice("", "—")] +
-                                       [SelectChoice(k, v) for k, v in TIE_BREAKS.items()]),
+                                       [SelectChoice(tb.name, tb.label) for tb in TIE_BREAKS.values()],
+                                       validate_choice=False),  # validate_tie_breaks: the registry's words
                            min_entries=TIE_BREAK_SLOTS, max_entries=TIE_BREAK_SLOTS)
     invite_top = IntegerField("Invite the top", default=0, validators=[Optional(), NumberRange(min=0, max=1000)],
                               description="Players of the standings marked invited (0: none).")
@@ -52,9 +54,10 @@ class SeriesForm(FlaskForm):
                     "Each link is listed on the players page, where you can keep any two apart.")
 
     def validate_tie_breaks(self, field) -> None:
-        chosen = [entry.data for entry in field.entries if entry.data]
-        if len(chosen) != len(set(chosen)):
-            raise ValidationError("Choose each tie-break once.")
+        try:
+            named([entry.data for entry in field.entries if entry.data])
+        except UnknownTieBreak as e:
+            raise ValidationError(str(e)) from None
 
     def settings(self) -> Settings:
         return Settings(
@@ -66,11 +69,15 @@ class SeriesForm(FlaskForm):
             link_identical=bool(self.link_identical.data))
 
     def fill(self, series) -> None:
-        """The series' stored settings, for the edit page."""
+        """The series' stored settings, for the edit page; a stored tie-break SASS does not know is left out and
+        said under the tie-breaks, so the TO sees why the standings are refused and chooses again."""
         for name in ("name", "kind", "points_table", "participation", "best_n", "field_reference", "tiers",
                      "invite_top", "invite_winners", "link_identical"):
             getattr(self, name).data = getattr(series, name)
-        chosen = [t for t in series.tie_breaks.split(",") if t]
+        stored = stored_tie_breaks(series)
+        chosen = [t for t in stored if t in TIE_BREAKS]
+        self.tie_breaks.errors = [f"The stored tie-break {t!r} is not one SASS knows: choose the tie-breaks again."
+                                  for t in stored if t not in TIE_BREAKS]
         for i, entry in enumerate(self.tie_breaks.entries):
             entry.data = chosen[i] if i < len(chosen) else ""
 
