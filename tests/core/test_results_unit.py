@@ -1,11 +1,11 @@
 """Result buttons -> points and games, per format (pure)."""
 import pytest
 
-from app.core.pairing import SCORING, Format
+from app.core.pairing import Format
 from app.core.results import (BYE, ResultError, buttons, double_from_seat1, double_from_side_scores, double_sided,
                              label, outcome, plain, side_scores)
 
-SINGLE, DOUBLE, PLAIN = (SCORING[f] for f in (Format.SINGLE_SIDED, Format.DOUBLE_SIDED, Format.PLAIN))
+SINGLE, DOUBLE, PLAIN = (f.scoring for f in (Format.SINGLE_SIDED, Format.DOUBLE_SIDED, Format.PLAIN))
 
 
 def test_single_sided_buttons():

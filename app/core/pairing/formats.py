@@ -6,49 +6,58 @@ from dataclasses import dataclass
 
 
 class Format(str, enum.Enum):
+    """The stored value of each format (Tournament.format) is its enum value; everything that differs by format is
+    in its Traits below, asked by name (`t.fmt.sided_tables`), never by comparing formats (`is Format.PLAIN`)."""
+
     SINGLE_SIDED = "single"  # Netrunner single-sided swiss: one game, Corp vs Runner
     DOUBLE_SIDED = "double"  # Netrunner classic: two games a round, each player plays each side
     PLAIN = "plain"  # Magic-style swiss: one best-of-N match, no sides
 
     @property
+    def traits(self) -> "Traits":
+        return TRAITS[self]
+
+    # The format's facts, asked by services, views and templates alike.
+
+    @property
     def scoring(self) -> "Scoring":
-        return SCORING[self]
-
-    # The format's facts, asked by services, views and templates alike (never `format == "single"` elsewhere).
-
-    @property
-    def sided_tables(self) -> bool:
-        """Single-sided swiss: each table is one game, seat 1 plays Corp and seat 2 Runner."""
-        return self is Format.SINGLE_SIDED
-
-    @property
-    def netrunner(self) -> bool:
-        """Players bring a Corp and a Runner identity, and a cut game is one Corp-versus-Runner game."""
-        return self is not Format.PLAIN
-
-    @property
-    def games_per_round(self) -> int:
-        return self.scoring.games_per_round
-
-    @property
-    def custom_results(self) -> bool:
-        """A result beyond the one-tap buttons can be entered: both games' points (double-sided), games won and
-        drawn (plain). Single-sided results are the buttons alone."""
-        return self is not Format.SINGLE_SIDED
-
-    @property
-    def counts_games(self) -> bool:
-        """Plain swiss: a match is best of N games; the result is games won and drawn, and the TO picks the
-        tiebreaker system (Magic or WoW)."""
-        return self is Format.PLAIN
+        return self.traits.scoring
 
     @property
     def label(self) -> str:
-        return {
-            Format.SINGLE_SIDED: "Single-sided swiss",
-            Format.DOUBLE_SIDED: "Double-sided swiss",
-            Format.PLAIN: "Plain swiss",
-        }[self]
+        return self.traits.label
+
+    @property
+    def sided_tables(self) -> bool:
+        return self.traits.sided_tables
+
+    @property
+    def both_sides(self) -> bool:
+        return self.traits.both_sides
+
+    @property
+    def counts_games(self) -> bool:
+        return self.traits.counts_games
+
+    @property
+    def netrunner(self) -> bool:
+        return self.traits.netrunner
+
+    @property
+    def custom_results(self) -> bool:
+        return self.traits.custom_results
+
+    @property
+    def games_per_round(self) -> int:
+        return self.traits.scoring.games_per_round
+
+    @property
+    def cut_kinds(self) -> tuple[str, ...]:
+        return self.traits.cut_kinds
+
+    @property
+    def tiebreakers(self) -> str:
+        return self.traits.tiebreakers
 
 
 class Side(str, enum.Enum):
@@ -77,8 +86,44 @@ class Scoring:
         return self.win * self.games_per_round
 
 
-SCORING = {
-    Format.SINGLE_SIDED: Scoring(win=3, tie=1, loss=0, bye=3, games_per_round=1),
-    Format.DOUBLE_SIDED: Scoring(win=3, tie=1, loss=0, bye=6, games_per_round=2),
-    Format.PLAIN: Scoring(win=3, tie=1, loss=0, bye=3, games_per_round=1, bye_game_wins=2),
+@dataclass(frozen=True)
+class Traits:
+    """What differs by format, each asked by its name. No field has a default: a format added without deciding
+    one of them fails where TRAITS is built (tests/core/pairing/test_formats.py holds every format to it).
+
+    A table is exactly one of `sided_tables`, `both_sides` or `counts_games`: what its result is and how it
+    pairs."""
+
+    label: str
+    scoring: Scoring
+    # Single-sided swiss: each table is one game, seat 1 plays Corp and seat 2 Runner; sides are balanced by the
+    # pairing (its score factor), and a round is one game (the round advice's simulations are of it).
+    sided_tables: bool
+    # Double-sided swiss: a table is two games, each player Corp in one; the result is both games' points.
+    both_sides: bool
+    # Plain swiss: a match is best of N games; the result is games won and drawn, and the TO picks the
+    # tiebreaker system (Magic or WoW) and power pairing.
+    counts_games: bool
+    # Players bring a Corp and a Runner identity, and a cut game is one Corp-versus-Runner game.
+    netrunner: bool
+    # A result beyond the one-tap buttons can be entered: both games' points (double-sided), games won and
+    # drawn (plain). Single-sided results are the buttons alone.
+    custom_results: bool
+    cut_kinds: tuple[str, ...]  # the eliminations its cut may take, the default first (app/core/brackets.py)
+    tiebreakers: str  # the tiebreaker system when the TO chose none (app/core/pairing/tiebreakers.py)
+
+
+TRAITS = {
+    Format.SINGLE_SIDED: Traits(
+        label="Single-sided swiss", scoring=Scoring(win=3, tie=1, loss=0, bye=3, games_per_round=1),
+        sided_tables=True, both_sides=False, counts_games=False, netrunner=True, custom_results=False,
+        cut_kinds=("double", "single"), tiebreakers="netrunner"),
+    Format.DOUBLE_SIDED: Traits(
+        label="Double-sided swiss", scoring=Scoring(win=3, tie=1, loss=0, bye=6, games_per_round=2),
+        sided_tables=False, both_sides=True, counts_games=False, netrunner=True, custom_results=True,
+        cut_kinds=("double", "single"), tiebreakers="netrunner"),
+    Format.PLAIN: Traits(
+        label="Plain swiss", scoring=Scoring(win=3, tie=1, loss=0, bye=3, games_per_round=1, bye_game_wins=2),
+        sided_tables=False, both_sides=False, counts_games=True, netrunner=False, custom_results=True,
+        cut_kinds=("single",), tiebreakers="magic"),
 }
