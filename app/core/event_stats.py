@@ -169,10 +169,10 @@ _PLAIN = "plain"
 def _shape(fmt: Format, key: str, intentional_draw: bool, one_side: Optional[str]) -> tuple:
     """A result's games by seat: (seat index of the Corp, winning side or None, intentional draw) per game, or
     (_PLAIN, seat index of the winner or None, intentional draw) for a plain match."""
-    if fmt is Format.PLAIN:
+    if fmt.counts_games:
         points = results.outcome(fmt, key).points
         return (_PLAIN, 0 if points[0] > points[1] else 1 if points[1] > points[0] else None, intentional_draw)
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         if not results.games_known(key):
             return ()  # a file's total that does not say who won as which side: no game to count (docs/domain.md 13)
         (one_corp, one_runner), (two_corp, two_runner) = results.side_scores(key)

@@ -123,7 +123,7 @@ def grouped() -> list[tuple[Category, list[Infraction]]]:
 def games(fmt: Format, kind: Kind) -> tuple[int, ...]:
     """Which values of Penalty.game a penalty of this kind may name in this format: a double-sided game loss
     names game 1 or 2 (the two games of the round); everything else names the round (ROUND)."""
-    if kind is Kind.GAME_LOSS and Format(fmt) is Format.DOUBLE_SIDED:
+    if kind is Kind.GAME_LOSS and Format(fmt).both_sides:
         return (1, 2)
     return (ROUND,)
 
@@ -163,9 +163,9 @@ def penalized(fmt: Format, current: Optional[str], seat: int, kind: Kind, game: 
         """A pair from the penalized player's side, put in the Outcome's order (and back)."""
         return pair if seat == 0 else (pair[1], pair[0])
 
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         return outcome(fmt, "runner" if seat == 0 else "corp")
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         if kind is Kind.MATCH_LOSS:
             return double_games(mine(lost), mine(lost))
         if current is not None:

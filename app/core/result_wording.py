@@ -39,7 +39,7 @@ def _reading(fmt: Format, key: str, seat: int) -> tuple[Ending, str, str, int]:
     the margin that orders the choices)."""
     fmt = Format(fmt)
     outcome = results.outcome(fmt, key)
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         if outcome.intentional_draw:
             return Ending.AGREED, "", "", 0
         mine, theirs = outcome.points if seat == FIRST else outcome.points[::-1]
@@ -47,7 +47,7 @@ def _reading(fmt: Format, key: str, seat: int) -> tuple[Ending, str, str, int]:
         return ending, "", "" if ending is Ending.DREW else " as Corp" if seat == FIRST else " as Runner", 0
     mine, theirs = outcome.points if seat == FIRST else outcome.points[::-1]
     ending = Ending.WON if mine > theirs else Ending.LOST if mine < theirs else Ending.DREW
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         if not results.games_known(key):  # an imported total without its games: the score is all there is
             return ending, f"{mine}-{theirs}", "", mine - theirs
         (a1, b1), (a2, b2) = results.side_scores(outcome.key)  # (as Corp, as Runner) of seat 1, then seat 2

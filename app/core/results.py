@@ -35,9 +35,9 @@ class Outcome:
 def buttons(fmt: Format) -> list[tuple[str, str]]:
     """(key, label) of the one-tap buttons for a format, in display order."""
     fmt = Format(fmt)
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         return [("corp", "Corp win"), ("runner", "Runner win"), ("tie", "Tie"), ("id", "Intentional draw")]
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         return _double_buttons()
     return [("2-0", "2-0"), ("2-1", "2-1"), ("1-2", "1-2"), ("0-2", "0-2"), ("1-1", "1-1 draw")]
 
@@ -48,7 +48,7 @@ def outcome(fmt: Format, key: str) -> Outcome:
     every table's result, and an Outcome never changes (frozen)."""
     fmt = Format(fmt)
     s = fmt.scoring
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         table = {
             "corp": Outcome("corp", (s.win, s.loss)),
             "runner": Outcome("runner", (s.loss, s.win)),
@@ -58,7 +58,7 @@ def outcome(fmt: Format, key: str) -> Outcome:
         if key not in table:
             raise ResultError(f"Unknown result {key[:20]!r}.")
         return table[key]
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         if GAME_SEP in key:
             return double_games(*_split_games(key))
         numbers = _parse_numbers(key)
@@ -154,7 +154,7 @@ def label(fmt: Format, key: str | None) -> str:
     text = dict(buttons(fmt)).get(key)
     if text is not None:
         return text
-    if fmt is Format.DOUBLE_SIDED and GAME_SEP in key:  # both games; a bare total (result history) reads as it is
+    if fmt.both_sides and GAME_SEP in key:  # both games; a bare total (result history) reads as it is
         try:
             return _double_label(outcome(fmt, key))
         except ResultError:
@@ -248,7 +248,7 @@ def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games:
     fmt = Format(fmt)
     s = fmt.scoring
     seats = sorted(seats, key=lambda seat: seat[0])
-    if fmt is Format.SINGLE_SIDED and len(seats) == 2 and seats[1][1] == "corp":
+    if fmt.sided_tables and len(seats) == 2 and seats[1][1] == "corp":
         seats.reverse()
     drawn = 0
     if is_bye:

@@ -49,7 +49,7 @@ def simulated_sizes() -> list[int]:
 def top8_recall(fmt: Format, players: int, rounds: int) -> Optional[Recall]:
     """The figures for a single-sided event of `players` after `rounds`; None for other formats (a round there
     is not one game), for fields of CUT players or fewer (everyone makes the top 8), or before round 1."""
-    if Format(fmt) is not Format.SINGLE_SIDED or players <= CUT or rounds < 1:
+    if not Format(fmt).sided_tables or players <= CUT or rounds < 1:
         return None
     table = _table()
     size = min(simulated_sizes(), key=lambda n: (abs(math.log(n / players)), n))

@@ -30,7 +30,7 @@ class CutError(ValueError):
 
 def kinds_for(fmt: Format) -> tuple[str, ...]:
     """Netrunner events cut to double elimination (or single); plain swiss cuts to single elimination."""
-    return ("single",) if Format(fmt) is Format.PLAIN else ("double", "single")
+    return Format(fmt).cut_kinds
 
 
 def swiss_standings(tournament: Tournament):

@@ -42,7 +42,7 @@ def pair_round(
     if round_number is None:
         round_number = max((g.round for g in games), default=0) + 1
     with gc_paused():
-        if fmt is Format.PLAIN:
+        if fmt.counts_games:
             from .plain import pair_plain  # written beside this module; imported when first needed
 
             return pair_plain(entrants, games, round_number, seed, power_pairing, solver, strengths)

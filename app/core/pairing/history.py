@@ -74,7 +74,7 @@ class History:
         by round 10, and plain swiss pairing and every standings page fold them all again."""
         records = self.records
         bye_game_wins = self.format.scoring.bye_game_wins
-        sided = self.format is Format.SINGLE_SIDED
+        sided = self.format.sided_tables
         corp = Side.CORP
         last_round = self.last_round
         for g in games:

@@ -11,7 +11,7 @@ from .types import Entrant, Game
 def random_result(fmt: Format, rnd: random.Random, tie_rate: float = 0.05) -> tuple[int, int]:
     """Points of (player, opponent) for one round's result."""
     s = fmt.scoring
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         games = [rnd.choice(((s.win, s.loss), (s.loss, s.win))) if rnd.random() >= tie_rate else (s.tie, s.tie)
                  for _ in range(s.games_per_round)]
         return sum(g[0] for g in games), sum(g[1] for g in games)
@@ -32,9 +32,9 @@ def play_rounds(fmt: Format, entrants: list, rounds: int, seed=0, games=None, **
                 games.append(Game(plan.round, p.player, None, fmt.scoring.bye))
                 continue
             a, b = random_result(fmt, rnd)
-            side = Side.CORP if fmt is Format.SINGLE_SIDED else None
+            side = Side.CORP if fmt.sided_tables else None
             match = {}
-            if fmt is Format.PLAIN:  # a best-of-three: 2-0 / 0-2, or a 1-1 draw
+            if fmt.counts_games:  # a best-of-three: 2-0 / 0-2, or a 1-1 draw
                 match = dict(player_games=2 * (a > b) + (a == b), opponent_games=2 * (b > a) + (a == b))
             games.append(Game(plan.round, p.player, p.opponent, a, b, player_side=side, **match))
     return games

@@ -60,7 +60,7 @@ def _pair(fmt: Format, active: list, met: dict, byes: dict, rnd: random.Random):
         while left:
             a = left.pop()
             pick = next((k for k in range(len(left) - 1, -1, -1) if not _met(met, a, left[k])), None)
-            if pick is None and attempt == TRIES and fmt is Format.SINGLE_SIDED:
+            if pick is None and attempt == TRIES and fmt.sided_tables:
                 pick = next((k for k in range(len(left) - 1, -1, -1) if _rematch_ok(met, a, left[k])), None)
             if pick is None:
                 break
@@ -92,7 +92,7 @@ def _game(fmt: Format, r: int, a, b, met: dict, byes: dict, rnd: random.Random) 
     if b is None:
         byes[a] += 1
         return Game(r, a, None, s.bye)
-    if fmt is Format.DOUBLE_SIDED:
+    if fmt.both_sides:
         pts = [_result(s, rnd) for _ in range(s.games_per_round)]
         met[a].append((b, None))
         met[b].append((a, None))

@@ -44,7 +44,7 @@ def _play(config: Config, event_seed: int, rnd: int, player, opponent, ratings: 
     """One result. Its dice depend only on the event, round, players and sides, not on the rest of the round."""
     scoring = config.fmt.scoring
     rng = random.Random(f"{event_seed}:{rnd}:{player}:{opponent}")
-    if config.fmt is Format.SINGLE_SIDED:  # `player` is the Corp
+    if config.fmt.sided_tables:  # `player` is the Corp
         p_win = _win_probability(ratings[player] + config.corp_advantage, ratings[opponent])
         if rng.random() < config.tie_rate:
             return Game(rnd, player, opponent, scoring.tie, scoring.tie, player_side=Side.CORP)
@@ -53,9 +53,9 @@ def _play(config: Config, event_seed: int, rnd: int, player, opponent, ratings: 
                     scoring.loss if won else scoring.win, player_side=Side.CORP)
     p_win = _win_probability(ratings[player], ratings[opponent])
     results = []  # per game: 1 player won, 0 tie, -1 opponent won
-    for _ in range(2 if config.fmt is Format.DOUBLE_SIDED else 3):
+    for _ in range(2 if config.fmt.both_sides else 3):
         results.append(0 if rng.random() < config.tie_rate else (1 if rng.random() < p_win else -1))
-    if config.fmt is Format.DOUBLE_SIDED:
+    if config.fmt.both_sides:
         results = results[:2]
         value = {1: (scoring.win, scoring.loss), 0: (scoring.tie, scoring.tie), -1: (scoring.loss, scoring.win)}
         return Game(rnd, player, opponent, sum(value[r][0] for r in results), sum(value[r][1] for r in results))

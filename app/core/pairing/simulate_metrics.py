@@ -69,7 +69,7 @@ def measure(fmt: Format, games: Sequence[Game], finishers: Iterable) -> EventSta
             pair = frozenset((g.player, g.opponent))
             before = met.get(pair, 0)
             stats.rematches += before > 0
-            if fmt is Format.SINGLE_SIDED:
+            if fmt.sided_tables:
                 corp = g.player if g.player_side is Side.CORP else g.opponent
                 stats.violations += before >= 2 or (before == 1 and sides_met[pair] == corp)
                 sides_met[pair] = corp
@@ -80,7 +80,7 @@ def measure(fmt: Format, games: Sequence[Game], finishers: Iterable) -> EventSta
             points[g.player] = points.get(g.player, 0) + g.player_points
             if g.opponent is not None:
                 points[g.opponent] = points.get(g.opponent, 0) + g.opponent_points
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         history = History(fmt, games)
         stats.uneven_players = sum(abs(history[p].bias) > history[p].games % 2 for p in finishers)
     return stats

@@ -43,8 +43,8 @@ def pair_sided(
     strengths=None,
 ) -> RoundPlan:
     fmt = Format(fmt)
-    model = CostModel(cost_model, fmt.scoring.round_points, score_factor, sided=fmt is Format.SINGLE_SIDED)
-    rules = (SingleSidedRules if fmt is Format.SINGLE_SIDED else DoubleSidedRules)(history, model)
+    model = CostModel(cost_model, fmt.scoring.round_points, score_factor, sided=fmt.sided_tables)
+    rules = (SingleSidedRules if fmt.sided_tables else DoubleSidedRules)(history, model)
     rng = random.Random(f"{seed}:{round_number}")
     active = [e for e in entrants if not e.dropped]
     requested = [e.id for e in active if e.asks_bye(round_number)]

@@ -30,7 +30,7 @@ WOW_OPPONENT_FLOOR = -3  # MANTIS: no single opponent contributes worse than -3
 
 def default_tiebreakers(fmt: Format) -> str:
     """Netrunner events (single- and double-sided) use Cobra's SoS/ESoS; plain swiss uses the MTR."""
-    return "magic" if Format(fmt) is Format.PLAIN else "netrunner"
+    return Format(fmt).tiebreakers
 
 
 Column = tuple[list[int], int]  # one tiebreaker: a numerator per entrant over one common denominator

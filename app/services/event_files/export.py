@@ -14,7 +14,6 @@ from ...extensions import db
 from ...models import Match, Player, Round, Seat, Tournament
 from ...core.cards import card
 from ...core.decklists import title
-from ...core.pairing import Format
 from ...core.results import BYE, label, side_scores
 from .. import cut as cut_service
 from ..decklists import all_lists
@@ -108,8 +107,8 @@ def games_csv(t: Tournament) -> str:
         .order_by(Round.number, Match.table)
     )
     fmt = t.fmt
-    plain = fmt is Format.PLAIN
-    double = fmt is Format.DOUBLE_SIDED
+    plain = fmt.counts_games
+    double = fmt.both_sides
     names = {pid: safe_cell(name) for pid, name in
              db.session.execute(sa.select(Player.id, Player.name).where(Player.tournament_id == t.id))}
     labels: dict = {}

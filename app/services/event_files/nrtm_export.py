@@ -32,7 +32,7 @@ def export(tournament: Tournament, url: str, app_name: str = "SASS") -> dict:
     """The event as the public sees it, as an NRTM document: published swiss rounds and the standings they
     give, then the cut rounds. Never with `abrTournamentId`: AlwaysBeRunning takes a file naming its event only
     from a TO logged in there (app/services/abr/uploads.py `build`, docs/api.md)."""
-    single = tournament.fmt is Format.SINGLE_SIDED
+    single = tournament.fmt.sided_tables
     standings = state.standings(tournament, published_only=True, cut_first=False)  # ranks: the swiss placings
     # numbered among the players the file holds: a player still on the waitlist or out before round 1 never
     # played and is not in it (ABR would show them as having played), a disqualified one is last
@@ -122,12 +122,12 @@ def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
                   match_result: Optional[str] = None) -> dict:
     """A seat's scores; a penalty (Seat.penalty) comes off them, as the file it was imported from had it: a
     negative score, on a double-sided player's side score of 0 where there is one."""
-    points = seat.points if seat is not None else (None if fmt is Format.SINGLE_SIDED else 0)
+    points = seat.points if seat is not None else (None if fmt.sided_tables else 0)
     penalty = seat.penalty if seat is not None else 0
     if points is not None:
         points -= penalty
     player = {"id": number[seat.player_id] if seat is not None else None}
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         role = None if bye else (seat.side or ("corp" if seat.position == 1 else "runner"))
         player["role"] = role
         player["corpScore"] = points if role == "corp" else None
@@ -135,7 +135,7 @@ def _swiss_player(seat: Optional[sa.Row], bye: bool, number: dict, fmt: Format,
         player["combinedScore"] = points if seat is not None else 0
     else:
         corp = runner = None
-        if seat is not None and not bye and match_result is not None and fmt is Format.DOUBLE_SIDED:
+        if seat is not None and not bye and match_result is not None and fmt.both_sides:
             corp, runner = result_rules.side_scores(match_result)[seat.position - 1]
             if penalty and corp is not None:
                 corp, runner = (corp - penalty, runner) if corp == 0 or runner != 0 else (corp, runner - penalty)

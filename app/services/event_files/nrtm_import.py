@@ -326,7 +326,7 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
                 raise FileError(f"player {pid} plays twice in round {n}")
             seen.add(pid)
             games = None  # double-sided: (corpScore, runnerScore) when the file gives both
-            if fmt is Format.DOUBLE_SIDED and raw.get("corpScore") is not None and raw.get("runnerScore") is not None:
+            if fmt.both_sides and raw.get("corpScore") is not None and raw.get("runnerScore") is not None:
                 limit = result_rules.kept_points_limit(fmt)
                 games = (j.integer(raw["corpScore"], f"{where} {key} corpScore", -limit, MAX_POINTS),
                          j.integer(raw["runnerScore"], f"{where} {key} runnerScore", -limit, MAX_POINTS))
@@ -404,7 +404,7 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
     if (pa is None) != (pb is None):
         raise FileError(f"{where} has a score for only one player")
     side_a = side_b = None
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         if one.role is None and two.role is None:
             raise FileError(f"{where}: neither player has a role (corp or runner)")
         side_a = one.role or ("runner" if two.role == "corp" else "corp")
@@ -417,7 +417,7 @@ def _swiss_match(where: str, table: int, sides: list, intentional: bool, fmt: Fo
         games_a = games_b = None  # old Cobra files: corpScore and runnerScore 0 beside the real combinedScore
     if pa is not None and games_a and games_b:
         result = _double_games_key(where, games_a, games_b, pa, pb, warnings)
-    if pa is not None and result is None and fmt is Format.DOUBLE_SIDED and _total_only(pa, pb):
+    if pa is not None and result is None and fmt.both_sides and _total_only(pa, pb):
         result = f"{pa}-{pb}"  # the total as the file says it; which side won each game is not guessed
         if totals is not None:
             totals.append(where)
@@ -456,7 +456,7 @@ def _result_key(where: str, fmt: Format, side_a: Optional[str], pa: int, pb: int
 
 def _nearest(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
     """The result with the file's winner (or its tie) closest to the file's points."""
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         corp, runner = (pa, pb) if side_a == "corp" else (pb, pa)
         return "corp" if corp > runner else "runner" if runner > corp else ("id" if intentional else "tie")
     sign = (pa > pb) - (pa < pb)
@@ -487,7 +487,7 @@ def _double_games_key(where: str, games_a: tuple, games_b: tuple, pa: int, pb: i
 @lru_cache(maxsize=256)
 def _result_for(fmt: Format, side_a: Optional[str], pa: int, pb: int, intentional: bool) -> str:
     """The Match.result key of a scored game (cached: a big file repeats a handful of scores thousands of times)."""
-    if fmt is Format.SINGLE_SIDED:
+    if fmt.sided_tables:
         corp_points, runner_points = (pa, pb) if side_a == "corp" else (pb, pa)
         if intentional:
             key = "id"

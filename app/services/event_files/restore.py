@@ -301,7 +301,7 @@ def _check_matches(raw_matches, number: int, ids: set, fmt: Format, version: int
         if result not in results:  # each distinct result is checked once, not once per table
             try:
                 results[result] = result_rules.outcome(fmt, result).key  # a version 1 total: both games
-                if version >= 2 and fmt is Format.DOUBLE_SIDED and not result_rules.games_known(result):
+                if version >= 2 and fmt.both_sides and not result_rules.games_known(result):
                     results[result] = result  # an imported file's total that does not say its games stays so
             except result_rules.ResultError as e:
                 raise FileError(f"{where}: {e}") from None

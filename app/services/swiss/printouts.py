@@ -11,7 +11,6 @@ from markupsafe import Markup
 
 from ...models import Tournament
 from ...core.names import name_key
-from ...core.pairing import Format
 from ..results import slip_codes
 from .rounds import RoundView
 
@@ -44,7 +43,7 @@ class NameRow:
 
 def by_name(t: Tournament, rnd: RoundView) -> list[NameRow]:
     """One row per player of the round, alphabetical as people look for their name (case and accents ignored)."""
-    single = t.fmt is Format.SINGLE_SIDED
+    single = t.fmt.sided_tables
     rows = []
     for m in rnd.matches:
         for i, seat in enumerate(m.seats):
@@ -87,7 +86,7 @@ def slips(t: Tournament, rnd: RoundView, codes: bool = True, page: int = 1,
     that round only, while it holds the players printed on it; it never carries a player's link. `codes`: False
     for the site admin, who sees and reports nothing. `draw`: the codes for their addresses (the caller may keep
     them: they never change with results)."""
-    single = t.fmt is Format.SINGLE_SIDED
+    single = t.fmt.sided_tables
     tables = slip_tables(rnd)[(page - 1) * SLIPS_PER_PAGE:page * SLIPS_PER_PAGE]
     qrs = draw([slip_codes.url(t, rnd.slip_ref, m.table, [s.name for s in m.seats]) for m in tables]) if codes \
         else [None] * len(tables)

@@ -82,18 +82,25 @@ class TournamentForm(FlaskForm):
                     "pairings those rules rate the same. Players without a rating count as average. "
                     "Off: those choices are left to the event's random seed.")
 
+    def _chosen(self) -> Format | None:
+        """The chosen format; None while the field holds none (its own error says so)."""
+        try:
+            return Format(self.format.data)
+        except ValueError:
+            return None
+
     def validate_score_factor(self, field) -> None:
         """Checked for single-sided, the one format that uses it; elsewhere a bad entry falls back to the default."""
         try:
             field.parsed = parse_score_factor(field.data)
         except ValueError as e:
-            if self.format.data == Format.SINGLE_SIDED.value:
+            if (fmt := self._chosen()) and fmt.sided_tables:
                 raise ValidationError(str(e)) from None
             field.parsed = Fraction(default_score_factor())
 
     def validate_tiebreakers(self, field) -> None:
         """Checked only where it matters: the other formats use their own tiebreakers."""
-        if self.format.data == Format.PLAIN.value and field.data not in {c.value for c in field.choices}:
+        if (fmt := self._chosen()) and fmt.counts_games and field.data not in {c.value for c in field.choices}:
             raise ValidationError("Choose one of the tiebreaker systems.")
 
     def apply(self, tournament) -> None:
@@ -105,7 +112,7 @@ class TournamentForm(FlaskForm):
         tournament.planned_rounds = self.planned_rounds.data
         if self.round_minutes.data is not None:  # left empty: the length stays as it was
             tournament.round_minutes = self.round_minutes.data
-        plain = self.format.data == Format.PLAIN.value
+        plain = self._chosen().counts_games
         tournament.tiebreakers = self.tiebreakers.data if plain else None
         tournament.power_pairing = bool(self.power_pairing.data) if plain else False
         tournament.single_report = bool(self.single_report.data)

@@ -15,7 +15,6 @@ from flask import Blueprint, abort, current_app, request, url_for
 from ...core import results
 from ...extensions import db
 from ...models import Match, Player, Round, Seat
-from ...core.pairing import Format
 from ...services import cut as cut_service
 from ...services import event_stats
 from .. import page_cache, shared_answers
@@ -128,7 +127,7 @@ def _pairings(t, number: int):
     round_id = db.session.scalar(sa.select(Round.id).filter_by(tournament_id=t.id, number=number, published=True))
     if round_id is None:
         return None
-    single = t.fmt is Format.SINGLE_SIDED
+    single = t.fmt.sided_tables
     reports = participation.api_states(t, round_id)
     pairings = []
     for mid, table, bye, result, draw, player, name, position, side, points, games_won in db.session.execute(
@@ -142,10 +141,10 @@ def _pairings(t, number: int):
         seat = {"player": player, "name": name, "points": points}
         if single and not bye:
             seat["side"] = side or ("corp" if position == 1 else "runner")
-        if t.fmt is Format.PLAIN:
+        if t.fmt.counts_games:
             seat["games_won"] = games_won
         pairings[-1]["seats"].append(seat)
-    if t.fmt is Format.DOUBLE_SIDED:
+    if t.fmt.both_sides:
         for row in pairings:
             if not row["bye"] and row["result"] is not None and len(row["seats"]) == 2:
                 for seat, (corp, runner) in zip(row["seats"], results.side_scores(row["result"])):  # seat order
@@ -170,7 +169,7 @@ def _standings(t):
                "losses": s.losses, "ties": s.ties, "byes": s.byes, "dropped": s.dropped,
                "status": table.words.get(s.player, ""),
                "tiebreakers": {name: _number(v) for name, v in zip(TIEBREAKERS[system], s.tiebreakers)}}
-        if t.fmt is Format.SINGLE_SIDED:
+        if t.fmt.sided_tables:
             row.update(corp=s.corp, runner=s.runner, side_balance=s.side_bias, side_label=s.side_label)
         rows.append(row)
     return {"tiebreakers": list(TIEBREAKERS[system]), "standings": rows}

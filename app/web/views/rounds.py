@@ -377,9 +377,9 @@ def _outcome(t, form: ResultForm) -> results.Outcome:
     first, second = form.first.data, form.second.data
     if first is None or second is None:
         raise results.ResultError("Enter both numbers of the custom result.")
-    if t.fmt is Format.DOUBLE_SIDED:  # seat 1's points in game 1 (as Corp) and game 2 (as Runner)
+    if t.fmt.both_sides:  # seat 1's points in game 1 (as Corp) and game 2 (as Runner)
         return results.double_from_seat1(first, second)
-    if t.fmt is Format.PLAIN:
+    if t.fmt.counts_games:
         return results.plain(first, second, form.drawn.data or 0)
     raise results.ResultError("Single-sided results are Corp win, Runner win, Tie or Intentional draw.")
 
