@@ -15,13 +15,13 @@
     button.addEventListener("click", function () { window.print(); });
   });
 
-  /* <select name=format> with <fieldset class="format-only" data-format="single">: show only the chosen
-     format's settings (all stay in the page without JavaScript). */
+  /* <select name=format> with <fieldset class="format-only" data-formats="single double">: show only the chosen
+     format's settings (all stay in the page without JavaScript); the server says which formats each is for. */
   var select = document.querySelector("select[name=format]");
   if (select) {
     var sync = function () {
       Array.prototype.forEach.call(document.querySelectorAll(".format-only"), function (box) {
-        box.hidden = box.getAttribute("data-format") !== select.value;
+        box.hidden = box.getAttribute("data-formats").split(" ").indexOf(select.value) < 0;
       });
     };
     select.addEventListener("change", sync);

@@ -25,12 +25,15 @@ def test_an_inline_script_is_refused_and_reported(browser, live_server, page_wat
 def test_format_settings_and_confirmations_work_from_the_script_file(page, organizer, log_in, seed_swiss):
     log_in(page, organizer["email"])
     page.goto("/tournaments/new")
-    single, plain = page.locator("[data-format=single]"), page.locator("[data-format=plain]")
+    single, plain = page.locator("[data-formats~=single]"), page.locator("[data-formats~=plain]")
     page.get_by_label("Format").select_option("plain")
     expect(plain).to_be_visible()
     expect(single).to_be_hidden()
     page.get_by_label("Format").select_option("single")
     expect(single).to_be_visible()
+    expect(plain).to_be_hidden()
+    page.get_by_label("Format").select_option("double")
+    expect(single).to_be_hidden()
     expect(plain).to_be_hidden()
 
     event = seed_swiss(organizer["id"], [("Ana", "", ""), ("Ben", "", "")], rounds=0)

@@ -82,6 +82,12 @@ class TournamentForm(FlaskForm):
                     "pairings those rules rate the same. Players without a rating count as average. "
                     "Off: those choices are left to the event's random seed.")
 
+    @staticmethod
+    def formats_with(trait: str) -> str:
+        """The formats (values, space-separated) that have this trait: which of the page's settings go with which
+        format (static/app.js shows them), decided here rather than in the page."""
+        return " ".join(f.value for f in Format if getattr(f, trait))
+
     def _chosen(self) -> Format | None:
         """The chosen format; None while the field holds none (its own error says so)."""
         try:
