@@ -92,7 +92,7 @@ class Event:
             if p.is_bye:
                 self.games.append(Game(plan.round, p.player, None, s.bye))
                 continue
-            if self.fmt is Format.DOUBLE_SIDED:
+            if self.fmt.both_sides:
                 pts = [self._game() for _ in range(2)]
                 a, b = sum(x for x, _ in pts), sum(y for _, y in pts)
                 self.games.append(Game(plan.round, p.player, p.opponent, a, b))
@@ -239,7 +239,7 @@ def main(argv=None) -> int:
     for name in args.formats:
         fmt = Format(name)
         for scenario in args.scenarios:
-            if scenario == "bias16" and fmt is not Format.SINGLE_SIDED:
+            if scenario == "bias16" and not fmt.sided_tables:
                 continue
             for n in sizes:
                 rows = worker_rows("bench.bench_single", fmt.value, scenario, n, ROUNDS if n < BIG else BIG_ROUNDS)

@@ -54,11 +54,11 @@ def event(fmt: Format, n: int, rounds: int = ROUNDS, seed: int = 0) -> tuple[lis
             games.append(Game(r, bye, None, s.bye))
             points[bye] += s.bye
         for a, b in zip(order[0::2], order[1::2]):
-            if fmt is Format.PLAIN:
+            if fmt.counts_games:
                 ga, gb, gd = rnd.choice(PLAIN_RESULTS)
                 pa, pb = (s.win, s.loss) if ga > gb else (s.loss, s.win) if gb > ga else (s.tie, s.tie)
                 g = Game(r, a, b, pa, pb, player_games=ga, opponent_games=gb, drawn_games=gd)
-            elif fmt is Format.DOUBLE_SIDED:
+            elif fmt.both_sides:
                 pa = rnd.choice((6, 4, 3, 3, 2, 1, 0))
                 pb = {6: 0, 4: 1, 3: 3, 2: 2, 1: 4, 0: 6}[pa]
                 g = Game(r, a, b, pa, pb)

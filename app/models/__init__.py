@@ -22,7 +22,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..extensions import db
 from ..core.identities import canonical
 from ..core.names import name_key
-from ..core.pairing import DEFAULT_SCORE_FACTOR, Format
+from ..core.pairing import DEFAULT_FORMAT, DEFAULT_SCORE_FACTOR, Format
 from ..core.player_state import DropReason
 
 
@@ -102,7 +102,7 @@ class Tournament(db.Model):
     owner_id = db.Column(db.Integer, db.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True)
     name = db.Column(db.String(120), nullable=False)
     date = db.Column(db.Date, nullable=False, default=date.today)
-    format = db.Column(db.String(10), nullable=False, default=Format.SINGLE_SIDED.value)
+    format = db.Column(db.String(10), nullable=False, default=DEFAULT_FORMAT.value)
     score_factor = db.Column(db.String(16), nullable=False,
                              default=lambda: str(Fraction(DEFAULT_SCORE_FACTOR)))  # exact: "2", "3/2"
     planned_rounds = db.Column(db.Integer)

@@ -60,6 +60,9 @@ class Format(str, enum.Enum):
         return self.traits.tiebreakers
 
 
+DEFAULT_FORMAT = Format.SINGLE_SIDED  # a new event's, the simulator's, and the model's when none is given
+
+
 class Side(str, enum.Enum):
     CORP = "corp"
     RUNNER = "runner"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .costs import DEFAULT_SCORE_FACTOR
-from .formats import Format
+from .formats import DEFAULT_FORMAT, Format
 from .simulate_chart import plot_sweep
 from .simulate_events import COST_MODELS, Config, event_seeds, run_many
 from .simulate_tables import (COMPARE_HEADER, compare_rows, markdown, means, per_event_table, summary_table,
@@ -50,7 +50,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--players", type=int, default=28)
     ap.add_argument("--rounds", type=int, default=None, help="default: ceil(log2(players)) + 1")
     ap.add_argument("--scenarios", type=_scenarios, help="several PLAYERSxROUNDS, e.g. 12x5,28x6 (overrides --players)")
-    ap.add_argument("--format", choices=[f.value for f in Format], default=Format.SINGLE_SIDED.value)
+    ap.add_argument("--format", choices=[f.value for f in Format], default=DEFAULT_FORMAT.value)
     ap.add_argument("--cost-model", choices=COST_MODELS, default="sass")
     ap.add_argument("--score-factor", type=Fraction, default=None,
                     help=f"default: the engine's ({DEFAULT_SCORE_FACTOR} for sass)")

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Optional
 
 from .api import pair_round
-from .formats import Format, Side
+from .formats import DEFAULT_FORMAT, Format, Side
 from .simulate_metrics import EventStats, measure
 from .types import Entrant, Game
 
@@ -27,7 +27,7 @@ class Config:
 
     players: int = 28
     rounds: int = 6
-    fmt: Format = Format.SINGLE_SIDED
+    fmt: Format = DEFAULT_FORMAT
     cost_model: str = "sass"
     score_factor: Optional[Fraction] = None  # None: the engine's default for the cost model
     tie_rate: float = 0.02  # chance a game is tied

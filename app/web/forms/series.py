@@ -8,7 +8,7 @@ from wtforms import BooleanField, DateField, EmailField, FieldList, HiddenField,
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ...core.pairing import Format
+from ...core.pairing import DEFAULT_FORMAT, Format
 from ...core.series import TIE_BREAKS, UnknownTieBreak
 from ...core.series.tie_breaks import named
 from ...models import SeriesKind
@@ -91,7 +91,7 @@ class NewEventForm(FlaskForm):
     name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
-                         default=Format.SINGLE_SIDED.value)
+                         default=DEFAULT_FORMAT.value)
     tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
 
 

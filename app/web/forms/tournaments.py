@@ -10,7 +10,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ...core.clock import MAX_MINUTES
-from ...core.pairing import DEFAULT_SCORE_FACTOR, Format
+from ...core.pairing import DEFAULT_FORMAT, DEFAULT_SCORE_FACTOR, Format
 from . import IntegerField, printable, strip
 from .abr import abr_event_field
 
@@ -44,7 +44,7 @@ class TournamentForm(FlaskForm):
     name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
-                         default=Format.SINGLE_SIDED.value)
+                         default=DEFAULT_FORMAT.value)
     score_factor = StringField(
         "Score factor (single-sided)", default=default_score_factor,
         description="Higher keeps equal scores together, lower balances Corp and Runner sides more. "
