@@ -72,6 +72,18 @@ def test_score_factor_is_validated_only_for_single_sided(client, organizer):
     assert _tournaments()[0].score_factor == default_score_factor()
 
 
+def test_a_format_that_is_none_is_refused_before_any_setting_asks_it(client, organizer):
+    response = client.post("/tournaments/new", data={**VALID, "format": "swiss", "score_factor": "two",
+                                                     "tiebreakers": "coin"})
+    assert response.status_code == 422 and "Not a valid choice" in response.get_data(as_text=True)
+    assert len(_tournaments()) == 0
+
+
+def test_each_format_only_box_carries_the_formats_its_trait_names(client, organizer):
+    page = client.get("/tournaments/new").get_data(as_text=True)
+    assert 'data-formats="plain"' in page and 'data-formats="single"' in page
+
+
 def test_edit(client, organizer, make_tournament):
     t = make_tournament(organizer)
     page = client.get(f"/tournaments/{t.id}/edit").get_data(as_text=True)
