@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
@@ -28,3 +30,18 @@ def test_the_stored_values_stay_as_they_were():
     """Tournament.format holds these strings: no schema change may come from a format's object."""
     assert [f.value for f in Format] == ["single", "double", "plain"]
     assert Format("plain").counts_games and not Format("single").custom_results
+
+
+def test_no_code_compares_formats_outside_their_home():
+    """What differs by format is asked of its traits: a comparison with one format (`fmt is Format.PLAIN`,
+    `format == "plain"`) anywhere else is a behaviour the next format would silently miss."""
+    root = Path(__file__).resolve().parents[3]
+    compare = re.compile(r"""(\bis(\s+not)?|[!=]=)\s*Format\.[A-Z]"""
+                         r"""|\b(format|fmt)(\.value|\.data)?\s*[!=]=\s*["'](single|double|plain)["']""")
+    found = [f"{path.relative_to(root)}:{n}" for folder in ("app", "bench", "templates")
+             for path in sorted((root / folder).rglob("*")) if path.suffix in (".py", ".html")
+             and path != root / "app/core/pairing/formats.py"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if compare.search(line)]
+    assert found == []
+    assert compare.search("if fmt is Format.PLAIN:") and compare.search("{% if t.format == 'double' %}")
+    assert not compare.search('losses = 2 if kind == "double" else 1')  # a cut's kind is no format
