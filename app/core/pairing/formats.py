@@ -1,4 +1,5 @@
-"""The three formats and their scoring: the one place where the points for a win are written."""
+"""The three formats and everything that differs between them (Traits): the one place where the points for a win are
+written, and the one place a format's behaviour is decided."""
 from __future__ import annotations
 
 import enum
