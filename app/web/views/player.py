@@ -26,6 +26,7 @@ from .. import live_parts, player_session
 from ..access import ORGANIZE, linked_player, managed_player, may
 from ..read_only import read_only
 from ..conditional import client_has, names
+from .push import page_context as push_page
 
 bp = Blueprint("player", __name__)
 
@@ -87,7 +88,7 @@ def link(slug: str, token: str):
     known, etag = _known(slug, player.id, t)
     context = _context(t, player, token, known)
     parts = _parts(context)
-    return render_template("player/me.html", **context,
+    return render_template("player/me.html", **context, **push_page(),
                            live=live_parts.htmls(parts), live_digests=live_parts.digests(parts),
                            live_url=url_for("player.live", slug=slug, token=token), live_etag=etag,
                            pace=player_page.check_pace(t))

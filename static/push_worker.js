@@ -1,0 +1,71 @@
+/* SASS's service worker (served at /push-worker.js, scope /).
+   - push: shows the message the server sent (title, body) and opens the player's page on a tap.
+   - offline: a player's page and the event's pairings and standings are fetched from the network first; each
+     answer is kept, and shown when the network is gone, with a banner saying when it was fetched, so nothing
+     stale passes for current. */
+"use strict";
+var CACHE = "sass-pages-v1";
+var KEPT = /^\/t\/[^/]+(\/p\/[^/]+|\/pairings(\/\d+)?|\/standings)?\/?$/;
+
+self.addEventListener("install", function () { self.skipWaiting(); });
+self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
+
+self.addEventListener("push", function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data && event.data.text() }; }
+  event.waitUntil(self.registration.showNotification(data.title || "SASS", {
+    body: data.body || "", tag: data.tag || undefined, renotify: true, data: { url: data.url || "/" }
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (open) {
+    for (var i = 0; i < open.length; i++) {
+      if (open[i].url === url && "focus" in open[i]) { return open[i].navigate(url).then(function (c) { return c && c.focus(); }); }
+    }
+    return self.clients.openWindow(url);
+  }));
+});
+
+var stamped = function (response) {
+  var headers = new Headers(response.headers);
+  headers.set("X-Sass-Fetched", new Date().toISOString());
+  return response.clone().text().then(function (text) {
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: headers });
+  });
+};
+
+var offline = function (kept) {
+  var when = new Date(kept.headers.get("X-Sass-Fetched") || Date.now());
+  var time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return kept.text().then(function (text) {
+    var banner = '<p class="offline-banner" role="alert"><strong>No network.</strong> This page as it was at ' +
+      time + ": it may have changed since. It comes back by itself when the network does.</p>";
+    text = text.replace(/<main([^>]*)>/, function (m) { return m + banner; });
+    return new Response(text, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  });
+};
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET" || request.mode !== "navigate") { return; }
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin || !KEPT.test(url.pathname)) { return; }
+  event.respondWith(fetch(request).then(function (response) {
+    if (response.ok) {
+      var copy = response.clone();
+      event.waitUntil(stamped(copy).then(function (s) {
+        return caches.open(CACHE).then(function (cache) { return cache.put(request, s); });
+      }));
+    }
+    return response;
+  }).catch(function () {
+    return caches.open(CACHE).then(function (cache) { return cache.match(request); }).then(function (kept) {
+      if (kept) { return offline(kept); }
+      return new Response("<!doctype html><title>No network</title><p>No network, and this page was never opened " +
+        "on this device. Try again when the network is back.</p>", { status: 503, headers: { "Content-Type": "text/html" } });
+    });
+  }));
+});
