@@ -21,6 +21,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session, aliased
 
 from ...core import push_messages as words
+from ...core.brackets import Bracket, cut_tables
 from ...core.pairing import Side
 from ...extensions import db
 from ...models import (CutEntry, JudgeCall, Match, Player, PushEvent, PushMessage, PushSubscription, Round, Seat,
@@ -131,23 +132,25 @@ def _round(t: Tournament, number: Optional[int], time_called: bool) -> list[Addr
 
 
 def _cut(t: Tournament) -> list[Addressed]:
-    from .. import cut as cut_service  # the cut's bracket: loaded only when a cut is announced
-
-    entries = db.session.execute(sa.select(CutEntry.player_id, CutEntry.seed).where(
-        CutEntry.tournament_id == t.id, CutEntry.player_id.in_(
-            sa.select(PushSubscription.player_id).where(PushSubscription.tournament_id == t.id)))).all()
-    if not entries:
+    """Each subscribed player seeded into the cut just made: their seed and first game (no game is played yet:
+    the bracket of the seeds alone, as app/services/cut.py builds it with no results)."""
+    seeds = db.session.scalars(sa.select(CutEntry.player_id).where(CutEntry.tournament_id == t.id)
+                               .order_by(CutEntry.seed)).all()
+    if not seeds or t.cut_kind is None:
         return []
-    size = db.session.scalar(sa.select(sa.func.count()).select_from(CutEntry).where(CutEntry.tournament_id == t.id))
-    bracket = cut_service.bracket(t)
+    subscribed = set(db.session.scalars(sa.select(PushSubscription.player_id)
+                                        .where(PushSubscription.tournament_id == t.id)))
+    bracket = Bracket.from_results(t.cut_kind, list(seeds), [])
+    tables = cut_tables(bracket.games)
     names = dict(db.session.execute(sa.select(Player.id, Player.name).where(Player.tournament_id == t.id)).all())
     out = []
-    for player_id, seed in entries:
-        game = next((g for g in (bracket.games if bracket else ()) if g.ready and not g.reported
-                     and player_id in g.players), None)
+    for seed, player_id in enumerate(seeds, 1):
+        if player_id not in subscribed:
+            continue
+        game = next((g for g in bracket.games if g.ready and player_id in g.players), None)
         other = next((p for p in game.players if p != player_id), None) if game else None
-        table = cut_service.game_table(t, player_id) if game else None
-        out.append(Addressed(player_id, words.cut_published(t.name, seed, size, table, names.get(other))))
+        table = tables.get(game.id, game.id) if game else None
+        out.append(Addressed(player_id, words.cut_published(t.name, seed, len(seeds), table, names.get(other))))
     return out
 
 

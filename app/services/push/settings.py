@@ -6,6 +6,7 @@ from typing import Optional
 from flask import Flask
 
 from ...core import nrdb_sign_in
+from .keys import public_key
 
 OFF = ("Notifications are off on this server: keep this page open, it updates itself.")
 VENUE = ("Notifications need this event's site on the internet (an https address); at this venue, keep this page "
@@ -26,3 +27,9 @@ def why_off(app: Flask) -> Optional[str]:
     if public.startswith("https://") and nrdb_sign_in.why_not(public) is None:
         return None
     return VENUE
+
+
+def page(app: Flask) -> dict:
+    """What the player's page shows of push: the server's key to subscribe with, or why push is off."""
+    off = why_off(app)
+    return {"push_off": off, "push_key": None if off else public_key(app)}

@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from ...services.push import outbox, sender, settings, subscriptions
-from ...services.push.keys import public_key
 from ..access import linked_player
 
 bp = Blueprint("push", __name__)
@@ -73,8 +72,3 @@ def manifest(slug: str, token: str):
     body = render_template("push/manifest.json", t=t, player=player, start=start)
     return Response(body, mimetype="application/manifest+json", headers={"Cache-Control": "private, no-store"})
 
-
-def page_context() -> dict:
-    """What the player's page shows of push: the server's key, or why it is off."""
-    off = settings.why_off(current_app)
-    return {"push_off": off, "push_key": None if off else public_key(current_app._get_current_object())}

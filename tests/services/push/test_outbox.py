@@ -255,3 +255,61 @@ def test_the_worker_and_manifest_are_served(push_app, make_user, make_tournament
     assert manifest.mimetype == "application/manifest+json"
     data = json.loads(manifest.get_data(as_text=True))
     assert data["start_url"] == page(t, players[0]) and data["display"] == "standalone"
+
+
+def test_time_called_reaches_only_the_tables_still_playing(push_app, standin, make_user, make_tournament, login):
+    client, t, players = event(make_user, make_tournament, login)
+    publish(client, t)
+    subs = {p.id: standin.subscribe() for p in players}
+    for p in players:
+        assert subscribe(push_app.test_client(), t, p, subs[p.id]).status_code == 201
+    sender.send_due(push_app)
+    from app.models import Match
+    first = db.session.scalars(sa.select(Match).where(Match.tournament_id == t.id).order_by(Match.table)).first()
+    assert client.post(f"/tournaments/{t.id}/matches/{first.id}/result", data={"result": "corp"}
+                       ).status_code in (302, 303)
+    done = set(db.session.scalars(sa.select(Seat.player_id).where(Seat.match_id == first.id)))
+    assert client.post(f"/tournaments/{t.id}/rounds/1/timer/start").status_code in (302, 303)
+    assert client.post(f"/tournaments/{t.id}/rounds/1/timer/call").status_code in (302, 303)
+    sender.send_due(push_app)
+    for p in players:
+        called = [m for m in standin.texts(subs[p.id]["endpoint"]) if "time is called" in m["body"]]
+        assert len(called) == (0 if p.id in done else 1)
+
+
+def test_a_cut_tells_each_seed_their_first_game(push_app, standin, make_user, make_tournament, login):
+    client, t, players = event(make_user, make_tournament, login)
+    subs = {p.id: standin.subscribe() for p in players}
+    for p in players:
+        assert subscribe(push_app.test_client(), t, p, subs[p.id]).status_code == 201
+    from app.models import CutEntry, Match
+    for number in (1, 2):
+        publish(client, t, number)
+        for match in db.session.scalars(sa.select(Match).join(Round).where(Round.tournament_id == t.id,
+                                                                        Round.number == number)):
+            if not match.is_bye:
+                assert client.post(f"/tournaments/{t.id}/matches/{match.id}/result", data={"result": "corp"}
+                                   ).status_code in (302, 303)
+    answer = client.post(f"/tournaments/{t.id}/cut", data={"size": 4, "kind": "single"})
+    assert answer.status_code in (302, 303)
+    sender.send_due(push_app)
+    seeds = dict(db.session.execute(sa.select(CutEntry.player_id, CutEntry.seed)
+                                    .where(CutEntry.tournament_id == t.id)).all())
+    assert len(seeds) == 4
+    names = {p.id: p.name for p in players}
+    by_seed = {s: pid for pid, s in seeds.items()}
+    for pid, seed in seeds.items():
+        (message,) = [m for m in standin.texts(subs[pid]["endpoint"]) if "top 4" in m["body"]]
+        opponent = names[by_seed[5 - seed]]  # a top 4: 1 v 4, 2 v 3
+        assert message["body"].startswith(f"You made the top 4, seed {seed}. First game: table ")
+        assert message["body"].endswith(f" against {opponent}.")
+
+
+def test_a_drop_or_disqualification_is_never_pushed(push_app, standin, make_user, make_tournament, login):
+    client, t, players = event(make_user, make_tournament, login)
+    sub = standin.subscribe()
+    assert subscribe(push_app.test_client(), t, players[0], sub).status_code == 201
+    assert push_app.test_client().post(page(t, players[0]) + "/drop").status_code in (302, 303)
+    publish(client, t)  # the dropped player is not seated: nothing for them
+    sender.send_due(push_app)
+    assert standin.texts(sub["endpoint"]) == []
