@@ -1,8 +1,8 @@
 /* SASS's service worker (served at /push-worker.js, scope /).
    - push: shows the message the server sent (title, body) and opens the player's page on a tap.
-   - offline: a player's page and the event's pairings and standings are fetched from the network first; each
-     answer is kept, and shown when the network is gone, with a banner saying when it was fetched, so nothing
-     stale passes for current. */
+   - offline: a player's page and the event's pairings and standings (and their styles and scripts) are fetched
+     from the network first; each answer is kept, and shown when the network is gone, with a banner saying when it
+     was fetched, so nothing stale passes for current. */
 "use strict";
 var CACHE = "sass-pages-v1";
 var KEPT = /^\/t\/[^/]+(\/p\/[^/]+|\/pairings(\/\d+)?|\/standings)?\/?$/;
@@ -48,11 +48,28 @@ var offline = function (kept) {
   });
 };
 
+var STATIC = /^\/static\//;
+
+var keepStatic = function (event) {  // the kept pages' styles and scripts: from the network first, else kept
+  event.respondWith(fetch(event.request).then(function (response) {
+    if (response.ok) {
+      var copy = response.clone();
+      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(event.request, copy); }));
+    }
+    return response;
+  }).catch(function () {
+    return caches.open(CACHE).then(function (cache) { return cache.match(event.request); }).then(function (kept) {
+      return kept || Response.error();
+    });
+  }));
+};
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET" || request.mode !== "navigate") { return; }
   var url = new URL(request.url);
-  if (url.origin !== self.location.origin || !KEPT.test(url.pathname)) { return; }
+  if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (STATIC.test(url.pathname)) { keepStatic(event); return; }
+  if (request.mode !== "navigate" || !KEPT.test(url.pathname)) { return; }
   event.respondWith(fetch(request).then(function (response) {
     if (response.ok) {
       var copy = response.clone();

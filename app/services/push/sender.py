@@ -74,6 +74,7 @@ def _session() -> requests.Session:
     if session is None:
         session = _local.session = requests.Session()
         session.max_redirects = 0
+        session.trust_env = False  # no proxy or .netrc from the environment: the post goes where the endpoint says
     return session
 
 
