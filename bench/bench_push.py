@@ -54,6 +54,7 @@ def main() -> None:
 
     from app import create_app
     from app.extensions import db
+    from config import database_url
     from app.models import PushEvent, PushMessage, PushSubscription, Tournament, User
     from app.services.event_files import restore
     from app.services.push import sender
@@ -63,7 +64,8 @@ def main() -> None:
     key = Vapid02()
     key.generate_keys()
     standin = PushStandIn()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": args.database_url or f"sqlite:///{folder}/bench.db",
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url(args.database_url) if args.database_url
+                      else f"sqlite:///{folder}/bench.db", "SECRET_KEY": "bench",
                       "PAGE_CACHE_DIR": f"{folder}/pages", "BACKUP_DIR": f"{folder}/backups",
                       "RATELIMIT_ENABLED": False, "ABR_SENDER": False, "PUSH": "on",
                       "PUSH_SERVICES": (standin.origin,), "VAPID_PRIVATE_KEY": key.private_pem().decode()})
@@ -86,7 +88,7 @@ def main() -> None:
             subs = [standin.subscribe() for _ in ids]
             db.session.execute(sa.insert(PushSubscription), [
                 {"tournament_id": tid, "player_id": pid, "endpoint": s["endpoint"], "p256dh": s["keys"]["p256dh"],
-                 "auth": s["keys"]["auth"]} for pid, s in zip(ids, subs)])
+                 "auth": s["keys"]["auth"]} for pid, s in zip(ids, subs, strict=True)])
             db.session.commit()
             return subs
 
@@ -130,8 +132,9 @@ def main() -> None:
         done = _wait_for(standin, len(players), 300)
         with standin.lock:
             times = sorted(r.at - start for r in standin.received)
+        missing = "" if done else ", NOT ALL"
         print(f"{len(players)} subscribed players: publish -> first message {times[0]:.3f} s, half "
-              f"{times[len(times) // 2]:.3f} s, last {times[-1]:.3f} s ({len(times)} delivered{'' if done else ', NOT ALL'}"
+              f"{times[len(times) // 2]:.3f} s, last {times[-1]:.3f} s ({len(times)} delivered{missing}"
               f"; refused {len(standin.refused)}); CPU of this process {time.process_time() - cpu:.1f} s")
         sender.stop(app)
     standin.close()

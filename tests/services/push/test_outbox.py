@@ -173,7 +173,6 @@ def test_the_opponent_is_asked_to_confirm_and_a_judge_call_taken_is_announced(pu
     opponent = next(p for p in players if p.id == seats[reporter.id][2])
     sub = standin.subscribe()
     assert subscribe(push_app.test_client(), t, opponent, sub).status_code == 201
-    from app.models import Match
     match_id = db.session.scalar(sa.select(Seat.match_id).join(Round).where(Round.tournament_id == t.id,
                                                                           Seat.player_id == reporter.id))
     answer = push_app.test_client().post(page(t, reporter) + "/report", data={"match": match_id,
@@ -182,7 +181,6 @@ def test_the_opponent_is_asked_to_confirm_and_a_judge_call_taken_is_announced(pu
     sender.send_due(push_app)
     (message,) = standin.texts(sub["endpoint"])
     assert message["body"] == f"Round 1: {reporter.name} reported your game. Confirm or dispute it."
-    assert Match  # the report went to the reporter's table
 
 
 def test_subscriptions_are_checked_and_belong_to_their_player(push_app, standin, make_user, make_tournament,
@@ -313,3 +311,40 @@ def test_a_drop_or_disqualification_is_never_pushed(push_app, standin, make_user
     publish(client, t)  # the dropped player is not seated: nothing for them
     sender.send_due(push_app)
     assert standin.texts(sub["endpoint"]) == []
+
+
+def test_a_judge_taking_the_call_and_a_freed_place_reach_the_player(push_app, standin, make_user, make_tournament,
+                                                                    login):
+    from app.models import JudgeCall, User, WaitlistEntry
+    from app.services.check_in import waitlist
+
+    client, t, players = event(make_user, make_tournament, login)
+    publish(client, t)
+    caller = players[0]
+    sub = standin.subscribe()
+    phone = push_app.test_client()
+    assert subscribe(phone, t, caller, sub).status_code == 201
+    assert phone.post(page(t, caller) + "/judge", data={"reason": "a ruling"}).status_code in (302, 303)
+    owner = db.session.scalar(sa.select(User).where(User.email == "to@example.com"))
+    owner.display_name = "Jo"
+    db.session.commit()
+    call_id = db.session.scalar(sa.select(JudgeCall.id).where(JudgeCall.player_id == caller.id))
+    assert client.post(f"/tournaments/{t.id}/judge-calls/{call_id}/claim").status_code in (302, 303)
+    sender.send_due(push_app)
+    table = seating(t)[caller.id][0]
+    bodies = [m["body"] for m in standin.texts(sub["endpoint"])]
+    expected = f"Jo is on the way to table {table}." if seating(t)[caller.id][2] is not None else "Jo is on the way"
+    assert any(b.startswith(expected.rstrip(".")) for b in bodies), bodies
+
+    waiting = Player(tournament_id=t.id, name="Waiting Wu", dropped=True)
+    db.session.add(waiting)
+    db.session.flush()
+    db.session.add(WaitlistEntry(tournament_id=t.id, player_id=waiting.id, position=1))
+    db.session.commit()
+    later = standin.subscribe()
+    assert subscribe(phone, t, waiting, later).status_code == 201
+    assert waitlist.let_in(t, waiting.id)
+    db.session.commit()
+    sender.send_due(push_app)
+    assert [m["body"] for m in standin.texts(later["endpoint"])] == [
+        "A place is free: you are in the event now (off the waitlist)."]
