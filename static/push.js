@@ -14,7 +14,15 @@
   var on = document.getElementById("push-on"), stop = document.getElementById("push-stop");
   var state = document.getElementById("push-state");
   var registering = navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: "/" });
-  if (!on) { return; }  // push is off here: the worker still keeps the page for offline use
+  var keep = function (reg) {  // the event's pairings and standings, kept by the worker for when the network goes
+    if (reg.active) {
+      reg.active.postMessage({ keep: (box.getAttribute("data-keep") || "").split(" ").filter(Boolean) });
+    }
+  };
+  // when the page opens, and when its parts change (a round published, a result in: static/player_live.js)
+  document.addEventListener("sass:parts", function () { navigator.serviceWorker.ready.then(keep); });
+  navigator.serviceWorker.ready.then(keep).catch(function () {});
+  if (!on) { return; }  // push is off here: the worker still keeps the pages for offline use
   if (!("PushManager" in window) || !("Notification" in window)) {
     state.textContent = "This browser cannot show notifications: keep this page open, it updates itself.";
     return;

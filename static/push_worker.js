@@ -48,6 +48,21 @@ var offline = function (kept) {
   });
 };
 
+self.addEventListener("message", function (event) {  // a player's page asks to keep its event's other pages
+  var urls = (event.data && event.data.keep) || [];
+  event.waitUntil(Promise.all(urls.filter(function (u) {
+    var url = new URL(u, self.location.origin);
+    return url.origin === self.location.origin && KEPT.test(url.pathname);
+  }).map(function (u) {
+    return fetch(u, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) { return null; }
+      return stamped(response).then(function (s) {
+        return caches.open(CACHE).then(function (cache) { return cache.put(u, s); });
+      });
+    }).catch(function () { return null; });
+  })));
+});
+
 var STATIC = /^\/static\//;
 
 var keepStatic = function (event) {  // the kept pages' styles and scripts: from the network first, else kept
@@ -70,7 +85,9 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
   if (STATIC.test(url.pathname)) { keepStatic(event); return; }
   if (request.mode !== "navigate" || !KEPT.test(url.pathname)) { return; }
-  event.respondWith(fetch(request).then(function (response) {
+  // revalidated, never the browser's own copy: offline, only the kept copy under its banner may answer
+  event.respondWith(fetch(request.url, { cache: "no-cache", credentials: "same-origin", redirect: "manual" })
+    .then(function (response) {
     if (response.ok) {
       var copy = response.clone();
       event.waitUntil(stamped(copy).then(function (s) {

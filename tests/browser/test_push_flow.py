@@ -131,8 +131,11 @@ def test_notify_me_then_the_round_on_the_lock_screen(push_on, roster, new_contex
     expect(phone.locator(".offline-banner")).to_contain_text("No network")
     expect(phone.locator("h1")).to_have_text(name)
     phone.screenshot(path=str(screenshots / "push_offline_360.png"), full_page=True)
+    phone.goto(f"/t/{link.split('/')[2]}/pairings")  # kept by the worker when the player's page opened
+    expect(phone.locator(".offline-banner")).to_contain_text("No network")
+    expect(phone.locator("main")).to_contain_text(name)
     context.set_offline(False)
-    phone.reload()
+    phone.goto(link)
     expect(phone.locator(".offline-banner")).to_have_count(0)
 
     box = phone.locator("#push-box")
