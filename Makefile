@@ -6,7 +6,7 @@ export FLASK_APP := wsgi
 
 PORT ?= 5000
 
-.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry bench-hall bench-player-check
+.PHONY: run venue test cards bench bench-web bench-routes bench-load bench-public bench-proxy bench-uploads bench-abr bench-restore bench-backup-follow bench-participation bench-stats bench-player-live bench-ranking bench-series bench-recall bench-import simulate sweep clean bench-ratings bench-round-entry bench-hall bench-player-check bench-push
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,10 @@ bench-uploads: $(VENV)/.installed
 # an ABR send of a finished 300-player event to a stand-in ABR on 127.0.0.1 (build, click, send, click to sent)
 bench-abr: $(VENV)/.installed
 	$(PY) -m bench.bench_abr
+
+# a published round's push messages to 2,000 players, through the outbox and sender, to a stand-in push service
+bench-push: $(VENV)/.installed
+	$(PY) -m bench.bench_push
 
 bench-series: $(VENV)/.installed
 	$(PY) -m bench.bench_series

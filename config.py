@@ -194,6 +194,23 @@ class Config:
     # Each worker process sends queued uploads from a thread of its own, started by its first request; 0 turns it
     # off (the tests start it themselves).
     ABR_SENDER = _env_flag("ABR_SENDER", True)
+    # Push to players' phones (app/services/push/, docs/api.md): "auto" pushes only from a public https PUBLIC_URL
+    # (a venue laptop has no internet, and browsers subscribe only from a secure page), "on" always, "off" never.
+    PUSH = os.environ.get("PUSH", "auto").strip().lower()
+    # The push services a subscription may point at (origins; "*." for any subdomain): a player's subscription can
+    # never make the server post anywhere else. Comma-separated in the environment.
+    PUSH_SERVICES = tuple(s.strip() for s in os.environ.get("PUSH_SERVICES", "").split(",") if s.strip()) or (
+        "https://fcm.googleapis.com", "https://updates.push.services.mozilla.com", "https://web.push.apple.com",
+        "https://*.notify.windows.com")
+    # The server's VAPID private key (PEM, or the raw key base64url) when several hosts serve SASS; else one is made
+    # at first run and kept in the instance folder. Never change it: every subscription is bound to it.
+    VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+    # Who the push services may contact about this server's messages (VAPID "sub": mailto: or https:); empty: the
+    # PUBLIC_URL.
+    PUSH_CONTACT = os.environ.get("PUSH_CONTACT", "")
+    PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
+    PUSH_CONCURRENCY = int(os.environ.get("PUSH_CONCURRENCY", "16"))  # messages in flight per worker process
+    PUSH_SENDER = _env_flag("PUSH_SENDER", True)  # each worker's sender thread (0: off; the tests start theirs)
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

@@ -40,6 +40,7 @@
       old.replaceWith(part);
       digests[id] = fresh[id];
     });
+    document.dispatchEvent(new CustomEvent("sass:parts"));  // static/push.js keeps the event's pages again
   };
 
   var checking = false, again = false;

@@ -680,3 +680,5 @@ from . import check_in  # noqa: E402,F401
 from .check_in import CheckIn, CheckInSettings, WaitlistEntry  # noqa: E402,F401
 for _part in (CheckInSettings, CheckIn, WaitlistEntry):
     tournament_part(_part)
+from . import push  # noqa: E402,F401
+from .push import PushEvent, PushMessage, PushSubscription  # noqa: E402,F401

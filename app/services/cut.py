@@ -21,6 +21,7 @@ from ..models import CutEntry, CutResult, Match, Player, Tournament, touch
 from ..core.pairing import Format
 from .event_files import backup
 from .locks import lock_tournament
+from .push import outbox as push_outbox
 from .state import standings
 
 
@@ -275,6 +276,8 @@ def create(tournament: Tournament, size: int, kind: str, excluded: Iterable[int]
         raise CutError(str(e)) from None
     tournament.cut_kind = kind
     db.session.add_all(CutEntry(tournament_id=tournament.id, player_id=p, seed=i) for i, p in enumerate(seeds, 1))
+    db.session.flush()
+    push_outbox.queue(tournament.id, push_outbox.CUT)
     _commit()
     return load(tournament)
 

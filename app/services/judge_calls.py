@@ -20,6 +20,7 @@ from . import cut as cut_service
 from .results import participation
 from .players import states
 from .prepared import Prepared
+from .push import outbox as push_outbox
 
 REASON_LENGTH = 100
 
@@ -227,7 +228,10 @@ def claim(t: Tournament, call_id: int, user: User) -> CallView:
         if now.state is CallState.CLAIMED:
             raise CallRefused(f"{now.claimed_by or 'Someone'} has taken this call already.")
         raise CallRefused(f"This call is {now.state.value} already.")
-    return _view(_get(t, call_id))
+    call = _get(t, call_id)
+    push_outbox.queue(t.id, push_outbox.JUDGE, player_id=call.player_id, ref=call.id)
+    db.session.commit()
+    return _view(call)
 
 
 def resolve(t: Tournament, call_id: int, user: User) -> CallView:

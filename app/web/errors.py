@@ -29,10 +29,13 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.before_request
     def refuse_json_bodies():
-        """Every POST of this app is a form (the read-only API only answers GETs). Flask-WTF would read a JSON body
-        as the form, whose values may then be numbers, lists or objects where every field expects text (a field's
-        filter or validator failed on one: a 500); such a body is refused whole instead, before any view."""
-        if request.method not in ("GET", "HEAD", "OPTIONS") and request.is_json:
+        """Every POST of this app is a form (the read-only API only answers GETs), but for the views marked
+        `takes_json` (a browser's push subscription, app/web/views/push.py), which check their JSON themselves.
+        Flask-WTF would read a JSON body as the form, whose values may then be numbers, lists or objects where
+        every field expects text (a field's filter or validator failed on one: a 500); such a body is refused
+        whole instead, before any view."""
+        if request.method not in ("GET", "HEAD", "OPTIONS") and request.is_json and not getattr(
+                app.view_functions.get(request.endpoint), "takes_json", False):
             abort(415, "This address takes a form, not JSON.")
 
     @app.errorhandler(CSRFError)

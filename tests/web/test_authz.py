@@ -65,6 +65,9 @@ ROUTES = {
     "registration.register": PUBLIC, "registration.mine": PLAYER,
     # a player's own page and actions through their link
     "player.link": PLAYER, "player.live": PLAYER, "player.report": PLAYER, "player.drop": PLAYER,
+    # push to the player's phone (app/web/views/push.py): their subscriptions and installable page through their
+    # link; the service worker script is the same for everyone
+    "push.subscribe": PLAYER, "push.unsubscribe": PLAYER, "push.manifest": PLAYER, "push.worker": PUBLIC,
     # a printed match slip's code: its table, its round, one report
     "slips.show": SLIP, "slips.report": SLIP,
     # the TO's side of self-report: players' links with ORGANIZE (reports arrive on the round page: rounds.live)

@@ -15,6 +15,7 @@ from ...extensions import db
 from ...models import CheckIn, Player, Tournament, WaitlistEntry, touch, utcnow
 from ..players import players as roster
 from ..locks import lock_tournament
+from ..push import outbox as push_outbox
 from . import settings
 
 # A player still waiting for a place: state.entrants leaves them out (not paired, not in the standings, not in the
@@ -82,6 +83,7 @@ def let_in(t: Tournament, player_id: int) -> bool:
         return False
     db.session.execute(sa.update(Player).where(Player.id == player_id, Player.tournament_id == t.id)
                        .values(dropped=False, drop_reason=None), execution_options={"synchronize_session": False})
+    push_outbox.queue(t.id, push_outbox.WAITLIST, player_id=player_id)
     return True
 
 

@@ -25,6 +25,7 @@ from ...core.player_state import DropReason
 from ..locks import lock_tournament
 from .match_results import Actor
 from ..prepared import Prepared
+from ..push import outbox as push_outbox
 from ..swiss.rounds import RoundError
 
 WAITING, DISPUTED, CONFIRMED = "waiting", "disputed", "confirmed"
@@ -239,6 +240,7 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
                                "Ask the organizer if it is wrong.")
         mine = db.session.scalar(sa.select(ResultClaim).where(ResultClaim.match_id == match.id,
                                                               ResultClaim.player_id == player.id))
+        first = mine is None
         if mine is None:
             db.session.add(ResultClaim(tournament_id=t.id, match_id=match.id, player_id=player.id, result=key))
         else:
@@ -250,6 +252,11 @@ def report(t: Tournament, player: Player, match_id: int, key: str) -> str:
             state = CONFIRMED
         else:
             state = DISPUTED if len(set(claims)) > 1 else WAITING
+        if state == WAITING and first:  # the opponent is asked to confirm: on their lock screen too
+            for seat in locked.seats:
+                if seat.player_id != player.id:
+                    push_outbox.queue(t.id, push_outbox.REPORT, round=locked.round_number,
+                                      player_id=seat.player_id, ref=player.id)
         db.session.commit()
     except (RoundError, states.PartOver):
         db.session.rollback()

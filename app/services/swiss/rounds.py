@@ -22,6 +22,7 @@ from .summaries import RoundSummary, round_summaries  # noqa: F401 (read here by
 from ..event_files import backup
 from ..check_in import roll_call
 from ..locks import lock_tournament
+from ..push import outbox as push_outbox
 
 
 class RoundError(Exception):
@@ -315,6 +316,7 @@ def publish_round(t: Tournament, number: int) -> None:
         db.session.rollback()
         raise NotFound(f"There is no round {number}.")
     touch(db.session, [t.id])
+    push_outbox.queue(t.id, push_outbox.ROUND, round=number)
     db.session.commit()
     backup.keep(t, f"round{number}")
 

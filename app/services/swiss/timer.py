@@ -15,6 +15,7 @@ from ...core import clock
 from ...extensions import db
 from ...models import Round, Tournament, as_utc, utcnow
 from ..event_files import backup
+from ..push import outbox as push_outbox
 
 
 class TimerError(Exception):
@@ -87,6 +88,8 @@ def act(t: Tournament, number: int, action: str, minutes: Optional[int] = None,
     if done.rowcount != 1:
         db.session.rollback()
         raise TimerError("The timer was changed from another device at the same moment; check it and try again.")
+    if action == "call":
+        push_outbox.queue(t.id, push_outbox.TIME, round=number)
     db.session.commit()
     backup.follow(t)  # a move carries the clock on
     return new

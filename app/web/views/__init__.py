@@ -14,6 +14,8 @@ def register_blueprints(app: Flask) -> None:
                    online, series, schedule, penalties, deck_checks, groups, streaming):
         app.register_blueprint(module.bp)
     from . import check_in  # noqa: E402 (its own line: merges stay simple)
+    from . import push  # noqa: E402 (its own line: merges stay simple)
+    app.register_blueprint(push.bp)
     app.register_blueprint(check_in.bp)
     app.url_value_preprocessor(reject_impossible_ids)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import segno
 import sqlalchemy as sa
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
@@ -18,6 +18,7 @@ from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
 from ...services.players import player_links, player_page, states
+from ...services.push import settings as push_settings
 from ...services.results import participation
 from ...services.swiss import timer
 from ...services.schedule import timeline as schedule_timeline
@@ -87,7 +88,7 @@ def link(slug: str, token: str):
     known, etag = _known(slug, player.id, t)
     context = _context(t, player, token, known)
     parts = _parts(context)
-    return render_template("player/me.html", **context,
+    return render_template("player/me.html", **context, **push_settings.page(current_app._get_current_object()),
                            live=live_parts.htmls(parts), live_digests=live_parts.digests(parts),
                            live_url=url_for("player.live", slug=slug, token=token), live_etag=etag,
                            pace=player_page.check_pace(t))
