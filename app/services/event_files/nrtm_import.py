@@ -343,7 +343,7 @@ def _read_swiss_round(n: int, pairings: list, ids: set, fmt: Format, warnings: l
     tables = _number_tables(n, [(table, len(sides) == 1, [names.get(s.player, s.player) for s in sides])
                                 for table, sides, *_ in read], warnings)
     matches = []
-    for (_, sides, intentional, two_for_one, bye_seat), table in zip(read, tables):
+    for (_, sides, intentional, two_for_one, bye_seat), table in zip(read, tables, strict=True):
         where = f"round {n} table {table}"
         for side in sides:
             if side.penalty:

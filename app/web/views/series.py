@@ -440,7 +440,8 @@ def player(series_slug: str, key: str):
 def export_csv(series_slug: str):
     series = public_series(series_slug)
     text = exports.as_csv(series, series_standings.table(series))
-    return Response(text, mimetype="text/csv", headers={"Content-Disposition": attachment(f"{series.name}-standings.csv")})
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": attachment(f"{series.name}-standings.csv")})
 
 
 @bp.get("/s/<series_slug>/standings.json")
