@@ -194,7 +194,7 @@ def main(argv=None) -> None:
                     db.session.expire_all()
                     if other_worker:  # the first worker builds it; this one finds it in the shared folder
                         assert client.get(path).status_code == 200
-                        from app.services.series import ratings as series_ratings
+                        from app.services.series import series_ratings
                         from app.web import page_cache
                         page_cache.clear_memory()  # another worker: no page in its memory, nor this edition's
                         series_standings._TABLES.clear()  # table or ratings (its other events' placings kept)

@@ -1,7 +1,8 @@
 """Where each game of a cut bracket sits when drawn as a bracket: pure, from the games' slots alone.
 
 A drawing has parts (single elimination: one; double elimination: the upper (winners') bracket, the lower
-(losers') bracket and the grand final below them). In a part, a column is a round and every game spans the unit rows of the games
+(losers') bracket and the grand final below them). In a part, a column is a round and every game spans the unit rows of
+the games
 that feed it there, so a game sits level with the middle of its feeders and the lines between them are plain
 borders (static/style.css). A game fed from another part (a loser dropping into the lower bracket, the two
 champions meeting in the grand final) starts its own rows, as a first-round game does.

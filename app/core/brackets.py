@@ -102,6 +102,7 @@ class CutGame:
     def higher_seed(self) -> Optional[PlayerId]:
         if not self.ready:
             return None
+        assert self.seed1 is not None and self.seed2 is not None  # a player in a game has a seed
         return self.player1 if self.seed1 < self.seed2 else self.player2
 
 
@@ -326,7 +327,8 @@ class Bracket(Elimination):
 def cut_tables(games: Iterable[CutGame]) -> dict[int, int]:
     """Each cut game's table: the games of one cut round (played at the same time) take tables 1, 2, ... in game
     order, so a top 8's final is at table 1, not table 14 (its game number)."""
-    tables, used = {}, {}
+    tables: dict[int, int] = {}
+    used: dict[int, int] = {}
     for game in sorted(games, key=lambda g: (g.round, g.id)):
         used[game.round] = used.get(game.round, 0) + 1
         tables[game.id] = used[game.round]

@@ -2,7 +2,8 @@
 data, plus the cards of app/core/data/cards_supplement.json that NetrunnerDB does not have yet): every card with
 its side, type, faction and deck-building numbers, the factions under both spellings of their codes, the
 Standard, Startup and Eternal formats with their card pools and restriction lists and which of them were in force
-from when (`in_force`), and the date of the data. Identities (app/core/identities.py), the NRTM files and decklists read it from here.
+from when (`in_force`), and the date of the data. Identities (app/core/identities.py), the NRTM files and decklists read
+it from here.
 
 Faction codes come in two spellings: NetrunnerDB's v2 data writes `haas_bioroid`, its v1 API (and so Cobra's
 NRTM exports, which the results site receives) writes `haas-bioroid`. SASS names a faction by the v2 id inside
@@ -42,6 +43,11 @@ def card(card_id: str) -> Optional[dict]:
     """A card by its NetrunnerDB id (`account_siphon`): title, side, type, faction, influence (cost), limit,
     agenda_points, min_deck and influence_limit (identities), sets, codes; absent numbers are left out."""
     return data()["cards"].get(card_id)
+
+
+def known(card_id: str) -> dict:
+    """A card the data holds (an id `card` or a decklist's reading already found): a KeyError would be a bug."""
+    return data()["cards"][card_id]
 
 
 @lru_cache(maxsize=1)
@@ -113,7 +119,8 @@ def snapshots(format_id: str) -> tuple[Snapshot, ...]:
     for order, s in enumerate(data_["formats"][format_id].get("snapshots", ())):
         pool = s["pool"]
         if pool not in floor:
-            added = set(data_["pools"][pool]["sets"]) - set(data_["pools"][before]["sets"]) if before else set()
+            added: set[str] = set(data_["pools"][pool]["sets"]) - set(data_["pools"][before]["sets"]) if before \
+                else set()
             released = [data_["sets"][x]["date"] for x in added if (data_["sets"].get(x) or {}).get("date")]
             floor[pool] = min(released, default="")
         before = pool

@@ -44,8 +44,10 @@ def _ms(delta: timedelta) -> int:
 def remaining_ms(clock: Clock, now: datetime) -> int:
     """Time left: counts down while running (never below 0), frozen while paused, 0 once called."""
     if clock.state == RUNNING:
+        assert clock.ends_at is not None  # Clock.__post_init__ holds it
         return max(0, _ms(clock.ends_at - now))
     if clock.state == PAUSED:
+        assert clock.remaining_ms is not None
         return clock.remaining_ms
     return 0
 
@@ -80,6 +82,7 @@ def pause(clock: Clock, now: datetime) -> Clock:
 def resume(clock: Clock, now: datetime) -> Clock:
     if clock.state != PAUSED:
         raise ClockError("Only a paused timer can be resumed.")
+    assert clock.remaining_ms is not None  # Clock.__post_init__ holds it
     return Clock(RUNNING, ends_at=now + timedelta(milliseconds=clock.remaining_ms))
 
 

@@ -1,6 +1,7 @@
 """A pasted decklist read into cards: the shapes players paste (NetrunnerDB's plain-text, Markdown and bbCode exports
 with their section headers, identity line, influence dots, set names and summary lines; "3x Card Name", "3 Card
-Name", "Card Name x3"; jinteki.net's export; markdown links), card names matched ignoring case, accents and punctuation, and a "did you
+Name", "Card Name x3"; jinteki.net's export; markdown links), card names matched ignoring case, accents and punctuation,
+and a "did you
 mean" for a typo. What the cards make of a deck is app/core/decklists.py; the rules are docs/domain.md section 12.
 """
 from __future__ import annotations
@@ -87,7 +88,9 @@ def _spaced(name: str) -> str:
 @lru_cache(maxsize=1)
 def _index() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """key -> card id; spaced name -> title (for suggestions), and for identities alone."""
-    by_key, spaced, ids = {}, {}, {}
+    by_key: dict[str, str] = {}
+    spaced: dict[str, str] = {}
+    ids: dict[str, str] = {}
     for cid, c in sorted(cards.data()["cards"].items()):
         by_key.setdefault(key(c["title"]), cid)
         spaced[_spaced(c["title"])] = c["title"]
@@ -109,7 +112,7 @@ def _short_identities() -> dict[str, str]:
 def find_identity(name: str) -> str | None:
     """An identity by its full title, or by its short name where that names one identity only ("Noise")."""
     cid = find(name)
-    if cid is not None and cards.card(cid)["type"] in cards.IDENTITY_TYPES:
+    if cid is not None and cards.known(cid)["type"] in cards.IDENTITY_TYPES:
         return cid
     return _short_identities().get(key(_DOTS.sub("", name)))
 
@@ -156,7 +159,11 @@ def parse(text: str) -> Parsed:
     """The cards a paste names. TooLong first for a paste no decklist could be; otherwise every line is read,
     nothing refused: what is wrong with the deck is app/core/decklists.py's to say."""
     check_size(text)
-    identities, entries, unknown, uncounted, ignored = [], [], [], [], []
+    identities: list[tuple[int, str]] = []
+    entries: list[Entry] = []
+    unknown: list[Unknown] = []
+    uncounted: list[tuple[int, str]] = []
+    ignored: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line, coded = _plain(raw)
         if not line:
@@ -218,7 +225,7 @@ def _misspelt_identity(unknown: list, ignored: list) -> tuple[list, list]:
 
 
 def _is_identity(cid: str) -> bool:
-    return cards.card(cid)["type"] in cards.IDENTITY_TYPES
+    return cards.known(cid)["type"] in cards.IDENTITY_TYPES
 
 
 def _counted(line: str) -> tuple[int | None, str]:

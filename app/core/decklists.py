@@ -173,7 +173,7 @@ class Checked:
 
 
 def _title(cid: str) -> str:
-    return cards.card(cid)["title"]
+    return cards.known(cid)["title"]
 
 
 def _side_name(side: str) -> str:
@@ -208,14 +208,14 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
     if not named and any(u.identity for u in parsed.unknown):
         pass  # the identity's line is misspelt: said once, above, with its "did you mean"
     elif not named:
-        add(Kind.NO_IDENTITY, "No identity: add a line naming it, for example “Identity: "
-                              f"{'Jinteki: Personal Evolution' if side is Side.CORP else 'Noise: Hacker Extraordinaire'}”.")
+        example = 'Jinteki: Personal Evolution' if side is Side.CORP else 'Noise: Hacker Extraordinaire'
+        add(Kind.NO_IDENTITY, f"No identity: add a line naming it, for example “Identity: {example}”.")
     elif len(named) > 1:
         add(Kind.TWO_IDENTITIES, f"The list names {len(named)} identities ({_and([_title(c) for c in named])}); "
                                  "a deck has exactly one.")
     else:
         identity = named[0]
-        id_card = cards.card(identity)
+        id_card = cards.known(identity)
         if id_card["side"] != side.value:
             line = next(n for n, cid in parsed.identities if cid == identity)
             add(Kind.WRONG_SIDE, f"Line {line}: {id_card['title']} is a {_side_name(id_card['side'])} identity; "
@@ -230,7 +230,7 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
     merged = tuple(sorted(counts.items(), key=lambda x: _sort_key(x[0])))
 
     for cid, n in merged:
-        c = cards.card(cid)
+        c = cards.known(cid)
         where = f"Line {first_line[cid]}: "
         if c["side"] != side.value:
             add(Kind.WRONG_SIDE, f"{where}{c['title']} is a {_side_name(c['side'])} card; a {side.label} deck "
@@ -239,7 +239,7 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
         if n > c["limit"]:
             add(Kind.DECK_LIMIT, f"{where}{n} copies of {c['title']}; a deck may hold at most {c['limit']}.")
     for cid in ([named[0]] if len(named) == 1 else []) + [cid for cid, _ in merged]:
-        c = cards.card(cid)
+        c = cards.known(cid)
         if c["side"] != side.value:
             continue
         if rule.pool_sets.isdisjoint(c["sets"]):
@@ -247,7 +247,7 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
         if cid in rule.banned:
             add(Kind.BANNED, f"{c['title']} is banned ({rule.restriction_name}).")
 
-    own = [(cid, n) for cid, n in merged if cards.card(cid)["side"] == side.value]
+    own = [(cid, n) for cid, n in merged if cards.known(cid)["side"] == side.value]
     restricted = [cid for cid, _ in own if cid in rule.restricted]
     if len(restricted) > 1:
         add(Kind.RESTRICTED, f"A deck may hold only one restricted card ({rule.restriction_name}); this one has "
@@ -265,15 +265,15 @@ def validate(parsed: Parsed, side: Side, rule: Rules) -> Checked:
     # Copies on lines naming no card: each such line is one problem (its "did you mean"), so the totals count
     # them as whatever they turn out to be and complain only of what no reading of them could mend.
     unread = sum(u.count for u in parsed.unknown)
-    agenda_points = sum(cards.card(cid).get("agenda_points", 0) * n for cid, n in own)
+    agenda_points = sum(cards.known(cid).get("agenda_points", 0) * n for cid, n in own)
     influence, limit, min_size = 0, None, None
     if identity is not None:
-        id_card = cards.card(identity)
+        id_card = cards.known(identity)
         faction, min_size = id_card["faction"], id_card.get("min_deck")
         limit = id_card.get("influence_limit")
         spenders = []
         for cid, n in own:
-            c = cards.card(cid)
+            c = cards.known(cid)
             cost = 0
             if c["faction"] != faction and not c["faction"].startswith("neutral"):
                 if c["type"] == "agenda":
@@ -359,7 +359,7 @@ def group_of(card: dict) -> str:
 
 
 def _sort_key(cid: str):
-    c = cards.card(cid)
+    c = cards.known(cid)
     g = group_of(c)
     return (GROUP_ORDER.index(g) if g in GROUP_ORDER else len(GROUP_ORDER), c["title"].casefold(), cid)
 
@@ -376,7 +376,7 @@ def by_type(card_counts) -> list[Group]:
     group's count; cards the data no longer has are left out."""
     groups: dict[str, list] = {}
     for cid, n in sorted(((c, n) for c, n in card_counts if cards.card(c)), key=lambda x: _sort_key(x[0])):
-        c = cards.card(cid)
+        c = cards.known(cid)
         groups.setdefault(group_of(c), []).append((n, c["title"], _faction(c["faction"])))
     return [Group(GROUP_LABELS.get(g, g.replace("_", " ").capitalize()), sum(r[0] for r in rows), tuple(rows))
             for g, rows in groups.items()]

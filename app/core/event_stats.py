@@ -193,7 +193,7 @@ def cut_games(fmt: Format, games: Iterable[CutGame]) -> list:
     """The reported games of a bracket: a Netrunner cut game is one game whose Corp the bracket records; a
     plain cut game is a match. A Netrunner game reported without its Corp is left out (it has no sides)."""
     fmt = Format(fmt)
-    out = []
+    out: list[PlainMatch | SideGame] = []
     for g in games:
         if not g.reported:
             continue
@@ -212,16 +212,18 @@ def event_stats(fmt: Format, entries: Iterable[Entry], tables: Iterable[Table],
     from `cut_games`) or None when there is no cut. Players count once they have a reported
     table (a game or a bye) in a published round."""
     fmt = Format(fmt)
-    entries = {e.player: e for e in entries}
-    games, byes, seated = [], 0, set()
+    entry_of = {e.player: e for e in entries}
+    games: list = []
+    byes = 0
+    seated: set[PlayerId] = set()
     for table in tables:
         seated.update(p for p, _ in table.seats)
         if table.result == results.BYE:
             byes += 1
         else:
             games += table_games(fmt, table)
-    swiss = _part(fmt, entries, seated, games)
-    cut_part = _part(fmt, entries, set(cut[0]), list(cut[1])) if cut is not None else None
+    swiss = _part(fmt, entry_of, seated, games)
+    cut_part = _part(fmt, entry_of, set(cut[0]), list(cut[1])) if cut is not None else None
     balance = _side_balance(seated, games) if fmt.sided_tables else []
     return EventStats(fmt, swiss, cut_part, byes, balance)
 
@@ -256,7 +258,7 @@ def _part(fmt: Format, entries: dict, players: set, games: list) -> Part:
         for p in players:
             for line in lines_of(side, p):
                 line.tally.players += 1
-    per_player = Counter()  # (side, player, result) -> games: the lines then add a few thousand counts
+    per_player: Counter[tuple] = Counter()  # (side, player, result) -> games: the lines then add a few thousand counts
     for g in games:
         if g.intentional_draw:
             corp = runner = Result.INTENTIONAL
@@ -298,7 +300,7 @@ def _ordered(lines: Iterable[Line]) -> list[Line]:
 def _side_balance(players: set, games: list) -> list[tuple[int, int]]:
     """Players by the difference between their Corp and Runner swiss games (intentional draws count: their
     sides were set by the pairing), byes counting for neither; every player with a seat is counted."""
-    bias = Counter()
+    bias: Counter[PlayerId] = Counter()
     for g in games:
         bias[g.corp] += 1
         bias[g.runner] -= 1

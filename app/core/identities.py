@@ -3,7 +3,8 @@ current and rotated): suggestions for the identity fields (identities stay free 
 one canonical spelling of a name.
 
 ABR matches identities by name, as Cobra writes them: NetrunnerDB's titles with straight quotes (NetrunnerDB's
-own data now has typographic ones, Ryō “Phoenix” Ōno; real Cobra files have Hiram "0mission" Svensson). `canonical` is applied on
+own data now has typographic ones, Ryō “Phoenix” Ōno; real Cobra files have Hiram "0mission" Svensson). `canonical` is
+applied on
 the way out (NRTM export) and on the way in (NRTM import), so a name typed or pasted with curly quotes
 (Rielle “Kit” Peddler) still names the identity.
 """

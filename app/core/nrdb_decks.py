@@ -6,7 +6,8 @@ NetrunnerDB's public API (its PublicApi20Controller): `/api/2.0/public/decklist/
 `{"success": true, "data": [{"name": ..., "cards": {"01050": 3, ...}, ...}], ...}`, the cards by NetrunnerDB code
 with the identity among them; an unknown decklist answers `success: false` with no data, an unknown deck 404, a
 deck its owner does not share a 302 to its log-in page (the controller denies access; the site's firewall sends an
-anonymous caller to log in). Its private API (PrivateApi20Controller), with the signed-in player's bearer token: `/api/2.0/private/decks` answers every deck of theirs in that same envelope (each deck `id`, `uuid`, `name`,
+anonymous caller to log in). Its private API (PrivateApi20Controller), with the signed-in player's bearer token:
+`/api/2.0/private/decks` answers every deck of theirs in that same envelope (each deck `id`, `uuid`, `name`,
 `cards`, `date_creation`, `date_update` as ISO 8601, `description`, `tags`, `mwl_code`), in no promised order, and
 `/api/2.0/private/deck/{id}` one of them (a 500 for an id that is not theirs: it hands the null it found to a
 method that wants a deck); a missing, expired or revoked token is a 401.
@@ -118,7 +119,8 @@ def _read_deck(deck: dict) -> Fetched:
             raise NotADeck("NetrunnerDB's answer lists its cards in a way SASS cannot read.")
         if copies:
             rows.append((code, copies))
-    name = deck.get("name") if isinstance(deck.get("name"), str) else ""
+    raw = deck.get("name")
+    name = raw if isinstance(raw, str) else ""
     return Fetched(" ".join(name.split())[:120], tuple(sorted(rows)))
 
 

@@ -49,6 +49,7 @@ def apply_edit(tables: dict[int, list[int]], action: str, first: int, second: Op
     a = first
     if action == "swap":
         b = second
+        assert b is not None  # checked above: a swap names a second player in the round
         ma, mb = where[a], where[b]
         if ma == mb:
             raise EditRefused("Those two play each other already; to swap their sides, use 'swap sides'.")
@@ -75,6 +76,7 @@ def apply_edit(tables: dict[int, list[int]], action: str, first: int, second: Op
         return Edit(tables, {ma}, [a])
     if action == "join":
         b = second
+        assert b is not None  # checked above: a join names a second player in the round
         ma, mb = where[a], where[b]
         if ma == mb or len(tables[ma]) != 1 or len(tables[mb]) != 1:
             raise EditRefused("Both players must have a bye.")

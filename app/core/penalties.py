@@ -176,9 +176,7 @@ def penalized(fmt: Format, current: Optional[str], seat: int, kind: Kind, game: 
                 raise PenaltyError("The round's result is not in yet: say how the other game ended, or record "
                                    "the game loss once it is played.")
             rest = _other(fmt, other_game, mine)
-        pair = [None, None]
-        pair[game - 1], pair[2 - game] = mine(lost), rest
-        return double_games(pair[0], pair[1])
+        return double_games(mine(lost), rest) if game == 1 else double_games(rest, mine(lost))
     if kind is Kind.MATCH_LOSS:
         return plain(*mine((0, 2)))
     if current is None:
@@ -195,8 +193,8 @@ def _double_games(key: str) -> tuple[tuple[int, int], tuple[int, int]]:
     """Both games of a stored double-sided result; a total that does not say its games reads as its default
     (results.double_sided)."""
     result = outcome(Format.DOUBLE_SIDED, key)
-    g1, g2 = result.key.split(GAME_SEP)
-    return tuple(int(n) for n in g1.split("-")), tuple(int(n) for n in g2.split("-"))
+    (a1, b1), (a2, b2) = (map(int, g.split("-")) for g in result.key.split(GAME_SEP))
+    return (a1, b1), (a2, b2)
 
 
 def _other(fmt: Format, how: str, mine) -> tuple[int, int]:

@@ -42,7 +42,8 @@ class Model(str, enum.Enum):
 @dataclass(frozen=True)
 class Game:
     """One game in time order. `outcome` is the first player's score: 1, 1/2 or 0. `second` None: a bye.
-    `first_side`: the side the first player played (a Side or its value, "corp" / "runner"; None: not sided). `period`: the event it belongs to
+    `first_side`: the side the first player played (a Side or its value, "corp" / "runner"; None: not sided). `period`:
+    the event it belongs to
     (consecutive games with the same period form one rating period; None: the game is a period of its own)."""
 
     first: Hashable
@@ -153,7 +154,7 @@ class Ratings:
         return math.log(share / (1 - share))
 
 
-def rate(games: Iterable[Game], model: Model = None, *, start: Optional[Ratings] = None) -> Ratings:
+def rate(games: Iterable[Game], model: Optional[Model] = None, *, start: Optional[Ratings] = None) -> Ratings:
     """Rate `games` (time order) period by period, from `start` (nobody rated if None)."""
     model = Model(model or (start.model if start else DEFAULT_MODEL))
     state = start or Ratings(model)
@@ -236,7 +237,7 @@ def _weng_lin(state: Ratings, games: Sequence[Game]) -> Ratings:
         shift = _side(g) * h * c / 2  # the Corp's edge, in this game's units (BT: P = logistic(diff / c))
         ra = model.rating(mu=a.mu + shift, sigma=a.sigma)
         rb = model.rating(mu=b.mu - shift, sigma=b.sigma)
-        ranks = [0, 1] if g.outcome == 1 else [1, 0] if g.outcome == 0 else [0, 0]
+        ranks: list[float] = [0, 1] if g.outcome == 1 else [1, 0] if g.outcome == 0 else [0, 0]
         [[na], [nb]] = model.rate([[ra], [rb]], ranks=ranks)
         dmu[g.first].append(na.mu - ra.mu)
         dmu[g.second].append(nb.mu - rb.mu)

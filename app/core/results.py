@@ -176,7 +176,7 @@ def _per_game() -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=1)
-def _games_by_total() -> dict[tuple[int, int], tuple]:
+def _games_by_total() -> dict[tuple[int, ...], tuple]:
     """Each possible round total -> every pair of games that gives it, the default first: the one in which the Corp
     players scored more (3-3: the Corps won; 4-1: a Corp win, then a tie)."""
     by_total: dict = {}
@@ -191,7 +191,8 @@ def _split_games(key: str) -> tuple[tuple[int, int], tuple[int, int]]:
     games = [_parse_numbers(p) for p in parts]
     if len(games) != 2 or any(len(g) != 2 for g in games):
         raise ResultError("A double-sided result per game is like 3-0/0-3 (game 1, then game 2).")
-    return games[0], games[1]
+    (a1, b1), (a2, b2) = games
+    return (a1, b1), (a2, b2)
 
 
 def _double_buttons() -> list[tuple[str, str]]:
@@ -229,7 +230,7 @@ def _kept_from_file(fmt: Format, key: str | None, got: list, expected: list) -> 
     if not fmt.netrunner or key is None or len(got) != 2 or len(expected) != 2:
         return False
     if any(points is None or points > kept_points_limit(fmt) or games != e_games
-           for (points, games), (_, e_games) in zip(got, expected)):
+           for (points, games), (_, e_games) in zip(got, expected, strict=True)):
         return False
     def order(rows):
         return (rows[0][0] > rows[1][0]) - (rows[0][0] < rows[1][0])
@@ -264,7 +265,7 @@ def check_scores(fmt: Format, is_bye: bool, key: str | None, seats, drawn_games:
         raise ResultError("a table of two is not a bye")
     else:
         result = outcome(fmt, key)
-        expected, drawn = list(zip(result.points, result.games)), result.drawn_games
+        expected, drawn = list(zip(result.points, result.games, strict=True)), result.drawn_games
     got = [(points, games) for _position, _side, points, games in seats]
     if got != expected and not _kept_from_file(fmt, key, got, expected):
         def show(rows):

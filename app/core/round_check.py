@@ -99,7 +99,7 @@ class RoundCheck:
         """Every rule the round breaks, table by table, then the round's own (byes, players left out)."""
         warnings: list[PairingWarning] = []
         byes = []
-        seated = set()
+        seated: set[int] = set()
         for table, players in tables:
             seated.update(players)
             if len(players) == 1:
@@ -160,6 +160,7 @@ class RoundCheck:
                         return Fix(f"Pair {name(a)} with {name(b)}", "join", a, b)
             return None
         if w.kind == "dropped":
+            assert w.table is not None  # a dropped player's warning names their table
             return self._take_out(seats, w.table, w.players[0])
         if w.kind == "missing":
             return self._add(seats, w.players[0])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
+from itertools import pairwise
 from typing import Mapping, Optional
 
 MAX_DAYS = 7
@@ -118,7 +119,7 @@ def check(days: list[Day] | tuple[Day, ...], items: list[Item] | tuple[Item, ...
         raise PlanError(f"A schedule has from 1 to {MAX_DAYS} days.")
     if [d.number for d in days] != list(range(1, len(days) + 1)):
         raise PlanError("Days are numbered 1, 2, 3 in order.")
-    for a, b in zip(days, days[1:]):
+    for a, b in pairwise(days):
         if b.starts_at <= a.starts_at:
             raise PlanError(f"Day {b.number} must start after day {a.number}.")
     for d in days:
@@ -175,7 +176,7 @@ def estimate(days: list[Day] | tuple[Day, ...], items: list[Item] | tuple[Item, 
     check(days, items)
     planned = _walk(days, items, Progress(), None)
     real = _walk(days, items, progress, now)
-    slots = []
+    slots: list[Slot] = []
     begun = max((i for i, r in enumerate(real) if r[2]), default=-1)  # the last item that really began
     for i, it in enumerate(items):
         number, (start, end), started = real[i]
@@ -212,6 +213,7 @@ def _walk(days, items, progress: Progress, now: Optional[datetime]) -> list:
         if prev is None or prev.day != it.day:
             chain = day_start[it.day] if prev_end is None else max(day_start[it.day], prev_end)
         elif it.kind == Kind.ROUND and prev.kind == Kind.ROUND:
+            assert prev_end is not None  # set with prev
             chain = prev_end + turnaround[it.day]
         else:
             chain = prev_end

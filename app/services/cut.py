@@ -200,7 +200,8 @@ def unreported_swiss_tables(tournament: Tournament) -> int:
 
 @dataclass
 class CutPlan:
-    """What the TO sees before cutting: the recommended size and the swiss still to play (the form lists who would make it)."""
+    """What the TO sees before cutting: the recommended size and the swiss still to play (the form lists who would make
+    it)."""
 
     field: int  # active players (dropped ones are neither counted nor seeded)
     recommended: int  # app.core.brackets.recommended_cut; 0: no cut

@@ -6,7 +6,6 @@ says and whether it is legal is app/core/decklists.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 
 import sqlalchemy as sa
 

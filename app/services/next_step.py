@@ -240,7 +240,8 @@ def for_tournament(t: Tournament, summaries=None) -> tuple[Step, Facts]:
 def event_over(t: Tournament, today: Optional[date] = None) -> bool:
     """The event is over: its top cut is decided; or no cut was made, the swiss is complete (the "finished" step)
     and the event's last day has passed (its schedule's last day: a two-day event is not over after day 1). The
-    end of the swiss alone is not the end: a TO may still cut (even a field too small for the usual cut), and lists set public "after the event" must not show before that cut is played.
+    end of the swiss alone is not the end: a TO may still cut (even a field too small for the usual cut), and lists set
+    public "after the event" must not show before that cut is played.
     Which decklists are public after the event asks it (app/services/decklists.py public_lists)."""
     if t.cut_kind:
         return cut_service.decided(t)

@@ -3,10 +3,12 @@
 An event by itself knows nothing about its players before round 1; a series (league, season, circuit) does. The
 series' source (app/services/series/rating_source.py) is wired here, by import, so pairing through the services
 alone (a script, the command line, no web page loaded) seeds by it; others may be registered after it. A source,
-`fn(tournament)`, returns None (not an event it knows) or the series' games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this
+`fn(tournament)`, returns None (not an event it knows) or the series' games before this event (`app.core.ratings.Game`,
+in time order, each event a period) and a map of this
 event's player ids to their rating keys (the series' own player identity). `strengths_before` rates those games
 and gives every player of the event an exact integer strength; a player the map leaves out, or one never rated,
-takes the newcomers' prior (`Ratings.unrated`: the series' mean until newcomers have played). With no source, or no source that knows the event: None, and the
+takes the newcomers' prior (`Ratings.unrated`: the series' mean until newcomers have played). With no source, or no
+source that knows the event: None, and the
 engine pairs as without ratings.
 """
 from __future__ import annotations

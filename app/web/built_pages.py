@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Callable, Optional
 
-from flask import abort, make_response, request, session
+from flask import abort, make_response, session
 from flask_login import current_user
 from markupsafe import Markup
 

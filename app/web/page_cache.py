@@ -154,7 +154,7 @@ def render(page: Page, slots: dict[str, str], me_row: Optional[int] = None, quer
                 out.append(value.encode())
         elif query_key:
             out.append(b"".join(_mark(r, i == me_row, query_key not in k)
-                                for i, (r, k) in enumerate(zip(part.rows, part.keys))))
+                                for i, (r, k) in enumerate(zip(part.rows, part.keys, strict=True))))
         else:
             mine = me_row // CHUNK_ROWS if me_row is not None else None
             for n, chunk in enumerate(part.chunks):

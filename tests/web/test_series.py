@@ -13,7 +13,7 @@ from app.extensions import db
 from app.models import Match, Player, Series, SeriesEvent, SeriesLink, NrdbAccount
 from app.services import ratings, state
 from app.services.series import people
-from app.services.series import ratings as series_ratings
+from app.services.series import series_ratings
 from app.services.series import standings as series_standings
 from app.services.series.games import series_games
 from tests.cut_helpers import add_players, add_round, fixture_event

@@ -9,7 +9,7 @@ from datetime import date
 from app import create_app
 from app.extensions import db
 from app.models import Series
-from app.services.series import ratings as series_ratings
+from app.services.series import series_ratings
 from app.services.series import standings as series_standings
 from app.web import page_cache
 from app.web.views import series as series_views

@@ -211,7 +211,8 @@ class ClassLP:
     def _add_cuts(self, cuts: list) -> None:
         if not cuts:
             return
-        starts, index = [], []
+        starts: list[int] = []
+        index: list[int] = []
         for cut in cuts:
             starts.append(len(index))
             inside = np.zeros(self.k, dtype=bool)
@@ -251,7 +252,7 @@ class ClassLP:
         else:
             used = used << shift
         self.rc2 = np.where(self.allowed, self.rc2 - used, self.rc2)
-        gained = sum(int(n) * int(v) for n, v in zip(self.counts, uu)) + int(zz.sum())
+        gained = sum(int(n) * int(v) for n, v in zip(self.counts, uu, strict=True)) + int(zz.sum())
         self.lb2 += gained << shift
         self.lower_bound = Fraction(self.lb2, 2)
 
@@ -263,7 +264,7 @@ class ClassLP:
         for threshold in (EPS, 0.5 - EPS, 0.5 + EPS, 1 - EPS, 1 + EPS):
             parent = list(range(k))
 
-            def root(a):
+            def root(a, parent=parent):
                 while parent[a] != a:
                     parent[a] = parent[parent[a]]
                     a = parent[a]

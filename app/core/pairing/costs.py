@@ -3,7 +3,8 @@
 A cost depends only on the two players' classes (points, side bias) and the orientation (who plays Corp),
 plus the pair's history (a rematch penalty; the forced sides of a rematch). Models:
 
-- "sass" (default): score_factor x T(SD) + side cost + a rematch penalty of score_factor x T(REMATCH_WIN_STEPS). SD = points difference / points of a
+- "sass" (default): score_factor x T(SD) + side cost + a rematch penalty of score_factor x T(REMATCH_WIN_STEPS). SD =
+  points difference / points of a
   win, T(x) = x(x+1)/2. The side cost of an orientation charges every player whose bias would stand at
   |bias| >= 2 after the game SIDE_BASE^(|bias|-1) (8, 64, ...), so nobody reaches 2 when a cheaper pairing
   exists. A bye keeps the taker's bias and is priced like a game against a player one win below the lowest.

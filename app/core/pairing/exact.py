@@ -36,6 +36,13 @@ class MatchResult:
     notes: list = field(default_factory=list)
 
 
+def chosen_cost(cost: Optional[int]) -> int:
+    """The cost of a pair a matching chose: only allowed pairs are edges, so it has one."""
+    if cost is None:
+        raise AssertionError("a matching chose a forbidden pair")
+    return cost
+
+
 class _Problem:
     """The costs of one matching problem, with class costs cached and met pairs looked up per node."""
 
@@ -79,7 +86,7 @@ class _Problem:
         except KeyError:
             value = self._extra_cost(a, b) if self._extra_cost else None
             if value is not None and value < 0:
-                raise ValueError("extra costs must be >= 0")
+                raise ValueError("extra costs must be >= 0") from None
             self._extra[key] = self._extra[(b, a)] = value
             return value
 
@@ -102,7 +109,7 @@ def _exact(problem: _Problem, nodes: list, solver: str, rng: random.Random, work
     for i, v in enumerate(order):
         groups[problem.cls[v]].append(i)
     keys = list(groups)
-    edges = []
+    edges: list[tuple] = []
     for x, c in enumerate(keys):
         for d in keys[x:]:
             base = problem.class_cost(c, d)
@@ -148,5 +155,5 @@ def _match_edges(problem: _Problem, order: list, edges: list, solver: str, work=
         raise NoPerfectMatching(order[i] for i in range(len(order)) if i not in matched)
     pairs = sorted((min(i, j), max(i, j)) for i, j in mate)
     result = [(order[i], order[j]) for i, j in pairs]
-    total = sum(problem.cost(a, b) for a, b in result)
+    total = sum(chosen_cost(problem.cost(a, b)) for a, b in result)
     return MatchResult(result, total, True, None, solver)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter, defaultdict
+from collections import defaultdict
 from fractions import Fraction
 from itertools import combinations, product
 
@@ -67,8 +67,8 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
     finally:
         work.budget += reserve
     if search.proven():
-        return MatchResult(search.pairs, search.total, True, search.bound, "fast", search.notes)
-    gap = None if search.bound is None else search.total - math.ceil(search.bound)
+        return MatchResult(*search.found(), True, search.bound, "fast", search.notes)
+    gap = None if search.bound is None else search.found()[1] - math.ceil(search.bound)
     if reserve:
         exact = _exact(problem, problem.nodes, "rustworkx", rng, work)
         exact.lower_bound = search.bound
@@ -81,7 +81,7 @@ def solve_fast(problem: _Problem, rng: random.Random, work: Work | None = None) 
     else:
         search.notes.append(f"fast: not proven optimal ({why}); cost {search.total}, lower bound {search.bound} "
                             f"(gap <= {gap})")
-    return MatchResult(search.pairs, search.total, False, search.bound, "fast", search.notes)
+    return MatchResult(*search.found(), False, search.bound, "fast", search.notes)
 
 
 class _Search:
@@ -90,11 +90,20 @@ class _Search:
 
     def __init__(self, problem: _Problem, rng: random.Random, work: Work):
         self.problem, self.rng, self.work = problem, rng, work
-        self.pairs, self.total, self.bound, self.best_lp, self.notes = None, None, None, None, []
+        self.pairs: list | None = None
+        self.total: int | None = None
+        self.bound: Fraction | None = None
+        self.best_lp: tuple | None = None
+        self.notes: list[str] = []
         self.optimal = False
 
+    def found(self) -> tuple[list, int]:
+        """The best pairing and its cost: `run` makes its first pairing whatever the budget (`work.must`)."""
+        assert self.pairs is not None and self.total is not None
+        return self.pairs, self.total
+
     def proven(self) -> bool:
-        return self.optimal or (self.bound is not None and self.total <= math.ceil(self.bound))
+        return self.optimal or (self.bound is not None and self.found()[1] <= math.ceil(self.bound))
 
     def _offer(self, pairs: list, total: int) -> None:
         if self.bound is not None and total < self.bound:
@@ -141,7 +150,7 @@ class _Search:
             if self.proven():
                 return
         if self.best_lp is not None:
-            self.pairs, self.total = _below_the_gap(problem, self.best_lp, self.pairs, self.total, rng, work)
+            self.pairs, self.total = _below_the_gap(problem, self.best_lp, *self.found(), rng, work)
             self.optimal = True  # no matching cheaper than this one exists
             self.notes.append("fast: solved exactly on the pairs that could close the gap")
 
@@ -158,7 +167,7 @@ class _Search:
             if attempt:  # the bound missed: recover the bits a shift dropped, else look harder for cuts
                 if lp.shift and refines < REFINE_PASSES:
                     refines += 1
-                    done = lp.refine(2 * self.total - lp.lb2)
+                    done = lp.refine(2 * self.found()[1] - lp.lb2)
                 elif not strengthened:
                     strengthened, refines = True, 0
                     done = lp.strengthen()
@@ -176,7 +185,8 @@ class _Search:
             pairs, total = finish(problem, pairs, residual, rng, work, _near(lp, groups, work))
             self._offer(pairs, total)
             self.notes.append(f"fast: {len(groups)} classes, {len(lp.cuts)} odd-set cuts, "
-                              f"{len(residual)} players solved exactly" + (f" (LP pass {attempt + 1})" if attempt else ""))
+                              f"{len(residual)} players solved exactly"
+                              + (f" (LP pass {attempt + 1})" if attempt else ""))
             if self.proven():
                 return
 
@@ -196,7 +206,7 @@ def _below_the_gap(problem: _Problem, best_lp, pairs: list, total: int, rng: ran
     work.need(k * k // 20)
     work.spend(k * k // 20)
     gi, hi = np.nonzero(np.triu(lp.allowed) & (lp.rc2 < limit).astype(bool))
-    close = list(zip(gi.tolist(), hi.tolist()))
+    close = list(zip(gi.tolist(), hi.tolist(), strict=True))
     candidates = sum(sizes[g] * sizes[h] if g != h else sizes[g] * (sizes[g] - 1) // 2 for g, h in close)
     if candidates > EDGE_BUDGET:
         raise OutOfBudget
@@ -246,7 +256,7 @@ def _groups(problem: _Problem, split: int, work: Work):
     k = len(groups)
     work.need(PRICE_UNITS * k * (k + 1) // 2)
     work.spend(PRICE_UNITS * k * (k + 1) // 2)
-    cost = [[None] * k for _ in range(k)]
+    cost: list[list[int | None]] = [[None] * k for _ in range(k)]
     cls = [problem.cls[g[0]] for g in groups]
     price = problem.price
     for x, g in enumerate(groups):  # symmetric: each pair of groups priced once

@@ -141,7 +141,7 @@ class History:
         rec = self.records.get(x)
         if rec is None:
             return []
-        sides = (s for o, s in zip(rec.opponents, rec.sides) if o == y and s != "-")
+        sides = (s for o, s in zip(rec.opponents, rec.sides, strict=False) if o == y and s != "-")
         return [Side.CORP if s == "c" else Side.RUNNER for s in sides]
 
     def had_bye(self, x: PlayerId) -> bool:

@@ -25,7 +25,7 @@ exactly with Python integers (networkx).
 """
 from __future__ import annotations
 
-from typing import Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, Optional, Sequence
 
 import numpy as np
 import rustworkx as rx
@@ -40,7 +40,7 @@ class NotPerfect(Exception):
         self.unmatched = list(unmatched)
 
 
-def lex_matching(nodes: Sequence[Hashable], edges: Sequence[tuple], pod_of: Callable[[Hashable], int],
+def lex_matching(nodes: Sequence[Hashable], edges: Sequence[tuple], pod_of: Callable[[Any], int],
                  bits: int = WEIGHT_BITS) -> Optional[list]:
     """A perfect matching of `nodes` over `edges` [(u, v, type)] minimising type counts lexicographically.
 
@@ -137,7 +137,7 @@ class _Lex:
             graph.add_nodes_from(range(self.n))
             live = np.flatnonzero(self.alive)
             graph.add_edges_from(list(zip(self.eu[live].tolist(), self.ev[live].tolist(),
-                                          (self.tid[live] + 1).tolist())))
+                                          (self.tid[live] + 1).tolist(), strict=True)))
         mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=cost.__getitem__)
         # rustworkx returns a set: fix the order
         chosen = sorted((min(u, v), max(u, v), graph.get_edge_data(u, v) - 1) for u, v in mate)
@@ -226,7 +226,8 @@ class _Lex:
 
     def _guess_from(self, chosen: list) -> None:
         """Each stage's costliest type in `chosen`, the guess of the next solve."""
-        tx_of, guess = self.tx_of, {}
+        tx_of = self.tx_of
+        guess: dict[int, int] = {}
         for _, _, t in chosen:
             if t >= 0 and (tx_of[t] not in guess or t < guess[tx_of[t]]):
                 guess[tx_of[t]] = t
@@ -246,7 +247,7 @@ class _Lex:
             return
         top, bottom = self.tx_of[0], max(self.ty_of)
         span = bottom - top + 1
-        weight = [(y - x) * (span - (x - top)) ** 3 for x, y in zip(self.tx_of, self.ty_of)]
+        weight = [(y - x) * (span - (x - top)) ** 3 for x, y in zip(self.tx_of, self.ty_of, strict=True)]
         self._guess_from(self._match(weight))
 
     def _kill(self, edges: np.ndarray) -> None:

@@ -97,7 +97,8 @@ class ExactBlock:
                     nodes.append(byesink)
                     first = len(nodes)
                     at = first - 1
-                    parts.append((np.full(len(sinks) + 1, at), np.array([len(group)] + list(range(first, first + len(sinks)))), False))
+                    parts.append((np.full(len(sinks) + 1, at),
+                                  np.array([len(group)] + list(range(first, first + len(sinks)))), False))
                 first = len(nodes)
             stand.update((s, field.pod[s]) for s in sinks)
             nodes += sinks
@@ -120,7 +121,7 @@ class ExactBlock:
         """H's edges [(u, v, type or None)] (the networkx fallback and the tests read them)."""
         nodes, (_, eu, ev, tx, ty) = self.nodes, self.arrays
         return [(nodes[u], nodes[v], (x, y) if x >= 0 else None)
-                for u, v, x, y in zip(eu.tolist(), ev.tolist(), tx.tolist(), ty.tolist())]
+                for u, v, x, y in zip(eu.tolist(), ev.tolist(), tx.tolist(), ty.tolist(), strict=True)]
 
     def solve(self, solver: ExactSolver) -> Optional[tuple[list, list, bool]]:
         """H's optimum made real: (the block's pairs, the players below it takes, whether it takes the bye), or
@@ -162,9 +163,10 @@ class ExactBlock:
                     return None
                 pair = (fixed[0], found[0])
             else:
-                pair = next(((p, q) for p in pool(pod_u) for q in pool(pod_v, p)[:1]), None)
-                if pair is None:
+                chosen = next(((p, q) for p in pool(pod_u) for q in pool(pod_v, p)[:1]), None)
+                if chosen is None:
                     return None
+                pair = chosen
             used.update(pair)
             real.append(pair)
             bye_used = bye_used or (bye is not None and bye in pair)

@@ -58,7 +58,8 @@ def solve_fast(field: Field) -> tuple[list, str]:
     solver = ExactSolver(field)
     npods = field.npods
     blocks: list = []  # committed, top down
-    top, zone, grow = 0, -1, None  # grow: (top, b) of an exact block to solve next
+    top, zone = 0, -1
+    grow: Optional[tuple] = None  # (top, b) of an exact block to solve next; (top, b, False): with real players
     retry = False  # the exact block to solve next replaces one that failed (grew, or was taken back)
     slots = False  # whether the last exact block cut a pod to slots
 

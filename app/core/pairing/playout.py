@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .api import pair_round
 from .formats import Format, Side
@@ -33,7 +34,7 @@ def play_rounds(fmt: Format, entrants: list, rounds: int, seed=0, games=None, **
                 continue
             a, b = random_result(fmt, rnd)
             side = Side.CORP if fmt.sided_tables else None
-            match = {}
+            match: dict[str, Any] = {}
             if fmt.counts_games:  # a best-of-three: 2-0 / 0-2, or a 1-1 draw
                 match = dict(player_games=2 * (a > b) + (a == b), opponent_games=2 * (b > a) + (a == b))
             games.append(Game(plan.round, p.player, p.opponent, a, b, player_side=side, **match))

@@ -7,7 +7,7 @@ from itertools import combinations, product
 
 import numpy as np
 
-from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem
+from .exact import MatchResult, NoPerfectMatching, _exact, _match_edges, _Problem, chosen_cost
 from .work import PLAYER_UNITS
 
 SWAP_TRIES = 40
@@ -29,10 +29,10 @@ def realise(problem: _Problem, groups: list, bulk: dict, rng: random.Random, wor
     for (i, j), count in sorted(bulk.items()):
         if i == j:
             taken = pools[i][-2 * count:]
-            pairs.extend(zip(taken[:count], taken[count:]))
+            pairs.extend(zip(taken[:count], taken[count:], strict=True))
             del pools[i][-2 * count:]
         else:
-            pairs.extend(zip(pools[i][-count:], pools[j][-count:]))
+            pairs.extend(zip(pools[i][-count:], pools[j][-count:], strict=True))
             del pools[i][-count:], pools[j][-count:]
     residual = [v for pool in pools for v in pool]
     special = problem.special
@@ -94,7 +94,8 @@ def finish(problem: _Problem, pairs: list, residual: list, rng: random.Random, w
                 residual.extend((a, b))
             del pairs[:release]
     cls = problem.cls  # bulk pairs never met before: their cost is their classes' cost
-    total = sum(n * problem.class_cost(*key) for key, n in Counter((cls[a], cls[b]) for a, b in pairs).items())
+    classes = Counter((cls[a], cls[b]) for a, b in pairs)
+    total = sum(n * chosen_cost(problem.class_cost(*key)) for key, n in classes.items())
     if part is not None:
         pairs.extend(part.pairs)
         total += part.total_cost
@@ -110,7 +111,8 @@ def _leftovers(problem: _Problem, residual: list, rng: random.Random, work, near
         order = list(residual)
         rng.shuffle(order)
         if near is not None:
-            edges = _near_edges(problem, order, *near, work=work)
+            group_of, rank = near
+            edges = _near_edges(problem, order, group_of, rank, work=work)
         else:
             greedy = _greedy(problem, order, work)
             if greedy is not None:

@@ -26,13 +26,14 @@ from .simulate_tables import (COMPARE_HEADER, compare_rows, markdown, means, per
 
 __all__ = ["Config", "main", "parser", "sweep"]
 
-TARGET_SCENARIOS = ((12, 5), (28, 6), (60, 7), (150, 9))  # the quality target
+TARGET_SCENARIOS = ((12, 5), (28, 6), (60, 7), (150, 9))  # the quality target (docs/quality_target.md)
 DEFAULT_CHART = Path("bench/out/score_factor_sweep.png")
 
 
 def _scenarios(text: str) -> list[tuple[int, int]]:
     try:
-        return [tuple(int(v) for v in item.lower().split("x")) for item in text.split(",")]
+        cells = (item.lower().split("x") for item in text.split(","))
+        return [(int(players), int(rounds)) for players, rounds in cells]
     except ValueError:
         raise argparse.ArgumentTypeError("use PLAYERSxROUNDS,... for example 12x5,28x6") from None
 
@@ -63,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--summary", action="store_true", help="aggregate (mean/median/max) instead of per event")
     ap.add_argument("--compare", action="store_true", help="all cost models on the same events")
     ap.add_argument("--target", action="store_true",
-                    help="the issue's quality target (12x5, 28x6, 60x7, 150x9 unless --scenarios): "
+                    help="the quality target (12x5, 28x6, 60x7, 150x9 unless --scenarios): "
                          "sass vs deployed vs cobra, with PASS/FAIL lines")
     ap.add_argument("--sweep", type=_factors, help="score factors to sweep, e.g. 1,1.5,2,2.5,3,4")
     ap.add_argument("--chart", type=Path, default=DEFAULT_CHART, help=f"sweep chart (default {DEFAULT_CHART})")
@@ -104,7 +105,7 @@ def sweep(configs: Sequence[Config], factors: Sequence[Fraction], seeds: list[in
         curve = f"{config.cost_model} {label}"
         shares = {name: (means(stats)["mismatched"] / means(stats)["games"],
                          sum(s.uneven_event for s in stats) / len(stats)) for name, stats in results.items()}
-        curves[curve] = [(f, *shares[name]) for f, name in zip(factors, settings)]
+        curves[curve] = [(f, *shares[name]) for f, name in zip(factors, settings, strict=False)]
         baselines[curve] = {m: shares[m] for m in models}
     return rows, curves, baselines
 

@@ -18,7 +18,7 @@ def plot_sweep(curves: dict, baselines: dict, path: Path, title: str) -> Path:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
-    markers = dict(zip(COST_MODELS[1:], "s^D"))
+    markers = dict(zip(COST_MODELS[1:], "s^D", strict=True))
     for label, points in curves.items():
         line, = ax.plot([100 * x for _, x, _ in points], [100 * y for _, _, y in points], marker="o", label=label)
         for factor, x, y in points:

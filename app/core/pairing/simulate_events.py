@@ -11,7 +11,7 @@ import random
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
+from typing import Any, Optional
 
 from .api import pair_round
 from .formats import DEFAULT_FORMAT, Format, Side
@@ -78,7 +78,7 @@ def play_event(config: Config, event_seed: int) -> tuple[list[Game], list, Event
     dropped: list = []
     games: list[Game] = []
     seconds = []
-    kwargs = {"cost_model": config.cost_model}
+    kwargs: dict[str, Any] = {"cost_model": config.cost_model}
     if config.score_factor is not None:
         kwargs["score_factor"] = config.score_factor
     for rnd in range(1, config.rounds + 1):

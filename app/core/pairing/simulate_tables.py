@@ -21,7 +21,7 @@ def markdown(header: Sequence[str], rows: Iterable[Sequence]) -> str:
 
 def per_event_table(seeds: Sequence[int], stats: Sequence[EventStats]) -> str:
     return markdown(["event seed"] + [name for name, _ in METRICS],
-                    ([seed] + [get(s) for _, get in METRICS] for seed, s in zip(seeds, stats)))
+                    ([seed] + [get(s) for _, get in METRICS] for seed, s in zip(seeds, stats, strict=True)))
 
 
 def summary_table(stats: Sequence[EventStats]) -> str:
@@ -54,7 +54,7 @@ def compare_rows(label: str, by_model: dict) -> list[list]:
 
 
 def target_verdict(label: str, by_model: dict) -> list[str]:
-    """The issue's quality target for one scenario, as readable lines (PASS/FAIL with the margin)."""
+    """The quality target (docs/quality_target.md) for one scenario, as readable lines (PASS/FAIL with the margin)."""
     ours = means(by_model["sass"])
     uneven = sum(s.uneven_players for s in by_model["sass"])
     best = min(("deployed", "cobra"), key=lambda m: means(by_model[m])["mismatched"])

@@ -26,6 +26,11 @@ class SingleSidedRules:
     def __init__(self, history: History, model: Optional[CostModel] = None):
         self.history, self.model = history, model
 
+    def _priced(self) -> CostModel:
+        if self.model is None:
+            raise ValueError("pricing a game needs the cost model")
+        return self.model
+
     def may_meet(self, a, b) -> bool:
         return self.history.times_met(a, b) < self.max_meetings
 
@@ -51,13 +56,13 @@ class SingleSidedRules:
             return None
         corp = self.forced_corp(a, b)
         if corp is None:  # the earlier game has no sides on record: either orientation
-            both = (self.model.oriented_int(sa, sb, True), self.model.oriented_int(sb, sa, True))
+            both = (self._priced().oriented_int(sa, sb, True), self._priced().oriented_int(sb, sa, True))
             costs = [c for c in both if c is not None]
             return min(costs) if costs else None
         sc, sr = (sa, sb) if corp == a else (sb, sa)
         if worsens_bias(sc.bias, 1) or worsens_bias(sr.bias, -1):
             return None
-        return self.model.oriented_int(sc, sr, True)
+        return self._priced().oriented_int(sc, sr, True)
 
     def orient(self, a, b, sa: Standing, sb: Standing, rng: random.Random) -> tuple:
         """(corp, runner): forced for a rematch; else the cheaper side; tie: larger Corp bias runs; then a coin."""
@@ -65,7 +70,7 @@ class SingleSidedRules:
             corp = self.forced_corp(a, b)
             if corp is not None:
                 return (corp, b if corp == a else a)
-        ab, ba = self.model.oriented_int(sa, sb), self.model.oriented_int(sb, sa)
+        ab, ba = self._priced().oriented_int(sa, sb), self._priced().oriented_int(sb, sa)
         if ab is not None and (ba is None or ab < ba):
             return (a, b)
         if ba is not None and (ab is None or ba < ab):

@@ -12,7 +12,8 @@ engine's, so determinism holds and the sides' coins do not move), and re-paired 
 order, as chess's Dutch system does in a score group: 1st against (k+1)-th, 2nd against (k+2)-th of 2k. When past
 meetings forbid some of those, the pairing nearest to it: the minimum of the sum of (rank gap - k)^2, an exact
 integer matching, first over the pairs whose rank gap is within 16 of k, then 64, then all (a cell of more than
-400 players that pairs in neither window keeps the engine's games). A two-class cell (Corp class against Runner class) ranks its 2k players together and keeps
+400 players that pairs in neither window keeps the engine's games). A two-class cell (Corp class against Runner class)
+ranks its 2k players together and keeps
 each game between the two classes. Strengths are compared only, so ints and Fractions are exact; a player without
 one takes the mean of the others'.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 import rustworkx as rx
 
@@ -37,8 +38,8 @@ def fill(strengths: Mapping, players: Sequence) -> dict:
 
 def seed_cells(
     pairs: Sequence[tuple],
-    cell_of: Callable[[Hashable], Hashable],
-    fresh: Callable[[Hashable, Hashable], bool],
+    cell_of: Callable[[Any], Hashable],
+    fresh: Callable[[Any, Any], bool],
     strengths: Mapping,
     rng: random.Random,
 ) -> list[tuple]:

@@ -5,7 +5,7 @@ import functools
 import math
 import random
 from fractions import Fraction
-from typing import Sequence
+from typing import Hashable, Sequence
 
 from .byes import bye_limits
 from .costs import CostModel, Standing
@@ -64,7 +64,7 @@ def pair_sided(
             for p, r in records.items()
         }
         nodes = field + ([BYE] if odd else [])
-        class_of = dict(standing)
+        class_of: dict[Hashable, Standing | str] = dict(standing)
         class_of[BYE] = BYE_CLASS
 
         @functools.lru_cache(maxsize=None)
@@ -76,7 +76,7 @@ def pair_sided(
                 return model.to_int(model.bye(other, lowest))
             return model.pair_int(c, d)
 
-        def extra_cost(a, b):
+        def extra_cost(a, b, standing=standing):
             base = class_cost(standing[a], standing[b])
             cost = rules.rematch_cost(a, b, standing[a], standing[b])
             return None if base is None or cost is None else cost - base

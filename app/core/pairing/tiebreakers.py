@@ -71,7 +71,7 @@ def _magic(fmt: Format, recs: list[Record], opponents: list[list[int]]) -> list[
     # a bye is in game_wins (Scoring.bye_game_wins)
     played = [r.game_wins + r.game_losses + r.game_draws for r in recs]
     gw_den = lcm(MTR_FLOOR.denominator, *{s.win * n for n in played if n})
-    gw = _floored([(s.win * r.game_wins + s.tie * r.game_draws, s.win * n) for r, n in zip(recs, played)],
+    gw = _floored([(s.win * r.game_wins + s.tie * r.game_draws, s.win * n) for r, n in zip(recs, played, strict=True)],
                   gw_den, MTR_FLOOR)
     return [_mean((mw, mw_den), opponents), (gw, gw_den), _mean((gw, gw_den), opponents)]
 
@@ -104,7 +104,8 @@ def ranking_keys(
     index = {p: i for i, p in enumerate(ids)}.__getitem__
     opponents = [list(map(index, r.opponents)) for r in records]
     columns = _SYSTEMS[system](fmt, list(records), opponents)
-    keys = list(zip([-r.points for r in records], *([-n for n in nums] for nums, _ in columns), map(str, ids)))
+    keys = list(zip([-r.points for r in records], *([-n for n in nums] for nums, _ in columns), map(str, ids),
+                    strict=True))
     return keys, columns
 
 
@@ -116,4 +117,4 @@ def standings_order(
     order of TIEBREAKERS[system])."""
     keys, columns = ranking_keys(fmt, ids, records, system)
     order = sorted(range(len(ids)), key=keys.__getitem__)
-    return order, list(zip(*map(_fractions, columns)))
+    return order, list(zip(*map(_fractions, columns), strict=True))

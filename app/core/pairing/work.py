@@ -2,7 +2,8 @@
 
 A unit is about 5 us of CPU on the benchmark machine. Every loop of the fast matcher that grows with the field
 asks for its units before it starts (`need`) and stops the search (OutOfBudget) when they do not fit: for an exact
-matching solve EDGE_UNITS per pair handed to it plus one per NODE_PAIRS (pair x node), per class pair priced, per player realised, per LP variable built;
+matching solve EDGE_UNITS per pair handed to it plus one per NODE_PAIRS (pair x node), per class pair priced, per player
+realised, per LP variable built;
 for every HiGHS solve its start-up and its simplex iterations (HiGHS counts them, and is told to stop at the
 iterations the budget has left), each priced by the LP's size. So a round spends at most its budget, plus its
 first pairing (`must`: the one piece of work every round does, whatever the budget). The search is a fixed

@@ -10,7 +10,6 @@ A series player's key names it: "a<account row id>" when an account is in it, el
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Optional
 
@@ -40,8 +39,10 @@ class Link:
 
     @property
     def target(self) -> str:
-        return account_key(self.target_account_id) if self.target_account_id is not None \
-            else entry_key(self.target_player_id)
+        if self.target_account_id is not None:
+            return account_key(self.target_account_id)
+        assert self.target_player_id is not None  # a link names an entry or an account
+        return entry_key(self.target_player_id)
 
 
 @dataclass(frozen=True)

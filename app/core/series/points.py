@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from typing import Optional
 
 MAX_PLACING = 100_000
@@ -74,7 +75,7 @@ def parse_table(text: str) -> tuple[Band, ...]:
     if not bands:
         raise PointsError("Give at least one placing and its points, e.g. 1st 10, 2nd 8.")
     bands.sort(key=lambda b: b.first)
-    for before, after in zip(bands, bands[1:]):
+    for before, after in pairwise(bands):
         if after.first <= before.last:
             raise PointsError(f"Placing {after.first} is in two bands.")
         if after.points > before.points:
@@ -115,7 +116,8 @@ def format_tiers(tiers: dict[str, Fraction]) -> str:
 @dataclass(frozen=True)
 class Rules:
     """A series' scoring: the table, the participation point, how many results count (None: all), the field size
-    whose points stand as written (None: no scaling by field), the tie-breaks' names in order (tie_breaks.TIE_BREAKS)."""
+    whose points stand as written (None: no scaling by field), the tie-breaks' names in order
+    (tie_breaks.TIE_BREAKS)."""
 
     bands: tuple[Band, ...]
     participation: Fraction = Fraction(0)

@@ -42,7 +42,7 @@ class Row:
     scores: tuple[Score, ...]  # in the order the results were given
 
 
-def counted(points: Sequence[Fraction], best_n: Optional[int]) -> set[int]:
+def counted(points: Sequence[Fraction | int], best_n: Optional[int]) -> set[int]:
     """The indexes of the results that count: the best N by points (all when N is None); among equal points the
     earlier result counts, so the choice never depends on anything but the order given."""
     order = sorted(range(len(points)), key=lambda i: (-points[i], i))
@@ -56,9 +56,8 @@ def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
     tie_breaks = named(rules.tie_breaks)
     # each result's points worked out once per (placing, field, multiplier): a few hundred distinct among thousands
     # of results; then counted and added as whole numbers of 1/scale (exact), as Fractions cost most of the ranking
-    worth = {(r.placing, r.field, r.multiplier): None for mine in results.values() for r in mine}
-    for key in worth:
-        worth[key] = event_points(rules, *key)
+    distinct = {(r.placing, r.field, r.multiplier) for mine in results.values() for r in mine}
+    worth = {key: event_points(rules, *key) for key in distinct}
     scale = math.lcm(*{f.denominator for f in worth.values()}) if worth else 1
     whole_of = {key: f.numerator * (scale // f.denominator) for key, f in worth.items()}
     rows, wholes = [], {}
@@ -69,7 +68,7 @@ def standings(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
         ints = [whole_of[k] for k in keys]
         chosen = counted(ints, rules.best_n)
         scores = tuple(Score(r.event, r.placing, r.field, worth[k], i in chosen)
-                       for i, (r, k) in enumerate(zip(mine, keys)))
+                       for i, (r, k) in enumerate(zip(mine, keys, strict=True)))
         total, every = sum(ints[i] for i in chosen), sum(ints)
         wholes[player] = (total, every)
         rows.append(Row(0, player, Fraction(total, scale), Fraction(every, scale), len(mine),

@@ -113,7 +113,8 @@ def backup(tournament: Tournament) -> dict:
             {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
              "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
              "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-             "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link": player_links.carried(p), "jinteki_name": p.jinteki_name,
+             "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link": player_links.carried(p),
+             "jinteki_name": p.jinteki_name,
              "discord": p.discord,
              # the linked NetrunnerDB account (any version may carry it; absent: not linked)
              **({"nrdb": {"id": p.nrdb_account.nrdb_id, "username": p.nrdb_account.username}}

@@ -2,7 +2,7 @@
 
 Readers (backup.py, nrtm_import.py) parse and validate a file into an EventPlan that names players by their id in the
 file; `write` then stores the plan with one executemany INSERT per table (and a query reading the new ids back)
-in one transaction: a 2,000-player, 6-round event is a few dozen statements, not 20,000 (audit issue 9, item 1).
+in one transaction: a 2,000-player, 6-round event is a few dozen statements, not 20,000.
 All or nothing: a database failure leaves nothing.
 """
 from __future__ import annotations
@@ -214,12 +214,13 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
          "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
          "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
          "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
-         "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name, "discord": p.discord, "created_at": now,
+         "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name,
+         "discord": p.discord, "created_at": now,
          "no_coverage": p.no_coverage,
          "nrdb_account_id": nrdb_account[p.nrdb[0]] if p.nrdb else None}
-        for p, key in zip(plan.players, keys)])
+        for p, key in zip(plan.players, keys, strict=True)])
     by_key = _ids(Player.name_key, tid)
-    player_id = {p.key: by_key[key] for p, key in zip(plan.players, keys)}
+    player_id = {p.key: by_key[key] for p, key in zip(plan.players, keys, strict=True)}
 
     _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now,
                          "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap,

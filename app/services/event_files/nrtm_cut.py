@@ -185,5 +185,5 @@ def _as_played(kinds: tuple, seeds: list, games: list) -> tuple[PlayedBracket, l
             error = e
             continue
         return bracket, [CutRow(g.id, g.winner, g.corp, table, g.round, g.player1, g.player2)
-                      for g, (_, table, *_rest) in zip(played, ordered)]
+                      for g, (_, table, *_rest) in zip(played, ordered, strict=True)]
     raise FileError(f"the elimination games contradict each other: {error}")

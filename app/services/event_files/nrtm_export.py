@@ -151,7 +151,7 @@ def _cut_rounds(cut: cut_service.Cut, number: dict) -> list[list[dict]]:
         sides = cut.sides(g) if g.reported else None
         corp = sides[0] if sides else None
 
-        def player(pid):
+        def player(pid, corp=corp, g=g):
             role = None if corp is None else ("corp" if pid == corp else "runner")
             return {"id": number[pid], "role": role, "winner": None if g.winner is None else g.winner == pid}
 

@@ -2,7 +2,7 @@
 
 A 2 MB file costs a worker a second or two of CPU and holds the database's attention meanwhile; anyone can sign
 up, so without a bound a handful of simultaneous uploads would occupy every worker and the site would stop
-answering (audit issue 9, item 1). An upload beyond the bound is refused at once with Busy (503, "try again in a
+answering. An upload beyond the bound is refused at once with Busy (503, "try again in a
 moment") rather than queued, so it never ties up a worker while it waits.
 
 The slots are try-locks that the operating system or the database releases if a worker dies mid-upload:

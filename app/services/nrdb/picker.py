@@ -50,7 +50,8 @@ def _not_yours_or_failing(deck_id: int, token: str, error: ServerError) -> Fetch
 
 def submit(t: Tournament, player: Player, side: str, deck_id: int, token: str) \
         -> tuple[Decklist, Checked, FetchedList]:
-    """Fetch the player's deck `deck_id` (NetrunnerDB answers only their own: another id is a 500) and store it as their `side` list,
+    """Fetch the player's deck `deck_id` (NetrunnerDB answers only their own: another id is a 500) and store it as their
+    `side` list,
     judged as a paste. Refused before any fetch when the player may not submit; FetchError or
     decklists.DecklistError: nothing changed."""
     side = Side(side).value

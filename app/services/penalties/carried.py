@@ -216,7 +216,8 @@ def read(raw, ids: set, rounds: set, fmt: Format) -> Carried:
         row = CheckRow(player=_player(c.get("player"), f"{where} player", ids),
                        round=j.integer(c.get("round"), f"{where} round", 0, MAX_INT),
                        draw=j.integer(c.get("draw"), f"{where} draw", 0, max(len(carried.draws) - 1, 0), null=True),
-                       by=j.text(c.get("by", ""), f"{where} by", NAME_LENGTH), at=j.iso_time(c.get("at"), f"{where} at"))
+                       by=j.text(c.get("by", ""), f"{where} by", NAME_LENGTH),
+                       at=j.iso_time(c.get("at"), f"{where} at"))
         if row.draw is not None and not carried.draws:
             raise FileError(f"{where} names a draw, and the file has none")
         if row.round and row.round not in rounds:

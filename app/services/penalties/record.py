@@ -287,7 +287,8 @@ def disqualified(t: Tournament) -> set[int]:
 def counts(t: Tournament) -> dict[int, int]:
     """Penalties per player id: the form shows a player's earlier ones before a judge records another."""
     return dict(db.session.execute(sa.select(Penalty.player_id, sa.func.count(Penalty.id))
-                                   .where(Penalty.tournament_id == t.id, Penalty.voided_at.is_(None)).group_by(Penalty.player_id)).all())
+                                   .where(Penalty.tournament_id == t.id, Penalty.voided_at.is_(None))
+                                   .group_by(Penalty.player_id)).all())
 
 
 def result_label(t: Tournament, key: Optional[str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from itertools import pairwise
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -101,7 +102,7 @@ def parse_players(text: str, existing: Iterable[str] = (), online: bool = False)
 def _split_by_a_comma(cells: list[str]) -> str | None:
     """A known identity whose name holds a comma ("SYNC: Everything, Everywhere") that an unquoted row split into
     two fields; None if there is none."""
-    for first, second in zip(cells[1:], cells[2:]):
+    for first, second in pairwise(cells[1:]):
         joined = f"{first}, {second}"
         if faction(joined) is not None:
             return joined
@@ -119,7 +120,7 @@ def _problems(cells: list[str], columns: tuple[str, ...] = COLUMNS) -> list[str]
                         "a name or identity holding a comma must be in double quotes")
     if not cells[0]:
         problems.append("the name is empty")
-    for label, cell in zip(columns, cells):
+    for label, cell in zip(columns, cells, strict=False):
         longest = PRONOUNS_MAX if label == "pronouns" else HANDLE_MAX if label in ONLINE_COLUMNS[4:] else NAME_MAX
         if len(cell) > longest:
             problems.append(f"the {label} {'are' if label == 'pronouns' else 'is'} longer than {longest} characters"

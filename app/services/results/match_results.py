@@ -80,7 +80,7 @@ def write_result(t: Tournament, locked: LockedMatch, outcome: Outcome, actor: Ac
         execution_options={"synchronize_session": False})
     db.session.execute(sa.update(Seat), [
         {"id": seat.id, "points": points, "games_won": games}
-        for seat, points, games in zip(locked.seats, outcome.points, outcome.games)])
+        for seat, points, games in zip(locked.seats, outcome.points, outcome.games, strict=True)])
     if old != outcome.key:
         db.session.execute(sa.insert(ResultChange).values(
             tournament_id=t.id, match_id=match.id, actor=actor.kind, user_id=actor.user_id,

@@ -15,7 +15,7 @@ from sqlalchemy.orm import aliased
 
 from ...core import results
 from ...extensions import db
-from ...models import Match, Player, ResultClaim, Round, Seat, Tournament, touch
+from ...models import Match, Player, ResultClaim, Round, Seat, Tournament
 from ..event_files import backup
 from . import match_results
 from ..swiss import rounds

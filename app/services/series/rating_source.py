@@ -2,7 +2,7 @@
 this one, and this event's entries' series player keys. app/services/ratings.py asks this source itself, so seeding
 by rating works through the services alone (a script, the command line), whatever else was imported.
 
-Apart from app/services/series/ratings.py (the ratings the series' pages show), which reads the cached standings:
+Apart from app/services/series/series_ratings.py (the ratings the series' pages show), which reads the cached standings:
 this module needs only the roster and the games."""
 from __future__ import annotations
 

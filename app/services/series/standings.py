@@ -197,6 +197,6 @@ def _build(series: Series) -> Table:
         lines.append(Line(r.rank, r.player, names[r.player], roster.account(r.player), r.total, r.all_results,
                           r.events, r.wins,
                           tuple(Result(s.event, pid, s.placing, s.points, s.counted)
-                                for pid, s in zip(entries, r.scores)),
+                                for pid, s in zip(entries, r.scores, strict=True)),
                           by_player.get(r.player)))
     return Table(columns, lines, invited, roster)

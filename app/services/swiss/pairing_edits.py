@@ -61,7 +61,8 @@ def _check_addable(t: Tournament, player_id: int, seated: set[int]) -> None:
         raise RoundError(f"{player.name} is in this round already.")
 
 
-def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int], new_bye: list[int]) -> None:
+def _rewrite(t: Tournament, rnd: RoundView, tables: dict[int, list[int]], changed: set[int],
+             new_bye: list[int]) -> None:
     """Replace the seats of the changed matches (delete, then insert: a player stays once per round)."""
     try:
         _replace_seats(t, rnd, tables, changed, new_bye)

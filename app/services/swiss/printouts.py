@@ -1,4 +1,4 @@
-"""What the venue prints: pairings by name for the wall, match slips with their table's report code, QR codes."""
+"""What the venue prints: pairings by name for the wall, match slips with their table's slip code, QR codes."""
 from __future__ import annotations
 
 import functools
@@ -62,7 +62,7 @@ class SlipSeat:
 class Slip:
     table: int
     seats: list
-    qr: Optional[Markup]  # the table's report code (app/services/results/slip_codes.py); None for a reader who may not
+    qr: Optional[Markup]  # the table's slip code (app/services/results/slip_codes.py); None for a reader who may not
 
 
 def draw_codes(texts: list[str]) -> list[str]:
@@ -91,4 +91,4 @@ def slips(t: Tournament, rnd: RoundView, codes: bool = True, page: int = 1,
     qrs = draw([slip_codes.url(t, rnd.slip_ref, m.table, [s.name for s in m.seats]) for m in tables]) if codes \
         else [None] * len(tables)
     return [Slip(m.table, [SlipSeat(s.name, s.side if single else None) for s in m.seats],
-                 Markup(qr) if qr is not None else None) for m, qr in zip(tables, qrs)]
+                 Markup(qr) if qr is not None else None) for m, qr in zip(tables, qrs, strict=True)]

@@ -41,7 +41,8 @@ def by_round(round_ids: Iterable[int]) -> dict[int, list[Table]]:
     by_id = {}
     for rid, *values in db.session.execute(
             sa.select(Match.round_id, Match.id, Match.table, Match.is_bye, Match.result, Match.intentional_draw,
-                      Match.drawn_games, Match.two_for_one).where(Match.round_id.in_(ids)).order_by(Match.round_id, Match.table)):
+                      Match.drawn_games, Match.two_for_one)
+            .where(Match.round_id.in_(ids)).order_by(Match.round_id, Match.table)):
         table = by_id[values[0]] = Table(*values)
         tables[rid].append(table)
     seats = defaultdict(list)

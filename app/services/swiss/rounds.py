@@ -289,7 +289,8 @@ def write_matches(t: Tournament, round_id: int, tables: Iterable[tuple[int, Sequ
         sa.insert(Match).returning(Match.id, sort_by_parameter_order=True),
         [match_row(t, round_id, table, players) for table, players in tables]).all()
     db.session.execute(sa.insert(Seat), [
-        seat for match_id, (_, players) in zip(ids, tables) for seat in seat_rows(t, round_id, match_id, players)])
+        seat for match_id, (_, players) in zip(ids, tables, strict=True)
+        for seat in seat_rows(t, round_id, match_id, players)])
 
 
 def match_row(t: Tournament, round_id: int, table: int, players: Sequence[int]) -> dict:

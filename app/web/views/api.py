@@ -147,7 +147,8 @@ def _pairings(t, number: int):
     if t.fmt.both_sides:
         for row in pairings:
             if not row["bye"] and row["result"] is not None and len(row["seats"]) == 2:
-                for seat, (corp, runner) in zip(row["seats"], results.side_scores(row["result"])):  # seat order
+                scores = results.side_scores(row["result"])  # in seat order
+                for seat, (corp, runner) in zip(row["seats"], scores, strict=True):
                     seat.update(corp_points=corp, runner_points=runner)
     return {"round": number, "pairings": pairings}
 
@@ -168,7 +169,7 @@ def _standings(t):
         row = {"rank": s.rank, "player": s.player, "name": s.name, "points": s.points, "wins": s.wins,
                "losses": s.losses, "ties": s.ties, "byes": s.byes, "dropped": s.dropped,
                "status": table.words.get(s.player, ""),
-               "tiebreakers": {name: _number(v) for name, v in zip(TIEBREAKERS[system], s.tiebreakers)}}
+               "tiebreakers": {name: _number(v) for name, v in zip(TIEBREAKERS[system], s.tiebreakers, strict=True)}}
         if t.fmt.sided_tables:
             row.update(corp=s.corp, runner=s.runner, side_balance=s.side_bias, side_label=s.side_label)
         rows.append(row)
@@ -236,7 +237,7 @@ def bracket(slug: str):
                 {"player": p, "name": cut.name(p) if p is not None else None, "seed": seed,
                  "from": slot.label,
                  "side": None if not sides else ("corp" if p == sides[0] else "runner")}
-                for p, seed, slot in zip(g.players, (g.seed1, g.seed2), g.slots)
+                for p, seed, slot in zip(g.players, (g.seed1, g.seed2), g.slots, strict=True)
             ],
             "winner": g.winner,
         })

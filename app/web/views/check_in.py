@@ -152,7 +152,8 @@ def _back(t: Tournament, anchor: str | None = None):
 
 
 def _ticked(t: Tournament, player: Player, message: str, category: str = "success"):
-    """A tick's answer: the row, the counts and the plan line for the page's script (static/check_in.js), else back to the page."""
+    """A tick's answer: the row, the counts and the plan line for the page's script (static/check_in.js), else back to
+    the page."""
     if request.accept_mimetypes.best == "application/json":
         sheet = roll_call.sheet(t)
         row = next((r for r in sheet.rows if r.id == player.id), None)

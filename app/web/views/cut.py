@@ -32,7 +32,7 @@ def _games(cut: cut_service.Cut) -> list[dict]:
         reported_deps = [d for d in cut.bracket.dependents(g.id) if cut.bracket.game(d).reported]
         rows.append({
             "game": g,
-            "names": [cut.name(p) if p is not None else slot.label for p, slot in zip(g.players, g.slots)],
+            "names": [cut.name(p) if p is not None else slot.label for p, slot in zip(g.players, g.slots, strict=True)],
             "corp": sides[0] if sides else None, "runner": sides[1] if sides else None,
             "choose": cut.tournament.fmt.netrunner and g.ready and not g.reported and sides is None,
             "locked": reported_deps,

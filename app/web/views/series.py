@@ -10,7 +10,7 @@ from flask_login import current_user, login_required
 from ...core.series import PointsError
 from ...core.series.points import figure
 from ...services.series import exports, manage, people, seeding
-from ...services.series import ratings as series_ratings
+from ...services.series import series_ratings
 from ...services.series import standings as series_standings
 from ...services.series.games import record_by_side, series_games
 from .. import built_pages, page_cache
@@ -440,7 +440,8 @@ def player(series_slug: str, key: str):
 def export_csv(series_slug: str):
     series = public_series(series_slug)
     text = exports.as_csv(series, series_standings.table(series))
-    return Response(text, mimetype="text/csv", headers={"Content-Disposition": attachment(f"{series.name}-standings.csv")})
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": attachment(f"{series.name}-standings.csv")})
 
 
 @bp.get("/s/<series_slug>/standings.json")
