@@ -78,10 +78,29 @@
     window.clearTimeout(timer);
     timer = window.setTimeout(function () { check(); plan(CHECK_MS * (0.75 + Math.random() / 2)); }, ms);
   };
+  /* A newly published round's table at once, from the shared answer of this player's bucket (data-seats: a proxy
+     keeps it for the whole hall), drawn by the server; the page's own check then brings the whole card. */
+  var SEATS = root.getAttribute("data-seats"), PLAYER = root.getAttribute("data-player");
+  var preview = function (s) {
+    if (!SEATS || !s.round) { return; }
+    var card = document.getElementById("me-card");
+    var shown = card && card.querySelector("[data-round]");
+    if (!card || busy(card) || (shown && Number(shown.getAttribute("data-round")) >= s.round)) { return; }
+    var address = new URL(SEATS.replace("{round}", s.round), window.location.href);
+    address.searchParams.set("v", s.version);
+    fetch(address, { credentials: "omit" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
+      var seat = data && data.seats[PLAYER], now = document.getElementById("me-card");
+      if (!seat || !now) { return; }
+      var already = now.querySelector("[data-round]");
+      if (already && Number(already.getAttribute("data-round")) >= s.round) { return; }
+      now.innerHTML = seat.html;
+    }).catch(function () {});
+  };
   var seen = null;
   document.addEventListener("sass:status", function (e) {
     var s = e.detail.status, key = [s.round, s.version].join("/");
     if (seen !== key) {
+      preview(s);
       if (SPREAD_MS > 0) { plan(Math.random() * SPREAD_MS); } else { check(); }
     }
     seen = key;

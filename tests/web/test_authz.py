@@ -57,7 +57,7 @@ ROUTES = {
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
     "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
-    "api.bracket": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
+    "api.bracket": PUBLIC, "api.seats": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
     "public.me": PUBLIC,
     # an online event's report address: a remembered phone goes to its page, anyone else proves it with a code
     "online.report": PUBLIC, "online.prove": PUBLIC,

@@ -22,7 +22,7 @@ from ...services.players import registration
 from ...services.results import participation
 from ...services.results import standings as standings_service
 from ...services import state
-from ...services.swiss import timer
+from ...services.swiss import seat_lookup, timer
 from ...services.check_in import waitlist
 from ...services.schedule import timeline as schedule_timeline
 from ..access import public_tournament, stats_tournament
@@ -120,6 +120,27 @@ def pairings(slug: str, number: int):
     if page is None:
         abort(404, f"round {number} is not published")
     return _cached(page)
+
+
+@bp.get("/tournaments/<slug>/rounds/<int:number>/seats/<int:bucket>")
+def seats(slug: str, number: int, bucket: int):
+    """One bucket of players' tables in a published round (app/core/seat_lookup.py): what a player's page reads
+    its new table from at a publish, from the proxy's copy, before its own check."""
+    t = public_tournament(slug)
+    page = page_cache.get(t, f"api-seats-{number}-{bucket}", lambda: _document(_seats(t, number, bucket)))
+    if page is None:
+        abort(404, f"round {number} is not published")
+    return _cached(page)
+
+
+def _seats(t, number: int, bucket: int):
+    """The bucket's seats, each with its card drawn as the player's page draws a new table (no private part)."""
+    data = seat_lookup.answer(t, number, bucket)
+    if data is not None:
+        preview = current_app.jinja_env.get_template("player/_seat_preview.html").module.preview
+        for seat in data["seats"].values():
+            seat["html"] = str(preview(number, seat)).strip()
+    return data
 
 
 def _pairings(t, number: int):

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
-from ...core import result_wording, results
+from ...core import result_wording, results, seat_lookup
 from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
@@ -77,6 +77,12 @@ def _etag(slug: str, player_id: int, known: player_page.Known, t: Tournament | N
     return f"me-{player_id}-{known.tag}-{nxt}"
 
 
+def _seats_url(slug: str, player_id: int) -> str:
+    """Where the page reads its new table at a publish (api.seats, a shared answer), `{round}` for the round."""
+    return url_for("api.seats", slug=slug, number=1, bucket=seat_lookup.bucket(player_id)).replace(
+        "/rounds/1/", "/rounds/{round}/")
+
+
 def _event(slug: str) -> Tournament | None:
     return db.session.scalar(sa.select(Tournament).where(Tournament.slug == slug))
 
@@ -91,6 +97,7 @@ def link(slug: str, token: str):
     return render_template("player/me.html", **context, **push_settings.page(current_app._get_current_object()),
                            live=live_parts.htmls(parts), live_digests=live_parts.digests(parts),
                            live_url=url_for("player.live", slug=slug, token=token), live_etag=etag,
+                           seats_url=_seats_url(slug, player.id),
                            pace=player_page.check_pace(t))
 
 

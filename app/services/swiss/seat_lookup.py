@@ -1,0 +1,42 @@
+"""The published round's seats of one bucket of players (app/core/seat_lookup.py), in the words the player's page
+and their push message use (app/core/push_messages.py)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlalchemy.orm import aliased
+
+from ...core import push_messages as words
+from ...core.pairing import Side
+from ...core.seat_lookup import BUCKETS
+from ...extensions import db
+from ...models import Match, Player, Round, Seat, Tournament
+
+SIDE_WORDS = {Side.CORP.value: "Corp", Side.RUNNER.value: "Runner"}
+
+
+def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
+    """{"round": n, "seats": {player id: {"table", "side", "opponent", "words"}}} of the players in `bucket`
+    seated in published round `number`; None when that round is not published (or the bucket does not exist)."""
+    if not 0 <= bucket < BUCKETS:
+        return None
+    published = db.session.scalar(sa.select(Round.id).where(Round.tournament_id == t.id, Round.number == number,
+                                                            Round.published.is_(True)))
+    if published is None:
+        return None
+    mine, theirs, opponent = aliased(Seat), aliased(Seat), aliased(Player)
+    rows = db.session.execute(
+        sa.select(mine.player_id, Match.table, Match.is_bye, mine.side, opponent.name)
+        .join(Match, Match.id == mine.match_id)
+        .outerjoin(theirs, sa.and_(theirs.match_id == mine.match_id, theirs.player_id != mine.player_id))
+        .outerjoin(opponent, opponent.id == theirs.player_id)
+        .where(mine.round_id == published, mine.player_id % BUCKETS == bucket)).all()
+    seats = {}
+    for player_id, table, bye, side, name in rows:
+        said = SIDE_WORDS.get(side)
+        seats[str(player_id)] = {
+            "table": None if bye else table, "side": said, "opponent": None if bye else name,
+            "words": words.round_published(t.name, number, None if bye else table, said, None if bye else name,
+                                           None).body}
+    return {"round": number, "seats": seats}
