@@ -164,6 +164,18 @@ def rate(games: Iterable[Game], model: Model = None, *, start: Optional[Ratings]
     return state
 
 
+def rate_events(events: Iterable[Sequence[Game]], model: Model = None, *,
+                start: Optional[Ratings] = None) -> list[Ratings]:
+    """The ratings after each event in turn (each a list of games; no period spans two events). The last equals
+    `rate` of all the games, and `rate_events(events[k:], start=after[k - 1])` equals `after[k:]`: a change in
+    event k rates again from its snapshot before, not from the first game."""
+    out: list[Ratings] = []
+    for games in events:
+        start = rate(games, model, start=start)
+        out.append(start)
+    return out
+
+
 def periods(games: Iterable[Game]) -> list[list[Game]]:
     """Consecutive games of one period together; a game without a period alone. Uncounted games dropped."""
     out: list[list[Game]] = []
