@@ -238,8 +238,9 @@ def _weng_lin(state: Ratings, games: Sequence[Game]) -> Ratings:
     beta2 = model.beta ** 2
     h = state.side_advantage
     before = dict(state.ratings)
+    fresh = _new(state)  # once a period: the prior sums every rating
     for p in _by_player(games):
-        before.setdefault(p, _new(state))
+        before.setdefault(p, fresh)
     dmu: dict = {p: [] for p in before}
     dlog: dict = {p: [] for p in before}
     for g in games:
@@ -268,8 +269,9 @@ def _glicko2(state: Ratings, games: Sequence[Game]) -> Ratings:
     h = state.side_advantage
     by = _by_player(games)
     before = dict(state.ratings)
+    fresh = _new(state)  # once a period: the prior sums every rating
     for p in by:
-        before.setdefault(p, _new(state))
+        before.setdefault(p, fresh)
     vol = dict(state.volatility)
     mu = {p: (r.mu - scale.mu) / GLICKO_Q for p, r in before.items()}
     phi = {p: r.sigma / GLICKO_Q for p, r in before.items()}
