@@ -6,7 +6,7 @@ account, and the rest are matched by name suggestions), --rounds published round
 Runner win 48%, tie 4%), a top-8 single elimination cut played through the cut service in every fifth; puts them
 all in one series (best 10 results, scaled by field, two tiers), and prints the median and worst over --runs of:
 
-1. the standings built cold (nothing cached: no event's standings or placings, no series table), wall and this
+1. the standings built cold (nothing cached: no event's standings or placings, no series table, no ratings), wall and this
    process's CPU; and again after a result in one event (the other events' placings kept by their versions);
 2. the public standings page, cold (no table, no page built anywhere) and again (kept for the same versions);
 3. every game of the series (`series_games`, what ratings read), cold;
@@ -16,7 +16,8 @@ all in one series (best 10 results, scaled by field, two tiers), and prints the 
    cold (nothing built anywhere: no table, no page in memory nor in the shared folder), the public page after one
    result in one event (the worker that builds it), the same page in another worker after that result (no page,
    table nor ratings of that edition in its memory; its other events' placings kept), and the managers' players
-   page after one result (its first page), with that page's size.
+   page after one result (its first page), with that page's size; and the series' ratings alone after a result in
+   the last event, rated on from the ratings kept before it, and rated from the first game (nothing kept).
 
 SQLite in a temporary folder. The goal (issue 34): the standings of 50 events x 100 players in <= 1 s of CPU.
 """
@@ -50,6 +51,7 @@ from app.services import state  # noqa: E402
 from app.services.series import manage, people  # noqa: E402
 from app.services.series import standings as series_standings  # noqa: E402
 from app.services.series import games as games_cache  # noqa: E402
+from app.services.series import series_ratings  # noqa: E402
 from app.services.series.games import series_games  # noqa: E402
 
 RESULTS = (("corp", 48), ("runner", 48), ("tie", 4))
@@ -138,6 +140,7 @@ def cold(fn, folder: str = ""):
         if folder:
             forget_pages(folder)
         series_standings.forget_cached()
+        series_ratings.forget_cached()
         games_cache.forget_cached()
         state._STANDINGS_CACHE.clear()
         db.session.expire_all()
@@ -194,7 +197,6 @@ def main(argv=None) -> None:
                     db.session.expire_all()
                     if other_worker:  # the first worker builds it; this one finds it in the shared folder
                         assert client.get(path).status_code == 200
-                        from app.services.series import series_ratings
                         from app.web import page_cache
                         page_cache.clear_memory()  # another worker: no page in its memory, nor this edition's
                         series_standings._TABLES.clear()  # table or ratings (its other events' placings kept)
@@ -212,6 +214,18 @@ def main(argv=None) -> None:
             public_cold = measure(cold(lambda: client.get(f"/s/{slug}"), folder), args.runs)
             public_result = measure(result_then(f"/s/{slug}"), args.runs)
             public_other = measure_inner(result_then(f"/s/{slug}", other_worker=True), args.runs)
+            def rated_after_result():
+                touch(db.session, [last])
+                db.session.commit()
+                db.session.expire_all()
+                series_standings.table(get())
+                c = time.process_time()
+                series_ratings.current(get(), series_standings.table(get()))
+                return time.process_time() - c
+
+            rated = measure_inner(rated_after_result, args.runs)
+            series_ratings.forget_cached()
+            rated_scratch = measure_inner(lambda: (series_ratings.forget_cached(), rated_after_result())[1], args.runs)
             staff = app.test_client()
             assert staff.post("/login", data={"email": "bench@example.com", "password": "bench password"}
                               ).status_code in (302, 303)
@@ -239,7 +253,9 @@ def main(argv=None) -> None:
                               ("6b. public page after a result in one event (the worker that builds it)",
                                public_result[2:]),
                               ("6c. public page after that result, in another worker", public_other),
-                              ("6d. managers' players page after a result (first page)", staff_result[2:])):
+                              ("6d. managers' players page after a result (first page)", staff_result[2:]),
+                              ("6e. the series' ratings after a result in the last event (the table built)", rated),
+                              ("6f. the same, rated from the first game (nothing kept)", rated_scratch)):
             print(f"| {name} | {figures[0]:.0f} | {figures[1]:.0f} |")
         print(f"\nThe managers' players page (first page): {players_size / 1e6:.2f} MB of HTML")
     finally:

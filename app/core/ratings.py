@@ -165,6 +165,18 @@ def rate(games: Iterable[Game], model: Optional[Model] = None, *, start: Optiona
     return state
 
 
+def rate_events(events: Iterable[Sequence[Game]], model: Model = None, *,
+                start: Optional[Ratings] = None) -> list[Ratings]:
+    """The ratings after each event in turn (each a list of games; no period spans two events). The last equals
+    `rate` of all the games, and `rate_events(events[k:], start=after[k - 1])` equals `after[k:]`: a change in
+    event k rates again from its snapshot before, not from the first game."""
+    out: list[Ratings] = []
+    for games in events:
+        start = rate(games, model, start=start)
+        out.append(start)
+    return out
+
+
 def periods(games: Iterable[Game]) -> list[list[Game]]:
     """Consecutive games of one period together; a game without a period alone. Uncounted games dropped."""
     out: list[list[Game]] = []
@@ -227,8 +239,9 @@ def _weng_lin(state: Ratings, games: Sequence[Game]) -> Ratings:
     beta2 = model.beta ** 2
     h = state.side_advantage
     before = dict(state.ratings)
+    fresh = _new(state)  # once a period: the prior sums every rating
     for p in _by_player(games):
-        before.setdefault(p, _new(state))
+        before.setdefault(p, fresh)
     dmu: dict = {p: [] for p in before}
     dlog: dict = {p: [] for p in before}
     for g in games:
@@ -257,8 +270,9 @@ def _glicko2(state: Ratings, games: Sequence[Game]) -> Ratings:
     h = state.side_advantage
     by = _by_player(games)
     before = dict(state.ratings)
+    fresh = _new(state)  # once a period: the prior sums every rating
     for p in by:
-        before.setdefault(p, _new(state))
+        before.setdefault(p, fresh)
     vol = dict(state.volatility)
     mu = {p: (r.mu - scale.mu) / GLICKO_Q for p, r in before.items()}
     phi = {p: r.sigma / GLICKO_Q for p, r in before.items()}

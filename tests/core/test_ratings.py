@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core.pairing.formats import Side
-from app.core.ratings import SCALES, Game, Model, Rating, Ratings, rate, rate_period, strengths
+from app.core.ratings import SCALES, Game, Model, Rating, Ratings, rate, rate_events, rate_period, strengths
 
 MODELS = list(Model)
 OUTCOMES = [Fraction(1), Fraction(1, 2), Fraction(0)]
@@ -191,3 +191,24 @@ def test_strengths_are_deterministic_ints(model, history):
     keys = {i: k for i, k in enumerate([0, 1, "n0", "n1", "never seen"])}
     a, b = strengths(rate(history, model), keys), strengths(rate(list(history), model), keys)
     assert a == b and all(type(v) is int for v in a.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=st.sampled_from(MODELS), history=st.one_of(histories(max_periods=6), churned()),
+       byes=st.lists(st.integers(0, 9), max_size=4), learnt=st.booleans())
+def test_rating_on_from_any_events_snapshot_equals_rating_from_scratch(model, history, byes, learnt):
+    """The series' pages rate a changed event again from the ratings before it (app/services/series/series_ratings.py):
+    the answer must be exactly the one from the first game, whichever event it resumes at."""
+    events = [[g for g in history if g.period == p] for p in sorted({g.period for g in history})]
+    for i in byes:  # uncounted games (a bye, an event with nothing rated) change nothing either way
+        if events:
+            events[i % len(events)].append(Game(i, None, Fraction(1), None, events[i % len(events)][0].period))
+    events.append([Game(0, None, Fraction(1), None, "only a bye")])
+    origin = Ratings(model, learnt=learnt)
+    after = rate_events(events, start=origin)
+    flat = [g for event in events for g in event]
+    assert len(after) == len(events)
+    assert after[-1] == rate(flat, start=origin)
+    for k in range(len(events)):
+        assert after[k] == rate([g for event in events[:k + 1] for g in event], start=origin)
+        assert rate_events(events[k:], start=after[k - 1] if k else origin) == after[k:]

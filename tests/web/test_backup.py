@@ -207,3 +207,31 @@ def test_a_lone_surrogate_is_a_clear_400(client, make_user, make_tournament, log
     assert _snapshot() == before
     pair = text.replace('"Ann"', '"An\\ud83d\\ude00n"')  # a whole pair (an emoji) is a character like any other
     assert _restore(client, pair.encode()).status_code == 302
+
+
+def test_whether_ratings_seeded_a_round_survives_backup_and_restore(client, make_user, make_tournament, login):
+    owner, t = _rich_event(make_user, make_tournament)
+    rounds = sorted(t.rounds, key=lambda r: r.number)
+    rounds[1].seeded_by_rating = True
+    db.session.commit()
+    login()
+    first = json.loads(client.get(f"/tournaments/{t.id}/backup.json").data)
+    assert [r["seeded_by_rating"] for r in first["rounds"]] == [False, True, False]
+    assert _restore(client, first).status_code in (302, 303)
+    restored = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id)).one()
+    assert [r.seeded_by_rating for r in sorted(restored.rounds, key=lambda r: r.number)] == [False, True, False]
+    assert [r["seeded_by_rating"] for r in backup_service.backup(restored)["rounds"]] == [False, True, False]
+    # a file from before the flag: no round seeded; a flag that is not true or false: refused, nothing written
+    older = copy.deepcopy(first)
+    for r in older["rounds"]:
+        del r["seeded_by_rating"]
+    assert _restore(client, older).status_code in (302, 303)
+    newest = db.session.scalars(sa.select(Tournament).order_by(Tournament.id.desc())).first()
+    assert newest.id not in (t.id, restored.id) and not any(r.seeded_by_rating for r in newest.rounds)
+    bad = copy.deepcopy(first)
+    bad["rounds"][1]["seeded_by_rating"] = "yes"
+    before = _snapshot()
+    response = _restore(client, bad)
+    assert response.status_code == 400 and "Round 2 seeded_by_rating should be true or false. Nothing was created" in \
+        html.unescape(response.get_data(as_text=True))
+    assert _snapshot() == before

@@ -8,8 +8,9 @@ from datetime import date
 import sqlalchemy as sa
 
 from app.extensions import db
-from app.models import NrdbAccount, Round, Series, SeriesLink, SeriesRejection
+from app.models import NrdbAccount, Round, Series, SeriesLink, SeriesRejection, touch
 from app.services import ratings
+from app.services.results import participation
 from app.services.series import people, seeding
 from app.services.series import standings as series_standings
 from tests.cut_helpers import add_players, add_round
@@ -219,3 +220,29 @@ def test_the_series_page_counts_the_players_of_an_event_under_way(client, make_u
     assert "not started" not in page and "in progress" in page and '<td class="num">10</td>' in page
     public = client.get(f"/s/{series.slug}").get_data(as_text=True)
     assert "10 players" in public and "not started" not in public
+
+
+def test_the_series_api_counts_who_played_and_starts_an_event_at_its_published_round_1(client, make_user,
+                                                                                      make_tournament, login):
+    """docs/api.md's `field` and `started`: every entry but those out before their first game; a round published."""
+    owner = make_user()
+    login()
+    series = _series(client)
+    t = make_tournament(owner, name="Week 1", date=date(2026, 1, 5), format="single")
+    ps = add_players(t, [f"Player {i}" for i in range(6)])
+    client.post(f"/series/{series.id}/events", data={"event": t.id, "tier": ""})
+
+    def event():
+        return client.get(f"/s/{series.slug}/standings.json").get_json()["events"][0]
+
+    assert (event()["field"], event()["started"]) == (6, False)
+    participation.drop(t, ps[5])  # out before they ever sat at a table: not in the field
+    assert (event()["field"], event()["started"]) == (5, False)
+    add_round(t, 1, [(ps[0], ps[1], None), (ps[2], ps[3], None), (ps[4], None, None)], published=False)
+    assert (event()["field"], event()["started"]) == (5, False)  # paired, not published
+    db.session.execute(sa.update(Round).where(Round.tournament_id == t.id).values(published=True))
+    touch(db.session, [t.id])
+    db.session.commit()
+    assert (event()["field"], event()["started"]) == (5, True)  # published, no result in yet
+    participation.drop(t, ps[0])  # dropped after sitting down: still counted
+    assert (event()["field"], event()["started"]) == (5, True)

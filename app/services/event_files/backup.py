@@ -123,7 +123,7 @@ def backup(tournament: Tournament) -> dict:
         ],
         "rounds": [
             {"number": r.number, "published": r.published, "slip_ref": r.slip_ref, "certified": r.certified,
-             "gap": r.gap, "timer": None if r.timer_state is None else {
+             "gap": r.gap, "seeded_by_rating": r.seeded_by_rating, "timer": None if r.timer_state is None else {
                  "state": r.timer_state, "remaining_ms": r.timer_remaining_ms,
                  "ends_at": None if r.timer_ends_at is None else _time(r.timer_ends_at)},
              "matches": [

@@ -105,6 +105,7 @@ class RoundRow:
     gap: Optional[str] = None
     timer: tuple = (None, None, None)  # its clock: (state, ends_at, remaining_ms) as Round keeps them
     featured_table: Optional[int] = None  # the table on stream (app/services/streaming.py)
+    seeded_by_rating: bool = False  # ratings seeded its pairing (Round.seeded_by_rating)
 
 
 @dataclass
@@ -225,7 +226,7 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
     _insert_all(Round, [{"tournament_id": tid, "number": r.number, "published": r.published, "created_at": now,
                          "slip_ref": r.slip_ref or new_slip_ref(), "certified": r.certified, "gap": r.gap,
                          "timer_state": r.timer[0], "timer_ends_at": r.timer[1], "timer_remaining_ms": r.timer[2],
-                         "featured_table": r.featured_table}
+                         "featured_table": r.featured_table, "seeded_by_rating": r.seeded_by_rating}
                         for r in plan.rounds])
     round_id = _ids(Round.number, tid)
     _insert_all(Match, [

@@ -162,7 +162,10 @@ def read(doc) -> EventPlan:
             raise FileError(f"round {number} appears twice")
         numbers.add(number)
         row = RoundRow(number, j.boolean(raw.get("published"), f"round {number} published"),
-                       restore_rounds.read_matches(raw.get("matches"), number, ids, fmt, doc["version"]))
+                       restore_rounds.read_matches(raw.get("matches"), number, ids, fmt, doc["version"]),
+                       # any version; absent (a file from before seeding by rating): not seeded
+                       seeded_by_rating=j.boolean(raw.get("seeded_by_rating", False),
+                                                  f"round {number} seeded_by_rating"))
         if doc["version"] >= 6:
             row.slip_ref = j.integer(raw.get("slip_ref"), f"round {number} slip_ref", 1, MAX_INT)
             if row.slip_ref in refs:

@@ -41,16 +41,21 @@ def series_games(series: Series, roster: Optional[Roster] = None) -> list[Series
     intentional draws are in the list, marked, so a rating can leave them out; a cut game is a win or a loss.
     """
     roster = roster or load_roster(series)
-    key = roster.people.key_of
-    events = db.session.execute(
+    return [g for t in events_in_order(series) for g in event_games(t, roster)]
+
+
+def events_in_order(series: Series) -> list[Tournament]:
+    """The series' events in the games' time order: by date, then id."""
+    return db.session.execute(
         db.select(Tournament).join(SeriesEvent, SeriesEvent.tournament_id == Tournament.id)
         .where(SeriesEvent.series_id == series.id).order_by(Tournament.date, Tournament.id)).scalars().all()
-    out: list[SeriesGame] = []
-    for t in events:
-        for stage, number, first, second, side, outcome, draw in _event_games(t):
-            out.append(SeriesGame(t.id, t.date, stage, number, key[first], key[second] if second else None, side,
-                                  outcome, draw))
-    return out
+
+
+def event_games(t: Tournament, roster: Roster) -> list[SeriesGame]:
+    """One event's games as series_games lists them."""
+    key = roster.people.key_of
+    return [SeriesGame(t.id, t.date, stage, number, key[first], key[second] if second else None, side, outcome, draw)
+            for stage, number, first, second, side, outcome, draw in _event_games(t)]
 
 
 # Each event's games by (event, slug, version), entries by id: a result bumps its own event's version only, so the

@@ -2,27 +2,71 @@
 show them. (The source that seeds an event of the series by the ratings before it: rating_source.py, asked by
 app/services/ratings.py itself.)
 
-Kept per the standings' versions (app/services/series/standings.py): a result in any event bumps its version, so a
-changed past result rates the series again from its games.
+Kept per the standings' versions (app/services/series/standings.py), and rated incrementally: the ratings after
+each of the series' last KEEP_AFTER events are kept by a name of everything they were rated from (the series, and
+every event up to it: its id, slug, version and its entries' series player keys), so a result in the current event
+rates that event's games again from the ratings before it, not the series' 17,000 games. A change further back
+(or a new grouping of the players) finds no kept ratings before it and rates from the first event; the answer is
+the same either way (`core.rate_events`, tests/services/series/test_series_ratings.py).
 """
 from __future__ import annotations
 
+import hashlib
+from typing import Optional
+
 from ...core import ratings as core
 from ...core.kept import Kept
-from ...models import Series
-from .games import series_games
+from ...models import Series, Tournament
+from .games import event_games, events_in_order
+from .people import Roster
 from .rating_games import rating_games
 from .rating_source import games_before  # noqa: F401 (kept where callers found it)
 from .standings import Table, versions
 
+KEEP_AFTER = 3  # the ratings after each of the series' last 3 events are kept (results come in there)
 
 _RATINGS: Kept[core.Ratings] = Kept(64)
+# a name of what was rated (`_names`) -> the ratings after that event; about 0.2 KB a rated player each (0.6 MB at
+# 3,393 players), so 48 bound a worker's memory while keeping the last events of 16 such series
+_AFTER: Kept[core.Ratings] = Kept(48)
 
 
 def current(series: Series, table: Table) -> core.Ratings:
     """Every series player's rating after all of the series' games so far."""
-    return _RATINGS.get(versions(series),
-                        lambda: core.rate(rating_games(series_games(series, table.roster))))
+    return _RATINGS.get(versions(series), lambda: rate(series, table.roster))
+
+
+def rate(series: Series, roster: Roster) -> core.Ratings:
+    """The ratings after every event, rated from the newest kept ratings whose events are all unchanged."""
+    events = events_in_order(series)
+    names = _names(series, events, roster)
+    start: Optional[core.Ratings] = None
+    done = len(events)
+    while done and start is None:
+        start = _AFTER.find(names[done - 1])
+        if start is None:
+            done -= 1
+    after = core.rate_events((rating_games(event_games(t, roster)) for t in events[done:]), start=start)
+    for i in range(max(done, len(events) - KEEP_AFTER), len(events)):
+        _AFTER.keep(names[i], after[i - done])
+    return after[-1] if after else start or core.Ratings(core.DEFAULT_MODEL)
+
+
+def _names(series: Series, events: list[Tournament], roster: Roster) -> list[bytes]:
+    """For each event, a name of everything the ratings after it depend on: the series, the model, and every event
+    up to it (its id, slug and version, which any result bumps, and its entries' series player keys, which a new
+    link may change)."""
+    entries: dict = {}
+    for pid, facts in roster.entries.items():
+        entries.setdefault(facts.tournament_id, []).append(pid)
+    key_of = roster.people.key_of
+    name = repr((series.id, core.DEFAULT_MODEL.value)).encode()
+    out = []
+    for t in events:
+        keys = [key_of[pid] for pid in sorted(entries.get(t.id, ()))]
+        name = hashlib.blake2b(name + repr((t.id, t.slug, t.version, keys)).encode(), digest_size=16).digest()
+        out.append(name)
+    return out
 
 
 def shown(series: Series, table: Table) -> dict[str, int]:
@@ -33,3 +77,4 @@ def shown(series: Series, table: Table) -> dict[str, int]:
 
 def forget_cached() -> None:
     _RATINGS.clear()
+    _AFTER.clear()
