@@ -165,7 +165,7 @@ def rate(games: Iterable[Game], model: Optional[Model] = None, *, start: Optiona
     return state
 
 
-def rate_events(events: Iterable[Sequence[Game]], model: Model = None, *,
+def rate_events(events: Iterable[Sequence[Game]], model: Optional[Model] = None, *,
                 start: Optional[Ratings] = None) -> list[Ratings]:
     """The ratings after each event in turn (each a list of games; no period spans two events). The last equals
     `rate` of all the games, and `rate_events(events[k:], start=after[k - 1])` equals `after[k:]`: a change in
