@@ -22,8 +22,8 @@ def _stored(player_id: int) -> dict:
 @pytest.mark.parametrize("online", [False, True])
 def test_the_organizers_form_and_self_registration_store_the_same_fields(make_user, make_tournament, online):
     t = make_tournament(make_user(), registration_open=True, online=online)
-    details = dict(corp_identity="Haas-Bioroid: Precision Design", runner_identity="Zahya Sadeghi: Versatile "
-                   "Smuggler", pronouns="she/her", no_coverage=True, jinteki_name="ana", discord="ana#1")
+    details = {"corp_identity": "Haas-Bioroid: Precision Design", "runner_identity": "Zahya Sadeghi: Versatile Smuggler",
+               "pronouns": "she/her", "no_coverage": True, "jinteki_name": "ana", "discord": "ana#1"}
     by_player = registration.register(t, "Ana Silva", **details)
     by_organizer = entries.add(t, entries.Details(name="Ben Ode", **{**details, "jinteki_name": "ben"}))
     assert _stored(by_player.id) == _stored(by_organizer.id)
