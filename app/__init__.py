@@ -52,9 +52,11 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from . import models  # noqa: F401  (models must be imported for migrations)
     from .cli import register_cli
+    from .services import init_services
     from .web import init_web
 
     register_cli(app)
+    init_services(app)
     init_web(app)
     _sqlite_settings(app)
     return app

@@ -3,9 +3,11 @@
     app/core      the rules: pairing, results, standings, brackets, clock, names, round checks. No Flask, no SQL.
     app/services  the database <-> core glue (with app/models/ and app/extensions.py). No request, no session,
                   no response.
-    app/web       blueprints, forms, access policy, page cache, player sessions, template helpers.
+    app/web       blueprints, forms, access policy, page cache, player sessions, template helpers. No database
+                  write: a view parses, calls a service (which writes, commits or rolls back) and renders.
 
-Every import statement counts, the ones inside functions too (a lazy import is still a dependency).
+Every import statement counts, the ones inside functions too (a lazy import is still a dependency); so does every
+session call that writes, wherever it sits in a web module.
 See docs/architecture.md.
 """
 from __future__ import annotations
@@ -26,6 +28,12 @@ IMPURE = ("flask", "flask_login", "flask_wtf", "flask_sqlalchemy", "flask_migrat
 REQUEST_BOUND = {"request", "session", "g", "make_response", "Response", "jsonify", "render_template",
                  "render_template_string", "redirect", "abort", "flash", "after_this_request", "send_file"}
 DATA = ("app.models", "app.extensions")
+# A session's calls that write (or end a write's transaction); rollback is not among them: the web layer may clear a
+# failed request's transaction (app/web/errors.py, app/web/db_retry.py).
+SESSION_WRITES = {"add", "add_all", "delete", "commit", "flush", "merge", "bulk_save_objects",
+                  "bulk_insert_mappings", "bulk_update_mappings"}
+# A statement that writes, built with SQLAlchemy (sa.update(...), insert(...), delete(...)) or spelt as text
+STATEMENT_WRITES = {"update", "insert", "delete"}
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,39 @@ def violations(modules: dict[str, list[Import]]) -> list[str]:
     return out
 
 
+def _writes(statement: ast.expr) -> bool:
+    """Whether an executed statement writes: it calls update/insert/delete, or its text starts with one."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call):
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if called in STATEMENT_WRITES:
+                return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and node.value.lstrip().split(" ", 1)[0].lower() in STATEMENT_WRITES:
+            return True
+    return False
+
+
+def session_writes(source: str, module: str) -> list[str]:
+    """Every database write a module makes itself, as 'module:line session.<call>': a call on a `.session` (the
+    database session, `db.session`) that adds, deletes, flushes, merges or commits, or executes a writing statement."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner, verb = node.func.value, node.func.attr
+        if not (isinstance(owner, ast.Attribute) and owner.attr == "session"):
+            continue
+        if verb in SESSION_WRITES or (verb == "execute" and any(_writes(a) for a in node.args)):
+            found.append(f"{module}:{node.lineno} session.{verb}: the web layer writes nothing (a service does)")
+    return found
+
+
+def web_writes(root: Path = ROOT) -> list[str]:
+    return [w for path in sorted((root / "app" / "web").rglob("*.py"))
+            for w in session_writes(path.read_text(), module_name(path, root))]
+
+
 def find_cycle(edges: dict[str, set[str]]) -> list[str]:
     """One import cycle as a list of modules (first == last), or [] when the graph is acyclic."""
     state: dict[str, int] = {}
@@ -131,6 +172,40 @@ def graph(modules: dict[str, list[Import]]) -> dict[str, set[str]]:
 
 def test_every_layer_imports_the_right_way():
     assert violations(app_modules()) == []
+
+
+def test_the_web_layer_writes_nothing():
+    assert web_writes() == []
+
+
+@pytest.mark.parametrize("source", [
+    "def f(p):\n    db.session.add(p)\n",
+    "db.session.add_all(players)\n",
+    "def f():\n    db.session.commit()\n",
+    "db.session.delete(player)\n",
+    "db.session.flush()\n",
+    "db.session.execute(sa.update(Player).where(Player.id == 1).values(dropped=True))\n",
+    "db.session.execute(insert(Player).values(name='x'))\n",
+    "db.session.execute(sa.delete(Player))\n",
+    "db.session.execute(sa.text('UPDATE players SET dropped = true'))\n",
+])
+def test_a_planted_write_in_a_view_is_found(source, tmp_path):
+    """A module planted under app/web with one write: the check names it, so it cannot pass by finding nothing."""
+    views = tmp_path / "app" / "web" / "views"
+    views.mkdir(parents=True)
+    (views / "planted.py").write_text("from ...extensions import db\n" + source)
+    found = web_writes(tmp_path)
+    assert len(found) == 1 and found[0].startswith("app.web.views.planted:"), found
+
+
+@pytest.mark.parametrize("source", [
+    "db.session.execute(sa.select(Player).where(Player.id == 1))\n",
+    "db.session.rollback()\n",
+    "db.session.get(Player, 1)\n",
+    "session.update(next='/')\n",  # Flask's cookie session, not the database's
+])
+def test_a_read_is_not_a_write(source):
+    assert session_writes(source, "app.web.views.planted") == []
 
 
 def test_no_import_cycle_anywhere_in_the_app():

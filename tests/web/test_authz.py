@@ -36,7 +36,7 @@ ROUTES = {
     "auth.login": PUBLIC, "auth.signup": PUBLIC, "auth.logout": ACCOUNT, "auth.change_password": ACCOUNT,
     "auth.profile": ACCOUNT,
     "tournaments.index": ACCOUNT, "tournaments.new": ACCOUNT, "tournaments.create": ACCOUNT,
-    "cut.restore": ACCOUNT, "cut.import_nrtm": ACCOUNT, "cut.import_confirm": ACCOUNT,
+    "event_files.restore": ACCOUNT, "event_files.import_nrtm": ACCOUNT, "event_files.import_confirm": ACCOUNT,
     # one event: the dashboard and the round pages let a scorekeeper find the tables to score
     "tournaments.show": SCORE, "rounds.index": SCORE, "rounds.show": SCORE, "rounds.report": SCORE,
     "rounds.live": SCORE,
@@ -45,7 +45,7 @@ ROUTES = {
     "players.edit": ORGANIZE, "players.delete": ORGANIZE, "players.drop": ORGANIZE, "players.undrop": ORGANIZE,
     "players.import_csv": ORGANIZE, "players.live": ORGANIZE, "rounds.pair": ORGANIZE, "rounds.pair_preview": ORGANIZE, "rounds.publish": ORGANIZE, "rounds.undo": ORGANIZE,
     "rounds.edit_pairings": ORGANIZE, "rounds.standings": ORGANIZE, "rounds.export_standings": ORGANIZE,
-    "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "cut.backup": ORGANIZE,
+    "rounds.export_games": ORGANIZE, "rounds.after_cut": ORGANIZE, "cut.create": ORGANIZE, "cut.delete": ORGANIZE, "event_files.backup": ORGANIZE,
     "pairing_jobs.follow": ORGANIZE,
     # results to AlwaysBeRunning (app/web/views/abr.py)
     "abr.index": ORGANIZE, "abr.send": ORGANIZE, "abr.download": ORGANIZE,
@@ -55,7 +55,7 @@ ROUTES = {
     "tournaments.delete": OWN, "staff.index": OWN, "staff.add": OWN, "staff.remove": OWN, "staff.forget": OWN,
     # players' phones and the read-only API
     "public.landing": PUBLIC, "public.home": PUBLIC, "public.pairings": PUBLIC, "public.round": PUBLIC,
-    "public.standings": PUBLIC, "public.status": PUBLIC, "cut.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
+    "public.standings": PUBLIC, "public.status": PUBLIC, "event_files.nrtm": PUBLIC, "cut.public_bracket": PUBLIC,
     "api.tournament": PUBLIC, "api.rounds": PUBLIC, "api.pairings": PUBLIC, "api.standings": PUBLIC,
     "api.bracket": PUBLIC, "api.seats": PUBLIC, "public.name_key_of": PUBLIC, "public.favicon": PUBLIC,
     "public.me": PUBLIC,

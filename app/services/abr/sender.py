@@ -28,6 +28,12 @@ _lock = threading.Lock()
 _started: dict[tuple[int, int], tuple[threading.Thread, threading.Event, threading.Event]] = {}
 
 
+def init_app(app: Flask) -> None:
+    """Each worker process starts its sender with its first request, after gunicorn's fork (called by the
+    application factory through app/services/__init__.py)."""
+    app.before_request(lambda: ensure_started(app))
+
+
 def ensure_started(app: Flask) -> None:
     """Start this process's sender for `app` unless it runs, or ABR_SENDER is off, or the app is under test (the
     tests send with send_due() themselves, or start it on purpose with start())."""

@@ -214,6 +214,18 @@ def check_plan(t: Tournament, number: int, expected: Optional[str]) -> None:
         raise PlanChanged(preview)
 
 
+def save_settings(t: Tournament, *, enabled: bool, no_shows: rules.NoShows, keeps_waitlist: bool,
+                  closes_in: Optional[int]) -> list[str]:
+    """The TO's check-in settings (settings.save), committed under the event's lock; the names a waitlist switched
+    on or a deadline's new rule let in at once."""
+    t = lock_tournament(t)
+    settings.save(t, enabled=enabled, no_shows=no_shows, waitlist=keeps_waitlist, closes_in=closes_in)
+    db.session.flush()
+    let_in = waitlist.fill(t)
+    db.session.commit()
+    return let_in
+
+
 def start_next(t: Tournament) -> int:
     """A roll call before the next round (a second day); its number."""
     t = lock_tournament(t)

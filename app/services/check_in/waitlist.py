@@ -115,16 +115,25 @@ def fill(t: Tournament) -> list[str]:
 def leave(t: Tournament, player_id: int) -> bool:
     """A waiting player leaves the line from their phone: their entry goes, and with it their Player row (they never
     played: no seat, no result names them), so nobody takes their place and those behind move up (a place in line
-    is counted among those waiting). Takes the lock (the caller commits); False if they are not waiting any more
-    (let in meanwhile: they drop like any player instead)."""
+    is counted among those waiting). Committed under the lock; False (nothing written) if they are not waiting any
+    more (let in meanwhile: they drop like any player instead)."""
     t = lock_tournament(t)
     gone = db.session.execute(sa.delete(Player).where(Player.id == player_id, Player.tournament_id == t.id, WAITING),
                               execution_options={"synchronize_session": False})
     if not gone.rowcount:
+        db.session.rollback()
         return False
     touch(db.session, [t.id])
-    db.session.expire_all()
+    db.session.commit()
     return True
+
+
+def organizer_admits(t: Tournament, player: Player) -> bool:
+    """The TO's button: `admit` under the event's lock, committed."""
+    t = lock_tournament(t)
+    done = admit(t, player)
+    db.session.commit()
+    return done
 
 
 def admit(t: Tournament, player: Player) -> bool:

@@ -1,10 +1,12 @@
-"""Organizer accounts: who a login form names, the one rule for checking a password, their public name."""
+"""Organizer accounts: who a login form names, the one rule for checking a password, signing up, ending an
+account's sessions, changing its password, their public name."""
 from __future__ import annotations
 
 import secrets
 from functools import cache
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ...extensions import db
@@ -36,6 +38,39 @@ def for_session(token: str) -> User | None:
     if not token:
         return None
     return db.session.execute(db.select(User).filter_by(session_token=token)).scalar_one_or_none()
+
+
+def sign_up(email: str, password: str) -> User | None:
+    """The new account, committed; None when the address has one already (before, or by a simultaneous sign-up
+    that the unique address in the database refused)."""
+    email = email.strip().lower()
+    if find(email) is not None:
+        return None
+    user = User(email=email)
+    user.set_password(password)
+    db.session.add(user)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return None
+    return user
+
+
+def end_sessions(user: User) -> None:
+    """Log the account out everywhere: every cookie that names it stops working."""
+    user.end_sessions()
+    db.session.commit()
+
+
+def change_password(user: User, current: str, new: str) -> bool:
+    """The new password, which ends every session of the account; False (nothing changed) when `current` is not
+    its password."""
+    if not user.check_password(current):
+        return False
+    user.set_password(new)
+    db.session.commit()
+    return True
 
 
 def set_public_name(user: User, display_name: str, nrdb_username: str) -> None:

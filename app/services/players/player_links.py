@@ -95,7 +95,7 @@ def carried(player: Player) -> str:
 
 
 def reissue(player: Player) -> None:
-    """A new link key: the old link stops working at once (a link from before a move too). The caller commits."""
+    """A new link key, committed: the old link stops working at once (a link from before a move too)."""
     player.link_key = secrets.token_hex(16)
     player.moved_link = None
 

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db
 from ...models import Player, Tournament
 from . import players as roster
+from .entries import Details, write_details
 from ..check_in import settings as check_in_settings
 from ..check_in import waitlist
 from ...core.check_in import Entry, free_places
@@ -88,9 +89,10 @@ def _commit(t: Tournament, name: str, player: Player, waiting: bool = False) -> 
         raise NameTaken(roster.taken_message(clash.name if clash else name)) from None
 
 
-def register(t: Tournament, name: str, corp_identity: str = "", runner_identity: str = "",
-             pronouns: str = "", jinteki_name: str = "", discord: str = "", no_coverage: bool = False) -> Player:
-    """A new player of `t`, committed; RegistrationError (nothing written) when closed, full or the name is taken."""
+def register(t: Tournament, name: str, **details) -> Player:
+    """A new player of `t`, committed; RegistrationError (nothing written) when closed, full or the name is taken.
+    `details`: the entry's other fields (entries.Details)."""
+    details = Details(name, **details)
     t = lock_tournament(t)
     state = status(t)
     if not state.open:
@@ -100,12 +102,9 @@ def register(t: Tournament, name: str, corp_identity: str = "", runner_identity:
     if clash:
         db.session.rollback()
         raise NameTaken(roster.taken_message(clash.name))
-    _check_handle(t, jinteki_name)
-    online = dict(jinteki_name=jinteki_name or "", discord=discord or "") if t.online else {}
-    player = Player(tournament_id=t.id, name=name, corp_identity=corp_identity or "",
-                    runner_identity=runner_identity or "", pronouns=pronouns or "", self_registered=True,
-                    no_coverage=bool(no_coverage), dropped=state.waitlist,  # waiting: dropped, never paired
-                    **online)
+    _check_handle(t, details.jinteki_name)
+    player = Player(tournament_id=t.id, self_registered=True, dropped=state.waitlist)  # waiting: dropped, never paired
+    write_details(t, player, details)
     db.session.add(player)
     _commit(t, name, player, waiting=state.waitlist)
     return player
@@ -115,9 +114,10 @@ def may_edit(t: Tournament) -> bool:
     return not roster.rounds_started(t)
 
 
-def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runner_identity: str = "",
-         pronouns: str = "", jinteki_name: str = "", discord: str = "", no_coverage: bool = False) -> None:
-    """A player's own change to their entry, before round 1 only."""
+def edit(t: Tournament, player: Player, name: str, **details) -> None:
+    """A player's own change to their entry, before round 1 only. `details`: the entry's other fields
+    (entries.Details)."""
+    details = Details(name, **details)
     t = lock_tournament(t)
     if not may_edit(t):
         db.session.rollback()
@@ -127,12 +127,6 @@ def edit(t: Tournament, player: Player, name: str, corp_identity: str = "", runn
     if clash:
         db.session.rollback()
         raise NameTaken(roster.taken_message(clash.name))
-    _check_handle(t, jinteki_name, except_id=player.id)
-    player.name = name
-    player.corp_identity = corp_identity or ""
-    player.runner_identity = runner_identity or ""
-    player.pronouns = pronouns or ""
-    player.no_coverage = bool(no_coverage)
-    if t.online:
-        player.jinteki_name, player.discord = jinteki_name or "", discord or ""
+    _check_handle(t, details.jinteki_name, except_id=player.id)
+    write_details(t, player, details)
     _commit(t, name, player)

@@ -11,6 +11,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ...core.clock import MAX_MINUTES
 from ...core.pairing import DEFAULT_FORMAT, DEFAULT_SCORE_FACTOR, Format
+from ...services.tournaments import Settings
 from . import IntegerField, printable, strip
 from .abr import abr_event_field
 
@@ -109,25 +110,19 @@ class TournamentForm(FlaskForm):
         if (fmt := self._chosen()) and fmt.counts_games and field.data not in {c.value for c in field.choices}:
             raise ValidationError("Choose one of the tiebreaker systems.")
 
-    def apply(self, tournament) -> None:
-        """Copy the validated settings onto a Tournament (format changes are checked by the view)."""
-        tournament.name = self.name.data
-        tournament.date = self.date.data
-        tournament.format = self.format.data
-        tournament.score_factor = str(self.score_factor.parsed)
-        tournament.planned_rounds = self.planned_rounds.data
-        if self.round_minutes.data is not None:  # left empty: the length stays as it was
-            tournament.round_minutes = self.round_minutes.data
+    def settings(self) -> Settings:
+        """The validated settings for the service (a format change is checked there); the tiebreakers and power
+        pairing only for plain swiss."""
         plain = self._chosen().counts_games
-        tournament.tiebreakers = self.tiebreakers.data if plain else None
-        tournament.power_pairing = bool(self.power_pairing.data) if plain else False
-        tournament.single_report = bool(self.single_report.data)
-        tournament.registration_open = bool(self.registration_open.data)
-        tournament.registration_cap = self.registration_cap.data
-        tournament.late_registration = bool(self.late_registration.data)
-        tournament.abr_id = self.abr_id.data
-        tournament.online = bool(self.online.data)
-        tournament.seed_by_rating = bool(self.seed_by_rating.data)
+        return Settings(
+            name=self.name.data, date=self.date.data, format=self.format.data,
+            score_factor=str(self.score_factor.parsed), planned_rounds=self.planned_rounds.data,
+            round_minutes=self.round_minutes.data, tiebreakers=self.tiebreakers.data if plain else None,
+            power_pairing=bool(self.power_pairing.data) if plain else False,
+            single_report=bool(self.single_report.data), registration_open=bool(self.registration_open.data),
+            registration_cap=self.registration_cap.data, late_registration=bool(self.late_registration.data),
+            abr_id=self.abr_id.data, online=bool(self.online.data), seed_by_rating=bool(self.seed_by_rating.data),
+            waitlist=bool(self.waitlist.data))
 
 
 class DeleteTournamentForm(FlaskForm):

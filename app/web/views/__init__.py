@@ -5,12 +5,12 @@ from ...models import MAX_INT
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import (abr, api, auth, cut, deck_checks, decklists, groups, judge_calls, nrdb, nrdb_decks, nrdb_picker,
-                   online, pairing_jobs, penalties, player, players, printouts, public, registration, rounds,
-                   schedule, series, slips, staff, stats, streaming, timer, tournaments)
+    from . import (abr, api, auth, cut, deck_checks, decklists, event_files, groups, judge_calls, nrdb, nrdb_decks,
+                   nrdb_picker, online, pairing_jobs, penalties, player, players, printouts, public, registration,
+                   rounds, schedule, series, slips, staff, stats, streaming, timer, tournaments)
 
-    for module in (auth, tournaments, players, rounds, pairing_jobs, public, cut, api, player, timer, printouts,
-                   staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
+    for module in (auth, tournaments, players, rounds, pairing_jobs, public, cut, event_files, api, player, timer,
+                   printouts, staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
                    online, series, schedule, penalties, deck_checks, groups, streaming):
         app.register_blueprint(module.bp)
     from . import check_in  # noqa: E402 (its own line: merges stay simple)

@@ -17,12 +17,6 @@ bp = Blueprint("abr", __name__)
 REFRESH_SECONDS = 5  # the ABR page asks again this often while an upload waits (a Refresh header: no script)
 
 
-@bp.before_app_request
-def _start_sender() -> None:
-    """Each worker process starts its sender with its first request (after gunicorn's fork)."""
-    sender.ensure_started(current_app._get_current_object())
-
-
 def _login() -> bool:
     return has_login(current_app.config.get("ABR_USER", ""), current_app.config.get("ABR_PASSWORD", ""))
 

@@ -80,7 +80,7 @@ def tournament(slug: str):
             "standings": url_for("api.standings", slug=t.slug, _external=True),
             "bracket": url_for("api.bracket", slug=t.slug, _external=True),
             "stats": url_for("api.stats", slug=t.slug, _external=True),
-            "nrtm": url_for("cut.nrtm", slug=t.slug, _external=True),
+            "nrtm": url_for("event_files.nrtm", slug=t.slug, _external=True),
             "schedule": url_for("api.schedule", slug=t.slug, _external=True),
         },
     })

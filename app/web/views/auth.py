@@ -8,9 +8,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 from flask_login.config import COOKIE_NAME
-from sqlalchemy.exc import IntegrityError
 
-from ...extensions import db, login_manager
+from ...extensions import login_manager
 from ..safe_next import safe_next
 from ..forms.auth import LoginForm, PasswordChangeForm, ProfileForm, SignupForm
 from ...models import User
@@ -45,26 +44,17 @@ def signup():
         return redirect(_next())
     form = SignupForm()
     if form.validate_on_submit():
-        email = form.email.data.strip().lower()
-        if accounts.find(email) is not None:
+        user = accounts.sign_up(form.email.data, form.password.data)
+        if user is None:
             form.email.errors.append(TAKEN)
         else:
-            user = User(email=email)
-            user.set_password(form.password.data)
-            db.session.add(user)
-            try:
-                db.session.commit()
-            except IntegrityError:  # a simultaneous sign-up with the same address
-                db.session.rollback()
-                form.email.errors.append(TAKEN)
-            else:
-                login_user(user)
-                joined = staff.join_pending(user)
-                for t, role in joined:
-                    flash(f"You are {role} of {t.name}, as you were before it was moved here.", "success")
-                if not joined:
-                    flash("Welcome! Create your first tournament.", "success")
-                return redirect(_next())
+            login_user(user)
+            joined = staff.join_pending(user)
+            for t, role in joined:
+                flash(f"You are {role} of {t.name}, as you were before it was moved here.", "success")
+            if not joined:
+                flash("Welcome! Create your first tournament.", "success")
+            return redirect(_next())
     return render_template("auth/signup.html", form=form), 422 if form.errors else 200
 
 
@@ -87,8 +77,7 @@ def login():
 def logout():
     """POST only, and CSRFProtect checks the token: a cross-site request cannot log anyone out.
     Ends the account's sessions everywhere, so a copied cookie is worthless afterwards."""
-    current_user.end_sessions()
-    db.session.commit()
+    accounts.end_sessions(current_user._get_current_object())
     logout_user()
     flash("You are logged out on every device.", "success")
     return redirect(url_for("auth.login"))
@@ -102,11 +91,9 @@ def change_password():
     form = PasswordChangeForm()
     if form.validate_on_submit():
         user = current_user._get_current_object()
-        if not user.check_password(form.current.data):
+        if not accounts.change_password(user, form.current.data, form.password.data):
             form.current.errors.append("That is not your current password.")
         else:
-            user.set_password(form.password.data)
-            db.session.commit()
             remembered = current_app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME) in request.cookies
             login_user(user, remember=remembered)
             flash("Password changed. Every other device is logged out.", "success")

@@ -11,11 +11,9 @@ from markupsafe import Markup
 
 from ...core.check_in import NoShows, Phone, Refusal
 from ...core.names import name_key
-from ...extensions import db
 from ...models import Player, Tournament, utcnow
 from ...services.check_in import phone, roll_call, settings, waitlist
 from .. import live_parts
-from ...services.locks import lock_tournament
 from ...services.players import states
 from .. import player_session
 from ..conditional import client_has
@@ -88,11 +86,9 @@ def leave_waitlist(slug: str, token: str):
         return redirect(url_for("player.link", slug=slug, token=token, _anchor="check-in"), 303)
     name = player.name
     if not waitlist.leave(t, player.id):
-        db.session.rollback()
         flash("You are no longer on the waitlist: a place was given to you. To withdraw, drop from the event "
               "below.", "error")
         return redirect(url_for("player.link", slug=slug, token=token, _anchor="check-in"), 303)
-    db.session.commit()
     player_session.forget(t)
     flash(f"{name}, you have left the waitlist. The organizer sees the line without you.", "success")
     return redirect(url_for("public.home", slug=slug), 303)
@@ -199,12 +195,8 @@ def save_settings(tid: int):
     form = SettingsForm()
     if not form.validate_on_submit():
         return _page(t, form, 422)
-    t = lock_tournament(t)
-    settings.save(t, enabled=bool(form.enabled.data), no_shows=NoShows(form.no_shows.data),
-                  waitlist=bool(form.waitlist.data), closes_in=form.closes_in.data)
-    db.session.flush()
-    let_in = waitlist.fill(t)
-    db.session.commit()
+    let_in = roll_call.save_settings(t, enabled=bool(form.enabled.data), no_shows=NoShows(form.no_shows.data),
+                                     keeps_waitlist=bool(form.waitlist.data), closes_in=form.closes_in.data)
     flash("Check-in settings saved.", "success")
     if let_in:
         flash("In from the waitlist: " + ", ".join(let_in) + ".", "success")
@@ -255,9 +247,7 @@ def admit(tid: int, pid: int):
     if not ButtonForm().validate():
         abort(400, EXPIRED)
     name = player.name
-    t = lock_tournament(t)
-    done = waitlist.admit(t, player)
-    db.session.commit()
+    done = waitlist.organizer_admits(t, player)
     flash(f"{name} is in: their phone says so." if done else f"{name} was not on the waitlist.",
           "success" if done else "error")
     return _back(t)

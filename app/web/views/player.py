@@ -209,6 +209,5 @@ def reissue(tid: int, pid: int):
     if not ConfirmForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
     player_links.reissue(player)
-    db.session.commit()
     flash(f"{player.name} has a new link; the old one no longer works.", "success")
     return redirect(url_for("player.show_link", tid=tid, pid=pid), 303)

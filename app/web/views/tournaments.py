@@ -11,11 +11,10 @@ from ...models import Player, Round, Staff, Tournament, User
 from ...core.round_advice import top8_recall
 from ...core.standings import recommended_rounds
 from ...services import cut as cut_service
-from ...services import decklists
 from ...services import next_step
 from ...services.organizers import staff as staff_service
-from ...services.check_in import settings as check_in_settings, waitlist
-from ...services.locks import lock_tournament
+from ...services import tournaments as service
+from ...services.check_in import settings as check_in_settings
 from ...services.players.players import bye_note, rounds_started
 from ..access import ORGANIZE, OWN, SCORE, managed_tournament
 
@@ -54,12 +53,7 @@ def index():
 def create():
     form = TournamentForm()
     if form.validate_on_submit():
-        tournament = Tournament(owner_id=current_user.id)
-        form.apply(tournament)
-        db.session.add(tournament)
-        db.session.flush()
-        check_in_settings.keep_waitlist(tournament, bool(form.waitlist.data))
-        db.session.commit()
+        tournament = service.create(current_user._get_current_object(), form.settings())
         flash(f"Created {tournament.name}. Add the players next.", "success")
         return redirect(url_for("tournaments.show", tid=tournament.id))
     return render_template("tournaments/form.html", form=form, tournament=None, started=False), \
@@ -97,20 +91,14 @@ def edit(tid: int):
     form = TournamentForm(obj=tournament, tiebreakers=tournament.tiebreakers or "magic",
                           waitlist=check_in_settings.keeps_waitlist(tournament))
     if form.validate_on_submit():
-        if started and form.format.data != tournament.format:
-            form.format.errors.append("The format cannot change once round 1 exists.")
+        try:
+            changed = service.change(tournament, form.settings())
+        except service.Refused as e:
+            form[e.field].errors.append(str(e))
         else:
-            tournament = lock_tournament(tournament)  # the waitlist switch shares its row with the check-in page
-            old_date = tournament.date
-            form.apply(tournament)
-            check_in_settings.keep_waitlist(tournament, bool(form.waitlist.data))
-            # the card pool and list in force follow the date: the stored lists are judged again with it
-            judged = decklists.judge_again(tournament) if tournament.date != old_date else 0
-            db.session.commit()
-            let_in = waitlist.fill(tournament)  # a raised cap lets the waitlist in
-            db.session.commit()
-            if let_in:
-                flash("In from the waitlist: " + ", ".join(let_in) + ".", "success")
+            if changed.let_in:
+                flash("In from the waitlist: " + ", ".join(changed.let_in) + ".", "success")
+            judged = changed.judged
             flash("Settings saved." + (f" {judged} decklist{'s' * (judged != 1)} checked again under the rules of "
                                        "the new date." if judged else ""), "success")
             return redirect(url_for("tournaments.show", tid=tid))
@@ -132,7 +120,6 @@ def delete(tid: int):
         flash("Tick the confirmation box to delete the tournament.", "error")
         return redirect(url_for("tournaments.edit", tid=tid))
     name = tournament.name
-    db.session.delete(tournament)
-    db.session.commit()
+    service.delete(tournament)
     flash(f"Deleted {name}.", "success")
     return redirect(url_for("tournaments.index"))
