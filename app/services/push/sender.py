@@ -32,6 +32,18 @@ _started: dict[tuple[int, int], tuple[threading.Thread, threading.Event, threadi
 _local = threading.local()
 
 
+_wired = threading.Event()
+
+
+def init_app(app: Flask) -> None:
+    """Each worker process starts its sender with its first request, after gunicorn's fork, and a commit that
+    queued an event wakes it (called by the application factory through app/services/__init__.py)."""
+    if not _wired.is_set():  # one listener per process, whatever the number of apps (tests make many)
+        _wired.set()
+        outbox.wake_after_commit(wake)
+    app.before_request(lambda: ensure_started(app))
+
+
 def ensure_started(app: Flask) -> None:
     """Start this process's sender for `app` unless it runs, push is off, or the app is under test (tests call
     send_due() themselves, or start() on purpose)."""

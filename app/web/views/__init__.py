@@ -10,8 +10,8 @@ def register_blueprints(app: Flask) -> None:
                    rounds, schedule, series, slips, staff, stats, streaming, timer, tournaments)
 
     for module in (auth, tournaments, players, rounds, pairing_jobs, public, cut, event_files, api, player, timer,
-                   printouts, staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker, abr,
-                   online, series, schedule, penalties, deck_checks, groups, streaming):
+                   printouts, staff, registration, slips, decklists, stats, judge_calls, nrdb_decks, nrdb, nrdb_picker,
+                   abr, online, series, schedule, penalties, deck_checks, groups, streaming):
         app.register_blueprint(module.bp)
     from . import check_in  # noqa: E402 (its own line: merges stay simple)
     from . import push  # noqa: E402 (its own line: merges stay simple)

@@ -72,7 +72,8 @@ def restore():
     def store(data, user, form):
         return (restore_service.move if form.how.data == "move" else restore_service.restore)(data, user)
 
-    return _upload("event_files/restore.html", store, lambda t: f"Restored {t.name}. {restore_service.holds(t)}", RestoreForm)
+    return _upload("event_files/restore.html", store, lambda t: f"Restored {t.name}. {restore_service.holds(t)}",
+                   RestoreForm)
 
 
 REVIEW_SECONDS = 3600  # how long the warnings page's "Import anyway" stays good

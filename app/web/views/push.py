@@ -5,17 +5,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
-from ...services.push import outbox, sender, settings, subscriptions
+from ...services.push import settings, subscriptions
 from ..access import linked_player
 
 bp = Blueprint("push", __name__)
-outbox.wake_after_commit(sender.wake)  # once per process: a commit that queued something wakes the sender
-
-
-@bp.before_app_request
-def _start_sender() -> None:
-    """Each worker process starts its sender with its first request (after gunicorn's fork)."""
-    sender.ensure_started(current_app._get_current_object())
 
 
 def takes_json(view):
