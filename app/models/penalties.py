@@ -3,19 +3,14 @@ with them and they are not tournament parts (a game loss changes a result throug
 the event's version; a disqualification drops the player the same way)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, ForeignKeyConstraint
 
 from ..core.deck_checks import Pool
 from ..core.penalties import NOTES_LENGTH, Infraction, Kind
 from ..extensions import db
+from .base import utcnow
 
-
-def utcnow() -> datetime:
-    """As app.models.utcnow (not imported from there: the package imports this module)."""
-    return datetime.now(timezone.utc)
 
 KINDS = ", ".join(f"'{k.value}'" for k in Kind)
 INFRACTIONS = ", ".join(f"'{i.value}'" for i in Infraction)
