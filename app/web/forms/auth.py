@@ -41,8 +41,10 @@ class PasswordChangeForm(FlaskForm):
 class ProfileForm(FlaskForm):
     """What the public NRTM export says of the organizer (tournamentOrganiser); the e-mail address stays private."""
 
-    display_name = StringField("Display name", filters=[strip], validators=[Length(max=max_length(User.display_name)), printable],
+    display_name = StringField("Display name", filters=[strip],
+                               validators=[Length(max=max_length(User.display_name)), printable],
                                description="Shown as the organizer of your events in their NRTM export.")
     nrdb_username = StringField(
         "NetrunnerDB username", filters=[strip], description="Optional; results sites match it to your account.",
-        validators=[Length(max=max_length(User.nrdb_username)), Regexp(r"^[\w.\-]*$", message="Letters, digits, dots, dashes and _ only.")])
+        validators=[Length(max=max_length(User.nrdb_username)),
+                    Regexp(r"^[\w.\-]*$", message="Letters, digits, dots, dashes and _ only.")])

@@ -20,7 +20,8 @@ TIER_MAX = max_length(SeriesEvent.tier)
 
 
 class SeriesForm(FlaskForm):
-    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=max_length(Series.name)), printable])
+    name = StringField("Name", filters=[strip],
+                       validators=[DataRequired(), Length(max=max_length(Series.name)), printable])
     kind = SelectField("Kind", default=SeriesKind.LEAGUE.value,
                        choices=[SelectChoice(k.value, k.label) for k in SeriesKind])
     points_table = StringField(
@@ -82,7 +83,8 @@ class AddEventForm(FlaskForm):
 
 
 class NewEventForm(FlaskForm):
-    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=max_length(Series.name)), printable])
+    name = StringField("Name", filters=[strip],
+                       validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
                          default=Format.SINGLE_SIDED.value)
@@ -109,14 +111,16 @@ class LinkAllForm(FlaskForm):
 
 
 class NameForm(FlaskForm):
-    name = StringField("Public name", filters=[strip], validators=[Length(max=max_length(SeriesPlayer.name)), printable],
+    name = StringField("Public name", filters=[strip],
+                       validators=[Length(max=max_length(SeriesPlayer.name)), printable],
                        description="Empty: their NetrunnerDB username, else their most used spelling.")
 
 
 class DecisionForm(FlaskForm):
     holds_invitation = BooleanField("Holds an invitation from elsewhere")
     declined = BooleanField("Declined the invitation")
-    note = StringField("Private note", filters=[strip], validators=[Length(max=max_length(SeriesPlayer.note)), printable])
+    note = StringField("Private note", filters=[strip],
+                       validators=[Length(max=max_length(SeriesPlayer.note)), printable])
 
 
 class SeriesStaffForm(FlaskForm):

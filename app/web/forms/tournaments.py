@@ -43,7 +43,8 @@ def parse_score_factor(text: str | None) -> Fraction:
 
 
 class TournamentForm(FlaskForm):
-    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
+    name = StringField("Name", filters=[strip],
+                       validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
                          default=Format.SINGLE_SIDED.value)
