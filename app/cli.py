@@ -6,10 +6,10 @@ import socket
 import sys
 
 import click
-import segno
 from flask import Flask
 
 from .extensions import db
+from .core import qr
 from .models import User
 
 
@@ -68,7 +68,7 @@ def register_venue(app: Flask) -> None:
             raise click.BadParameter(f"{address!r} is not an IP address", param_hint="VENUE_ADDRESS") from None
         public, command = venue_command(address, port, workers)
         click.echo(f"\nPhones open:  {public}\n")
-        segno.make(public, error="m").terminal(compact=True)
+        qr.terminal(public)
         if not chosen and ipaddress.ip_address(address).is_loopback:
             click.echo("No network found: only this computer can open that address. Join the hall's Wi-Fi and "
                        "start again (or set VENUE_ADDRESS).")

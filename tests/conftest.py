@@ -26,14 +26,14 @@ from app.extensions import db
 from app.models import Tournament, User
 from databases import postgres_url as _postgres_url
 from werkzeug.security import generate_password_hash as _strong_hash
-import app.models as _models
+from app.models import accounts as _model_accounts
 from app.services.organizers import accounts as _accounts
 
 # Tests hash passwords with one PBKDF2 round: werkzeug's default (scrypt) costs 160 ms a hash on CI's cores, paid by
 # every make_user and every login of thousands of tests. Both places that hash get the same method, so a login's
 # hashing stays one hash of the same kind, known address or not (tests/web/test_sessions.py); the app itself
 # hashes with werkzeug's default.
-_models.generate_password_hash = _accounts.generate_password_hash = functools.partial(
+_model_accounts.generate_password_hash = _accounts.generate_password_hash = functools.partial(
     _strong_hash, method="pbkdf2:sha256:1")
 
 # CI replays the same examples every run (a red CI means a real regression); local runs keep exploring.

@@ -4,23 +4,19 @@ roll call, and the waitlist in its order.
 A waitlisted player is a Player row dropped (Player.dropped) with an unpromoted WaitlistEntry: the one drop
 mechanism keeps them out of every pairing; letting them in clears the drop and stamps `promoted_at`.
 
-All three are parts of their event (app/models/__init__.py marks them with tournament_part where it imports this
-module: importing app.models from here would make an import cycle, tests/test_layers.py).
+All three are parts of their event.
 """
 from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint
 
-from datetime import datetime, timezone
-
 from ..extensions import db
+from .base import utcnow
+from .versions import tournament_part
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
+@tournament_part
 class CheckInSettings(db.Model):
     """One row per event that set anything up; absent: check-in off, no waitlist."""
 
@@ -38,6 +34,7 @@ class CheckInSettings(db.Model):
     )
 
 
+@tournament_part
 class CheckIn(db.Model):
     """A player seen at a roll call (before round `round`), by their phone or by the staff."""
 
@@ -47,7 +44,7 @@ class CheckIn(db.Model):
     player_id = db.Column(db.Integer, nullable=False)
     round = db.Column(db.Integer, nullable=False)
     by_staff = db.Column(db.Boolean, nullable=False, default=False)  # else by the player's own phone
-    at = db.Column(db.DateTime(timezone=True), nullable=False, default=_now)
+    at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     __table_args__ = (
         ForeignKeyConstraint(["player_id", "tournament_id"], ["players.id", "players.tournament_id"],
@@ -57,6 +54,7 @@ class CheckIn(db.Model):
     )
 
 
+@tournament_part
 class WaitlistEntry(db.Model):
     """A registration beyond the cap, in its place in line; `promoted_at` once a place was given to it."""
 

@@ -3,13 +3,9 @@ format, players and staff. The organizer who made the group owns it; an event si
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
 
 from ..extensions import db
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+from .base import utcnow
 
 
 def new_group_slug() -> str:

@@ -3,24 +3,26 @@ with them and they are not tournament parts (a game loss changes a result throug
 the event's version; a disqualification drops the player the same way)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, ForeignKeyConstraint
 
 from ..core.deck_checks import Pool
 from ..core.penalties import NOTES_LENGTH, Infraction, Kind
 from ..extensions import db
+from .base import utcnow
 
 
-def utcnow() -> datetime:
-    """As app.models.utcnow (not imported from there: the package imports this module)."""
-    return datetime.now(timezone.utc)
+def sql_values(members) -> str:
+    """An enum's values as the list of a SQL `IN (...)`: the constraints and partial indexes are written from the
+    enums, and tests/models/test_penalties.py holds the migrations to the same text."""
+    return ", ".join(f"'{m.value}'" for m in members)
 
-KINDS = ", ".join(f"'{k.value}'" for k in Kind)
-INFRACTIONS = ", ".join(f"'{i.value}'" for i in Infraction)
-POOLS = ", ".join(f"'{p.value}'" for p in Pool)
-LOSSES = f"kind IN ('{Kind.GAME_LOSS.value}', '{Kind.MATCH_LOSS.value}')"
+
+KINDS = sql_values(Kind)
+INFRACTIONS = sql_values(Infraction)
+POOLS = sql_values(Pool)
+LOSING = [k for k in Kind if k.loses]  # Kind.loses says which penalties lose; everything below asks it
+LOSSES = f"kind IN ({sql_values(LOSING)})"
 STANDING_LOSSES = f"{LOSSES} AND voided_at IS NULL"  # a voided loss leaves room for the right one
 STANDING_DQ = f"kind = '{Kind.DISQUALIFICATION.value}' AND voided_at IS NULL"
 VOID_REASON_LENGTH = 200
@@ -75,6 +77,8 @@ class Penalty(db.Model):
 # A disqualification that stands (not voided): the one condition every reader of "is this player disqualified"
 # asks (the player's state, bringing a player back, the penalty form, the player page's facts).
 STANDING_DISQUALIFICATION = sa.and_(Penalty.kind == Kind.DISQUALIFICATION.value, Penalty.voided_at.is_(None))
+# A game or match loss that stands: what the unique index above holds once per player, round and game.
+STANDING_LOSS = sa.and_(Penalty.kind.in_([k.value for k in LOSING]), Penalty.voided_at.is_(None))
 
 
 class DeckCheckDraw(db.Model):

@@ -3,19 +3,14 @@ turned into messages, and the messages waiting to leave (an outbox: a publish co
 worker's sender thread does the rest)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, ForeignKeyConstraint, UniqueConstraint
 
 from ..extensions import db
+from .base import utcnow
 
 ENDPOINT_LENGTH = 1000  # push services' endpoints run to a few hundred characters (FCM's ~190, WNS's ~300)
 KEY_LENGTH = 120  # keys.p256dh: 65 bytes, keys.auth: 16 bytes, base64url (88 and 22 characters)
-
-
-def utcnow() -> datetime:  # app.models' own, which this module cannot import (a cycle: tests/test_layers.py)
-    return datetime.now(timezone.utc)
 
 
 class PushSubscription(db.Model):

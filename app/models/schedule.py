@@ -1,15 +1,16 @@
 """The event's schedule (app/services/schedule/, the rule in app/core/schedule.py): its days and, in order, the
 rounds, cut and breaks the TO planned. Times are stored in UTC and shown in the event's time zone
-(Tournament.time_zone). Both tables are parts of their event (app/models/__init__.py marks them with
-tournament_part at its bottom: importing it here would make an import cycle)."""
+(Tournament.time_zone). Both tables are parts of their event."""
 from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, UniqueConstraint
 
 from ..extensions import db
+from .versions import tournament_part
 
 
+@tournament_part
 class ScheduleDay(db.Model):
     __tablename__ = "schedule_days"
     id = db.Column(db.Integer, primary_key=True)
@@ -25,6 +26,7 @@ class ScheduleDay(db.Model):
     )
 
 
+@tournament_part
 class ScheduleItem(db.Model):
     __tablename__ = "schedule_items"
     id = db.Column(db.Integer, primary_key=True)

@@ -8,16 +8,12 @@ later needs no bookkeeping. The points rules are the series' columns, read by ap
 from __future__ import annotations
 
 import enum
-from datetime import datetime, timezone
 
 import sqlalchemy as sa
 from sqlalchemy import CheckConstraint, UniqueConstraint
 
 from ..extensions import db
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+from .base import utcnow
 
 
 class SeriesKind(str, enum.Enum):

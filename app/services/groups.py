@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..core.names import name_key
-from ..models import EventGroup, EventGroupMember, ScheduleDay, Tournament, as_utc
+from ..models import EventGroup, EventGroupMember, ScheduleDay, Tournament, as_utc, max_length
 from . import next_step
 from .players import registration
 from . import cut as cut_service
@@ -24,7 +24,7 @@ from .results import standings as results_standings
 from .swiss.rounds import round_summaries
 
 SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])")  # 3-40 characters, dashes inside
-NAME_MAX = EventGroup.__table__.c.name.type.length
+NAME_MAX = max_length(EventGroup.name)
 MAX_EVENTS = 20  # a weekend's events, not a season's (that is a series)
 
 

@@ -15,14 +15,14 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import JudgeCall, Player, Tournament, User, as_utc, utcnow
+from ..models import JudgeCall, Player, Tournament, User, as_utc, max_length, utcnow
 from . import cut as cut_service
 from .results import participation
 from .players import states
 from .prepared import Prepared
 from .push import outbox as push_outbox
 
-REASON_LENGTH = 100
+REASON_LENGTH = max_length(JudgeCall.reason)
 
 
 class CallState(str, enum.Enum):

@@ -14,13 +14,13 @@ import sqlalchemy as sa
 
 from ..core import identities
 from ..extensions import db
-from ..models import Match, Player, Round, Seat, Tournament
+from ..models import Match, Player, Round, Seat, Tournament, max_length
 from .event_files import backup
 from .results import standings
 from .swiss import rounds as rounds_service
 from .locks import lock_tournament
 
-STREAM_URL_MAX = Tournament.__table__.c.stream_url.type.length
+STREAM_URL_MAX = max_length(Tournament.stream_url)
 
 
 class StreamingError(Exception):

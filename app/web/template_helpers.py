@@ -4,6 +4,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from fractions import Fraction
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, url_for
@@ -14,12 +15,21 @@ from ..core import clock
 from ..core.cards import data_label as card_data_label
 from ..core.names import name_key
 from ..core.player_state import Reader
-from ..models import Tournament, utcnow
-from ..services import event_stats, next_step
+from ..models import Player, Tournament, max_length, utcnow
+from ..services import event_stats, judge_calls, next_step
 from ..services.event_files import nrtm_export
 from ..services.players import player_links, player_page, registration, states
 from ..services.swiss import timer
 from . import access, player_session
+from .forms import nrdb_decks as nrdb_decks_form
+
+# The lengths of the inputs a template writes by hand (a form's field renders its own, from its Length
+# validator): each from its one home, so a migration that changes a column changes its input too.
+LIMITS = SimpleNamespace(
+    player_name=max_length(Player.name),  # the find boxes look a player up by name
+    judge_reason=judge_calls.REASON_LENGTH,
+    nrdb_address=nrdb_decks_form.ADDRESS_MAX,
+)
 
 
 def register_template_helpers(app: Flask) -> None:
@@ -35,6 +45,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(site_root, "site_root")
     app.add_template_global(is_loopback, "is_loopback")
     app.add_template_global(event_stats.public, "stats_public")  # the event pages link the statistics once public
+    app.add_template_global(LIMITS, "limits")  # the hand-written inputs' maxlength
     app.context_processor(page_context)
 
 

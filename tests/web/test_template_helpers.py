@@ -27,3 +27,34 @@ def test_scores_stay_on_one_line_and_text_stays_escaped():
         'I won <span class="nowrap">2-0</span> and <span class="nowrap">10-12</span>'
     assert unbroken_scores("<b>Ana</b> said: a tie") == "&lt;b&gt;Ana&lt;/b&gt; said: a tie"
     assert unbroken_scores("I lost as Runner") == "I lost as Runner"
+
+
+def test_no_template_types_a_length():
+    """Every input's maxlength comes from its one home: a form field renders its Length validator's, a
+    hand-written input takes `limits` (from the columns); a number typed in a template would drift from both."""
+    import re
+    from pathlib import Path
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    typed = [f"{path.relative_to(templates)}: {m.group()}" for path in sorted(templates.rglob("*.html"))
+             for m in re.finditer(r"maxlength=\"?\d+", path.read_text())]
+    assert typed == []
+
+
+def test_inputs_take_the_columns_lengths(app):
+    """The player form's fields and the find boxes carry the columns' lengths, whatever they are."""
+    import re
+
+    from flask import render_template_string
+
+    from app.models import Player, max_length
+    from app.web.forms.players import PlayerForm
+
+    with app.test_request_context():
+        html = render_template_string(
+            '{% from "_form.html" import render_field %}{{ render_field(form.name) }}{{ render_field(form.pronouns) }}'
+            '{{ render_field(form.jinteki_name) }}<input maxlength="{{ limits.player_name }}" name="q">',
+            form=PlayerForm(meta={"csrf": False}))
+    lengths = {name: int(n) for n, name in re.findall(r'maxlength="(\d+)" name="(\w+)"', html)}
+    assert lengths == {"name": max_length(Player.name), "pronouns": max_length(Player.pronouns),
+                       "jinteki_name": max_length(Player.jinteki_name), "q": max_length(Player.name)}

@@ -26,6 +26,7 @@ from ...extensions import db
 from ...models import (CutEntry, CutResult, Decklist, PendingStaff, ResultChange, ResultClaim, Round, Staff,
                        Tournament, User, as_utc, utcnow)
 from ..players import player_links
+from . import event_writer
 from ..locks import TournamentGone, lock_tournament
 from ..schedule import carry as schedule_carry
 from ..swiss import round_tables
@@ -110,12 +111,7 @@ def backup(tournament: Tournament) -> dict:
         "owner": t.owner.email,
         "staff": [{"email": email, "role": role} for email, role in staff],
         "players": [
-            {"id": number[p.id], "name": p.name, "corp_identity": p.corp_identity,
-             "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-             "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-             "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link": player_links.carried(p),
-             "jinteki_name": p.jinteki_name,
-             "discord": p.discord,
+            {"id": number[p.id], **event_writer.player_values(p), "link": player_links.carried(p),
              # the linked NetrunnerDB account (any version may carry it; absent: not linked)
              **({"nrdb": {"id": p.nrdb_account.nrdb_id, "username": p.nrdb_account.username}}
                 if p.nrdb_account is not None else {})}

@@ -29,6 +29,21 @@ from .upload_slots import Busy
 
 log = logging.getLogger(__name__)
 
+# A player as a file carries them, each under its Player column's name: the backup writes these, restore reads
+# them back (a text within its column's length, a flag, a positive number or null, a kept faction), the writer
+# inserts them. One list, so a column carried by one is carried by all three.
+PLAYER_TEXT = ("corp_identity", "runner_identity", "pronouns", "jinteki_name", "discord")
+PLAYER_FLAGS = ("dropped", "first_round_bye")
+PLAYER_NUMBERS = ("fixed_table", "file_rank")
+PLAYER_FACTIONS = ("corp_faction", "runner_faction")
+PLAYER_KEYS = ("name", *PLAYER_TEXT, *PLAYER_FLAGS, *PLAYER_NUMBERS, *PLAYER_FACTIONS)
+PLAYER_NUMBER_MAX = 100_000  # a fixed table or a file's rank: beyond any field
+
+
+def player_values(player) -> dict:
+    """The carried values of a Player or a PlayerRow, by key."""
+    return {k: getattr(player, k) for k in PLAYER_KEYS}
+
 
 @dataclass
 class PlayerRow:
@@ -211,13 +226,8 @@ def _insert(plan: EventPlan, owner: User) -> Tournament:
 
     keys = [name_key(p.name) for p in plan.players]  # once each: 10,000 players' names folded twice was 0.3 s
     _insert_all(Player, [
-        {"tournament_id": tid, "name": p.name, "name_key": key, "corp_identity": p.corp_identity,
-         "runner_identity": p.runner_identity, "dropped": p.dropped, "first_round_bye": p.first_round_bye,
-         "fixed_table": p.fixed_table, "pronouns": p.pronouns, "corp_faction": p.corp_faction,
-         "runner_faction": p.runner_faction, "file_rank": p.file_rank, "link_key": secrets.token_hex(16),
-         "moved_link": p.moved_link if plan.keep_address else None, "jinteki_name": p.jinteki_name,
-         "discord": p.discord, "created_at": now,
-         "no_coverage": p.no_coverage,
+        {"tournament_id": tid, **player_values(p), "name_key": key, "link_key": secrets.token_hex(16),
+         "moved_link": p.moved_link if plan.keep_address else None, "created_at": now, "no_coverage": p.no_coverage,
          "nrdb_account_id": nrdb_account[p.nrdb[0]] if p.nrdb else None}
         for p, key in zip(plan.players, keys, strict=True)])
     by_key = _ids(Player.name_key, tid)

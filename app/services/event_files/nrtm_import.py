@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from typing import Optional
 
 from ...core.identities import canonical, file_faction
-from ...models import Tournament, User
+from ...models import MAX_INT, Player, Tournament, User, max_length
 from ...core.pairing import Entrant, Format, Game, Side
 from ...core.standings import compute_standings, counted_games
 from . import event_writer
@@ -55,7 +56,7 @@ def read(doc) -> EventPlan:
         if key not in doc:
             raise FileError(f"the file has no {key!r}: is it an NRTM JSON export?")
     warnings: list[str] = []
-    name = j.text(doc["name"], "name", 120, empty=False)
+    name = j.text(doc["name"], "name", max_length(Tournament.name), empty=False)
     if doc.get("date") in (None, ""):
         when = date.today()
         warnings.append(f"The file gives no date: the event is dated today ({when.isoformat()}); change it in "
@@ -70,12 +71,12 @@ def read(doc) -> EventPlan:
         pid = j.player_id(raw.get("id"), f"player {i} id")
         if pid in ids:
             raise FileError(f"player id {pid} appears twice")
-        pname = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
+        pname = j.text(raw.get("name"), f"player {i} name", max_length(Player.name), empty=False)
         names.check(pname)
         ids.add(pid)
-        corp_id = j.text(_cut100(raw.get("corpIdentity")), f"player {pname!r} corpIdentity", 100, null=True)
-        runner_id = j.text(_cut100(raw.get("runnerIdentity")), f"player {pname!r} runnerIdentity", 100, null=True)
-        pronouns = j.text(_cut(raw.get("pronouns"), 40), f"player {pname!r} pronouns", 40, null=True)
+        corp_id = _cut(raw.get("corpIdentity"), f"player {pname!r} corpIdentity", Player.corp_identity)
+        runner_id = _cut(raw.get("runnerIdentity"), f"player {pname!r} runnerIdentity", Player.runner_identity)
+        pronouns = _cut(raw.get("pronouns"), f"player {pname!r} pronouns", Player.pronouns)
         corp_id, runner_id = canonical(corp_id), canonical(runner_id)
         players.append(PlayerRow(pid, pname, corp_id, runner_id, pronouns=pronouns or "",
                                  corp_faction=file_faction(corp_id, "corp", raw.get("corpFaction")),
@@ -199,10 +200,10 @@ def _organiser(doc: dict) -> dict:
         return {}
     raw = j.obj(raw, "tournamentOrganiser")
     nrdb_id = raw.get("nrdbId")
-    return {"organiser_name": j.text(_cut(raw.get("name"), 80), "tournamentOrganiser name", 80, null=True) or "",
-            "organiser_nrdb_username": j.text(_cut(raw.get("nrdbUsername"), 40), "tournamentOrganiser nrdbUsername",
-                                              40, null=True) or "",
-            "organiser_nrdb_id": j.integer(nrdb_id, "tournamentOrganiser nrdbId", 0, 2**31 - 1, null=True)}
+    return {"organiser_name": _cut(raw.get("name"), "tournamentOrganiser name", Tournament.organiser_name) or "",
+            "organiser_nrdb_username": _cut(raw.get("nrdbUsername"), "tournamentOrganiser nrdbUsername",
+                                            Tournament.organiser_nrdb_username) or "",
+            "organiser_nrdb_id": j.integer(nrdb_id, "tournamentOrganiser nrdbId", 0, MAX_INT, null=True)}
 
 
 def _pairing(p: dict, n: int, k: int) -> dict:
@@ -245,10 +246,9 @@ def _old_score(value, where: str):
     return value
 
 
-def _cut100(value):
-    return _cut(value, 100)
-
-
-def _cut(value, length: int):
-    return value[:length] if isinstance(value, str) else value
+def _cut(value, where: str, column) -> Optional[str]:
+    """A file's text cut to the column it lands in (other tools' files may carry longer), then checked; None when
+    absent."""
+    length = max_length(column)
+    return j.text(value[:length] if isinstance(value, str) else value, where, length, null=True)
 

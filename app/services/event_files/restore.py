@@ -16,7 +16,8 @@ from ...core.brackets import Bracket, BracketError
 from ...core.identities import file_faction
 from ...core.played_bracket import PlayedBracket
 from ...extensions import db
-from ...models import MAX_INT, Tournament, User
+from ...models import (MAX_INT, Decklist, Player, Tournament, User,
+                      max_length)
 from ...core.pairing import Format
 from ...core.standings import TIEBREAKERS
 from .. import decklists as decklists_service
@@ -26,7 +27,8 @@ from ..swiss import rounds as rounds_service
 from ..organizers import staff as staff_service
 from ..schedule import carry as schedule_carry
 from .. import streaming
-from .event_writer import CutRow, DecklistRow, EventPlan, NameClash, PlayerRow, RoundRow
+from .event_writer import (PLAYER_FACTIONS, PLAYER_FLAGS, PLAYER_NUMBER_MAX, PLAYER_NUMBERS, PLAYER_TEXT, CutRow,
+                           DecklistRow, EventPlan, NameClash, PlayerRow, RoundRow)
 from ..check_in import carried as check_in_carried
 from .jsonfile import FileError
 from ..penalties import carried as penalties_carried
@@ -38,10 +40,10 @@ RESTORED = " (restored)"
 
 
 def restored_name(name: str) -> str:
-    """The copy's name, marked so the TO's list tells it from the original (once, within the column's 120)."""
+    """The copy's name, marked so the TO's list tells it from the original (once, within the column's length)."""
     if name.endswith(RESTORED):
         return name
-    return name[:120 - len(RESTORED)].rstrip() + RESTORED
+    return name[:max_length(Tournament.name) - len(RESTORED)].rstrip() + RESTORED
 
 
 def restore(data: bytes, owner: User) -> Tournament:
@@ -103,7 +105,7 @@ def read(doc) -> EventPlan:
     t = j.obj(doc.get("tournament"), "tournament")
     fmt = Format(j.choice(t.get("format"), "tournament format", tuple(f.value for f in Format)))
     settings = {
-        "name": j.text(t.get("name"), "tournament name", 120, empty=False),
+        "name": j.text(t.get("name"), "tournament name", max_length(Tournament.name), empty=False),
         "date": j.iso_date(t.get("date"), "tournament date"),
         "format": fmt.value,
         "score_factor": _score_factor(t.get("score_factor")),
@@ -119,33 +121,27 @@ def read(doc) -> EventPlan:
         "seed_by_rating": j.boolean(t.get("seed_by_rating", False), "seed_by_rating"),  # absent before ratings
     }
     if t.get("abr_id") is not None:  # where the results go (app/services/abr/)
-        settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, 2**31 - 1)
+        settings["abr_id"] = j.integer(t.get("abr_id"), "tournament abr_id", 1, MAX_INT)
     if doc["version"] >= 6:  # the slips already printed keep working (app/services/results/slip_codes.py)
         settings["slip_key"] = _hash(t.get("slip_key"), "tournament slip_key")
 
     players, names = [], NameClash()
     for i, raw in enumerate(j.array(doc.get("players"), "players"), 1):
         raw = j.obj(raw, f"player {i}")
-        name = j.text(raw.get("name"), f"player {i} name", 100, empty=False)
+        name = j.text(raw.get("name"), f"player {i} name", max_length(Player.name), empty=False)
         names.check(name)
+        where = f"player {name!r}"
         players.append(PlayerRow(
-            key=j.integer(raw.get("id"), f"player {name!r} id"),
+            key=j.integer(raw.get("id"), f"{where} id"),
             name=name,
-            corp_identity=j.text(raw.get("corp_identity"), f"player {name!r} corp_identity", 100),
-            runner_identity=j.text(raw.get("runner_identity"), f"player {name!r} runner_identity", 100),
-            dropped=j.boolean(raw.get("dropped"), f"player {name!r} dropped"),
-            first_round_bye=j.boolean(raw.get("first_round_bye"), f"player {name!r} first_round_bye"),
-            fixed_table=j.integer(raw.get("fixed_table"), f"player {name!r} fixed_table", 1, 100000, null=True),
-            # absent from backups made before pronouns existed
-            pronouns=j.text(raw.get("pronouns", ""), f"player {name!r} pronouns", 40),
+            # a text absent from an older backup (pronouns, the online handles) is empty
+            **{k: j.text(raw.get(k, ""), f"{where} {k}", max_length(getattr(Player, k))) for k in PLAYER_TEXT},
+            **{k: j.boolean(raw.get(k), f"{where} {k}") for k in PLAYER_FLAGS},
+            **{k: j.integer(raw.get(k), f"{where} {k}", 1, PLAYER_NUMBER_MAX, null=True) for k in PLAYER_NUMBERS},
             # absent from backups made before a file's factions were kept
-            corp_faction=_kept_faction(raw, "corp", name), runner_faction=_kept_faction(raw, "runner", name),
-            moved_link=_hash(raw.get("link"), f"player {name!r} link") if doc["version"] >= 4 else None,
-            file_rank=j.integer(raw.get("file_rank"), f"player {name!r} file_rank", 1, 100000, null=True),
+            **{k: _kept_faction(raw, k.removesuffix("_faction"), name) for k in PLAYER_FACTIONS},
+            moved_link=_hash(raw.get("link"), f"{where} link") if doc["version"] >= 4 else None,
             nrdb=_nrdb(raw.get("nrdb"), name),
-            # absent from backups made before online events
-            jinteki_name=j.text(raw.get("jinteki_name", ""), f"player {name!r} jinteki_name", 40),
-            discord=j.text(raw.get("discord", ""), f"player {name!r} discord", 40),
         ))
     ids = {p.key for p in players}
     if len(ids) != len(players):
@@ -178,7 +174,7 @@ def read(doc) -> EventPlan:
     _read_streaming(doc.get("streaming"), settings, players, rounds)
     plan = EventPlan(tournament=settings, players=players, rounds=rounds)
     if doc["version"] >= 4:
-        plan.slug = j.text(t.get("slug"), "tournament slug", 16, empty=False)
+        plan.slug = j.text(t.get("slug"), "tournament slug", max_length(Tournament.slug), empty=False)
         if not SLUG.fullmatch(plan.slug):
             raise FileError("the tournament's slug should be lower-case letters and digits")
         plan.staff = _check_staff(doc)
@@ -201,7 +197,8 @@ def _read_streaming(raw, settings: dict, players: list, rounds: list) -> None:
         return
     raw = j.obj(raw, "streaming")
     try:
-        settings["stream_url"] = streaming.check_stream_url(j.text(raw.get("stream_url", ""), "stream_url", 300))
+        settings["stream_url"] = streaming.check_stream_url(
+            j.text(raw.get("stream_url", ""), "stream_url", max_length(Tournament.stream_url)))
     except streaming.StreamingError as e:
         raise FileError(f"stream_url: {e}") from None
     by_key = {p.key: p for p in players}
@@ -248,7 +245,7 @@ def _check_staff(doc: dict) -> list[tuple[str, str]]:
 
 
 def _score_factor(value) -> str:
-    text = j.text(value, "score_factor", 16, empty=False)
+    text = j.text(value, "score_factor", max_length(Tournament.score_factor), empty=False)
     try:
         factor = Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -263,9 +260,10 @@ def _organiser(raw) -> dict:
     if raw is None:
         return {}
     raw = j.obj(raw, "tournament organiser")
-    return {"organiser_name": j.text(raw.get("name", ""), "organiser name", 80),
-            "organiser_nrdb_username": j.text(raw.get("nrdb_username", ""), "organiser nrdb_username", 40),
-            "organiser_nrdb_id": j.integer(raw.get("nrdb_id"), "organiser nrdb_id", 0, 2**31 - 1, null=True)}
+    return {"organiser_name": j.text(raw.get("name", ""), "organiser name", max_length(Tournament.organiser_name)),
+            "organiser_nrdb_username": j.text(raw.get("nrdb_username", ""), "organiser nrdb_username",
+                                              max_length(Tournament.organiser_nrdb_username)),
+            "organiser_nrdb_id": j.integer(raw.get("nrdb_id"), "organiser nrdb_id", 0, MAX_INT, null=True)}
 
 
 def _decklist_settings(raw) -> dict:
@@ -277,7 +275,8 @@ def _decklist_settings(raw) -> dict:
     return {"decklists": j.boolean(raw.get("collected"), "decklists collected"),
             "card_format": j.choice(raw.get("card_format"), "decklists card_format", formats),
             # a list this SASS's card data lacks falls back to the one in force (services/decklists.rules)
-            "restriction": j.text(raw.get("restriction"), "decklists restriction", 64, null=True) or None,
+            "restriction": j.text(raw.get("restriction"), "decklists restriction", max_length(Tournament.restriction),
+                                  null=True) or None,
             "decklist_visibility": j.choice(raw.get("visibility"), "decklists visibility",
                                             tuple(v.value for v in deck_rules.Visibility)),
             "lists_locked": j.boolean(raw.get("locked", False), "decklists locked")}  # absent before the TO's lock
@@ -309,7 +308,8 @@ def _check_decklists(raw, ids: set, settings: dict) -> list:
             player=player, side=side, text=text, identity=checked.identity,
             cards=[[c, n] for c, n in checked.cards], valid=checked.valid,
             problems=[{"kind": p.kind.value, "message": p.message} for p in checked.problems],
-            identity_was=j.text(d.get("identity_was"), f"decklist {i} identity_was", 100, null=True),
+            identity_was=j.text(d.get("identity_was"), f"decklist {i} identity_was",
+                                max_length(Decklist.identity_was), null=True),
             updated_by=j.choice(d.get("updated_by"), f"decklist {i} updated_by", decklists_service.ACTORS),
             updated_at=j.iso_time(d.get("updated_at"), f"decklist {i} updated_at"),
             unlocked=j.boolean(d.get("unlocked"), f"decklist {i} unlocked")))
@@ -391,5 +391,5 @@ def _nrdb(raw, name: str):
     if raw is None:
         return None
     raw = j.obj(raw, f"player {name!r} nrdb")
-    return (j.integer(raw.get("id"), f"player {name!r} nrdb id", 1, 2**31 - 1),
+    return (j.integer(raw.get("id"), f"player {name!r} nrdb id", 1, MAX_INT),
             j.text(raw.get("username"), f"player {name!r} nrdb username", 100, empty=False))

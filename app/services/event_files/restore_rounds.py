@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from ...core import results as result_rules
 from ...core.pairing import Format
+from ...models import Match, ResultChange, ResultClaim, Round, max_length
 from . import jsonfile as j
 from ..results import participation
 from .event_writer import ChangeRow, ClaimRow, MatchRow, SeatRow
@@ -26,7 +27,7 @@ def read_proof(raw: dict, number: int) -> tuple:
     certified = raw.get("certified")
     if certified is not None:
         certified = j.boolean(certified, f"round {number} certified")
-    gap = j.text(raw.get("gap"), f"round {number} gap", 64, null=True)
+    gap = j.text(raw.get("gap"), f"round {number} gap", max_length(Round.gap), null=True)
     if gap is not None:
         try:
             ok = Fraction(gap) >= 0 and certified is False
@@ -85,7 +86,7 @@ def read_matches(raw_matches, number: int, ids: set, fmt: Format, version: int) 
             is_bye = j.boolean(is_bye, f"{where} is_bye")
         result = m.get("result")
         if not (result is None or type(result) is str and result in results):
-            result = j.text(result, f"{where} result", 16, null=True)
+            result = j.text(result, f"{where} result", max_length(Match.result), null=True)
         result = stored(result, f"{where} result")
         seats, positions = [], set()
         raw_seats = m.get("seats")
@@ -151,7 +152,7 @@ def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: 
     claims = []
     for k, c in enumerate(raw_claims if type(raw_claims) is list else j.array(raw_claims, f"{where} claims"), 1):
         c = j.obj(c, f"{where} claim {k}")
-        key = j.text(c.get("result"), f"{where} claim {k} result", 16)
+        key = j.text(c.get("result"), f"{where} claim {k} result", max_length(ResultClaim.result))
         try:
             participation.check_claim(fmt, key)
         except result_rules.ResultError as e:
@@ -165,8 +166,10 @@ def _check_reports(m: dict, where: str, result, is_bye: bool, seated: set, fmt: 
         changes.append(ChangeRow(
             actor=j.choice(c.get("actor"), f"{where} change {k} actor", ACTORS),
             player=j.integer(c.get("player"), f"{where} change {k} player", null=True),
-            old=stored(j.text(c.get("old"), f"{where} change {k} old", 16, null=True), f"{where} change {k} old"),
-            new=stored(j.text(c.get("new"), f"{where} change {k} new", 16), f"{where} change {k} new"),
+            old=stored(j.text(c.get("old"), f"{where} change {k} old", max_length(ResultChange.old_result), null=True),
+                       f"{where} change {k} old"),
+            new=stored(j.text(c.get("new"), f"{where} change {k} new", max_length(ResultChange.new_result)),
+                       f"{where} change {k} new"),
             at=j.iso_time(c.get("at"), f"{where} change {k} at"),
             reason=j.text(c.get("reason"), f"{where} change {k} reason", 200, null=True),  # absent: none
         ))

@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
-from ...models import NrdbAccount, Player, Tournament
+from ...models import NrdbAccount, Player, Tournament, max_length
 from ..locks import lock_tournament
 
-USERNAME_MAX = NrdbAccount.__table__.c.username.type.length
+USERNAME_MAX = max_length(NrdbAccount.username)
 
 
 class LinkError(ValueError):

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from ...extensions import db
-from ...models import Player, Tournament
+from ...models import Player, Tournament, max_length
 from ...core.names import name_key
 
-HANDLE_MAX = Player.__table__.c.jinteki_name.type.length
+HANDLE_MAX = max_length(Player.jinteki_name)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from ...core.results import BYE, label
 from ...extensions import db
 from ...models import (Match, Penalty, Player, ResultClaim, Round, Seat, Tournament, User, WaitlistEntry, as_utc,
                       touch, utcnow)
-from ...models.penalties import STANDING_DISQUALIFICATION
+from ...models.penalties import STANDING_DISQUALIFICATION, STANDING_LOSS
 from ..event_files import backup
 from ..check_in import waitlist
 from ..locks import lock_tournament
@@ -201,7 +201,7 @@ def _apply_loss(t: Tournament, user: User, player: Player, round_number: Optiona
     losses = db.session.execute(
         sa.select(Penalty.player_id, Penalty.game).where(
             Penalty.tournament_id == t.id, Penalty.round_number == round_number,
-            Penalty.kind.in_([Kind.GAME_LOSS.value, Kind.MATCH_LOSS.value]), Penalty.voided_at.is_(None),
+            STANDING_LOSS,
             Penalty.player_id.in_(sa.select(Seat.player_id).where(Seat.match_id == seat.match_id)))).all()
     if any(p == player.id and (g == game or ROUND in (g, game)) for p, g in losses):
         raise AlreadyRecorded(_already(kind, round_number))

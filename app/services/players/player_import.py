@@ -12,13 +12,13 @@ from itertools import pairwise
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ...models import Player
+from ...models import Player, max_length
 from ...core.identities import faction
 from ...core.names import name_key
 
-NAME_MAX = Player.__table__.c.name.type.length
-PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
-HANDLE_MAX = Player.__table__.c.jinteki_name.type.length
+NAME_MAX = max_length(Player.name)
+PRONOUNS_MAX = max_length(Player.pronouns)
+HANDLE_MAX = max_length(Player.jinteki_name)
 COLUMNS = ("name", "corp identity", "runner identity", "pronouns")
 ONLINE_COLUMNS = COLUMNS + ("jinteki.net username", "discord handle")  # an online event's (app/services/online/)
 MAX_ROWS = 20_000

@@ -13,10 +13,10 @@ from sqlalchemy.orm import contains_eager
 from ...core.series import PointsError, Rules, parse_table, parse_tiers
 from ...core.series.tie_breaks import UnknownTieBreak, named
 from ...extensions import db
-from ...models import Series, SeriesEvent, SeriesKind, SeriesStaff, Staff, Tournament, User, new_slug
+from ...models import Series, SeriesEvent, SeriesKind, SeriesStaff, Staff, Tournament, User, max_length, new_slug
 
 
-PARTICIPATION_MAX = Series.__table__.c.participation.type.length
+PARTICIPATION_MAX = max_length(Series.participation)
 
 
 class SeriesError(ValueError):

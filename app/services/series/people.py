@@ -14,7 +14,8 @@ from ...core.kept import Kept
 from ...core.names import name_key
 from ...core.series.people import Entry, Link, People, resolve
 from ...extensions import db
-from ...models import NrdbAccount, Player, Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesRejection, Tournament
+from ...models import (NrdbAccount, Player, Series, SeriesEvent, SeriesLink, SeriesPlayer, SeriesRejection, Tournament,
+                       max_length)
 from . import manage
 from .manage import SeriesError, bump
 
@@ -230,7 +231,7 @@ def name(series: Series, key: str, public_name: str) -> str:
     key = current.people.current(key) or ""
     if key not in current.people.keys:
         raise SeriesError("No such player in this series.")
-    public_name = " ".join(public_name.split())[:SeriesPlayer.__table__.c.name.type.length]
+    public_name = " ".join(public_name.split())[:max_length(SeriesPlayer.name)]
     row = decisions(series, current).get(key)
     if row is None:
         row = SeriesPlayer(series_id=series.id, key=key)

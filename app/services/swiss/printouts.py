@@ -2,32 +2,25 @@
 from __future__ import annotations
 
 import functools
-import io
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-import segno
 from markupsafe import Markup
 
 from ...models import Tournament
+from ...core import qr
 from ...core.names import name_key
 from ..results import slip_codes
 from .rounds import RoundView
 
-QUIET_ZONE = 2  # modules of white around a code: scanners need some, paper margins add the rest
 # Tables per slips page. A QR code costs about 10 ms of CPU to draw (segno picks the best of its 8 masks), so a
 # page's first build draws at most this many (about a second); a 1,000-table round is 10 pages, not one 6 s build.
 SLIPS_PER_PAGE = 100
 
 
 def draw_qr(text: str, *, inline: bool = False) -> str:
-    """A QR code as an SVG that scales with its box (no fixed size). `inline`: for embedding in a page (an
-    <svg> element is drawn under any Content-Security-Policy, where a data: image might not be)."""
-    code = segno.make(text, error="m")
-    out = io.BytesIO()
-    code.save(out, kind="svg", xmldecl=False, svgns=not inline, scale=1, border=QUIET_ZONE, omitsize=True,
-              title=None if inline else text)
-    return out.getvalue().decode()
+    """A printed QR code (app/core/qr.py PRINTED): inline on the slips, or the event's poster image as a file."""
+    return qr.svg(text, qr.PRINTED, title=None if inline else text, inline=inline)
 
 
 qr_svg = functools.lru_cache(maxsize=64)(draw_qr)  # the event's own code (dashboard, projector, posters)

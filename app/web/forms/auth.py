@@ -3,12 +3,13 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
+from ...models import User, max_length
 from . import printable, strip
 
 MIN_PASSWORD = 8
 
 # A light check on purpose: the address is a login name; we never send mail to it.
-_email = [DataRequired(), Length(max=254), printable,
+_email = [DataRequired(), Length(max=max_length(User.email)), printable,
           Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address.")]
 
 _new_password = [DataRequired(), Length(min=MIN_PASSWORD, max=200,
@@ -40,8 +41,10 @@ class PasswordChangeForm(FlaskForm):
 class ProfileForm(FlaskForm):
     """What the public NRTM export says of the organizer (tournamentOrganiser); the e-mail address stays private."""
 
-    display_name = StringField("Display name", filters=[strip], validators=[Length(max=80), printable],
+    display_name = StringField("Display name", filters=[strip],
+                               validators=[Length(max=max_length(User.display_name)), printable],
                                description="Shown as the organizer of your events in their NRTM export.")
     nrdb_username = StringField(
         "NetrunnerDB username", filters=[strip], description="Optional; results sites match it to your account.",
-        validators=[Length(max=40), Regexp(r"^[\w.\-]*$", message="Letters, digits, dots, dashes and _ only.")])
+        validators=[Length(max=max_length(User.nrdb_username)),
+                    Regexp(r"^[\w.\-]*$", message="Letters, digits, dots, dashes and _ only.")])

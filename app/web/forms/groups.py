@@ -5,11 +5,11 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
-from ...models import EventGroup
+from ...models import EventGroup, max_length
 from . import IntegerField, printable, strip
 
-NAME_MAX = EventGroup.__table__.c.name.type.length
-SLUG_MAX = EventGroup.__table__.c.slug.type.length
+NAME_MAX = max_length(EventGroup.name)
+SLUG_MAX = max_length(EventGroup.slug)
 
 
 class GroupForm(FlaskForm):

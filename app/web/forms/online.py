@@ -6,6 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import Length
 
+from ...models import Player, max_length
 from ...services.online.handles import HANDLE_MAX
 from . import printable, strip
 
@@ -21,6 +22,6 @@ class HandleFields:
 class ReportForm(FlaskForm):
     """The report address: who you are, and your code."""
     who = StringField("Your name or jinteki.net username", filters=[strip],
-                      validators=[Length(max=100), printable])
+                      validators=[Length(max=max_length(Player.name)), printable])
     code = StringField("Your code", filters=[strip], validators=[Length(max=20)],
                        description="6 characters, on your registration page (the organizer has it too).")

@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import InputRequired, Length, NumberRange
 
-from ...models import MAX_INT
+from ...models import MAX_INT, Match, max_length
 from . import IntegerField
 
 
@@ -13,7 +13,7 @@ class PlayerReportForm(FlaskForm):
     """A result button on the player's page: the table it was shown for, and the button's key."""
 
     match = IntegerField("Table", validators=[InputRequired(), NumberRange(min=1, max=MAX_INT)])
-    result = StringField("Result", validators=[InputRequired(), Length(max=16)])
+    result = StringField("Result", validators=[InputRequired(), Length(max=max_length(Match.result))])
 
 
 class ConfirmForm(FlaskForm):
@@ -23,4 +23,4 @@ class ConfirmForm(FlaskForm):
 class SlipReportForm(FlaskForm):
     """A result button on a match slip's page: the button's key (the code in the URL names the table)."""
 
-    result = StringField("Result", validators=[InputRequired(), Length(max=16)])
+    result = StringField("Result", validators=[InputRequired(), Length(max=max_length(Match.result))])

@@ -6,15 +6,15 @@ from flask_wtf.file import FileField
 from wtforms import BooleanField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ...models import Player
+from ...models import Player, max_length
 from . import IntegerField, printable, strip
 from .online import HandleFields
 
-NAME_MAX = Player.__table__.c.name.type.length
+NAME_MAX = max_length(Player.name)
 MAX_TABLE = 100_000
 
 
-PRONOUNS_MAX = Player.__table__.c.pronouns.type.length
+PRONOUNS_MAX = max_length(Player.pronouns)
 
 
 class EntryForm(HandleFields, FlaskForm):

@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, Regexp
 
-from ...models import MAX_INT
+from ...models import MAX_INT, Match, max_length
 from ...core.results import MAX_PLAIN_GAMES
 from ...core.pairing_edits import EDIT_ACTIONS
 from . import IntegerField
@@ -26,7 +26,7 @@ class ResultForm(FlaskForm):
     """A one-tap button (`result` = its key) or, with result=custom, typed numbers: plain swiss, games won by seat 1
     and seat 2; double-sided, seat 1's points in game 1 (as Corp) and in game 2 (as Runner)."""
 
-    result = StringField(validators=[InputRequired(), Length(max=16)])
+    result = StringField(validators=[InputRequired(), Length(max=max_length(Match.result))])
     first = IntegerField("First", validators=[Optional(), NumberRange(min=0, max=99)])
     second = IntegerField("Second", validators=[Optional(), NumberRange(min=0, max=99)])
     drawn = IntegerField("Drawn", validators=[Optional(), NumberRange(min=0, max=MAX_PLAIN_GAMES)])

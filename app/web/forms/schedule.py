@@ -7,6 +7,7 @@ from wtforms import BooleanField, DateField, Form, FieldList, FormField, SelectF
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ...core import schedule as rule
+from ...models import ScheduleItem, max_length
 from ...services.schedule import plan as plans
 from . import IntegerField
 
@@ -30,7 +31,7 @@ class ItemForm(Form):
     kind = SelectField("What", choices=KINDS, default="")
     minutes = IntegerField("Minutes", validators=[Optional(), NumberRange(1, rule.MAX_MINUTES,
                                                                           message="From 1 to 600 minutes.")])
-    label = StringField("Name (breaks, the cut)", validators=[Length(max=60)])
+    label = StringField("Name (breaks, the cut)", validators=[Length(max=max_length(ScheduleItem.label))])
     fixed_end = BooleanField("Ends on time even if it starts late")
     remove = BooleanField("Remove")
 

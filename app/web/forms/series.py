@@ -11,25 +11,27 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from ...core.pairing import DEFAULT_FORMAT, Format
 from ...core.series import TIE_BREAKS, UnknownTieBreak
 from ...core.series.tie_breaks import named
-from ...models import SeriesKind
+from ...models import Series, SeriesEvent, SeriesKind, SeriesPlayer, SeriesRejection, Tournament, max_length
 from ...services.series.manage import Settings, stored_tie_breaks
 from . import IntegerField, printable, strip
 from .auth import _email
 
 TIE_BREAK_SLOTS = len(TIE_BREAKS)
+TIER_MAX = max_length(SeriesEvent.tier)
 
 
 class SeriesForm(FlaskForm):
-    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
+    name = StringField("Name", filters=[strip],
+                       validators=[DataRequired(), Length(max=max_length(Series.name)), printable])
     kind = SelectField("Kind", default=SeriesKind.LEAGUE.value,
                        choices=[SelectChoice(k.value, k.label) for k in SeriesKind])
     points_table = StringField(
         "Points per placing", default="1st 10, 2nd 8, 3rd-4th 6, 5th-8th 4", filters=[strip],
-        validators=[DataRequired(), Length(max=500), printable],
+        validators=[DataRequired(), Length(max=max_length(Series.points_table)), printable],
         description="Each placing or range of placings with its points, e.g. 1st 10, 2nd 8, 3rd-4th 6. Points may "
                     "be decimals (2.5). An event's placing is its final one: the cut's, then the swiss rank.")
     participation = StringField("Participation points", default="0", filters=[strip],
-                                validators=[Length(max=16), printable],
+                                validators=[Length(max=max_length(Series.participation)), printable],
                                 description="Every player placed in an event gets these on top (never scaled).")
     best_n = IntegerField("Results that count", validators=[Optional(), NumberRange(min=1, max=1000)],
                           description="Each player's best N events count; leave empty to count every event.")
@@ -37,7 +39,7 @@ class SeriesForm(FlaskForm):
         "Scale by field size", validators=[Optional(), NumberRange(min=1, max=100_000)],
         description="A field size whose points stand as written: an event of twice as many players gives twice "
                     "the placing points. Leave empty not to scale.")
-    tiers = StringField("Event tiers", filters=[strip], validators=[Length(max=500), printable],
+    tiers = StringField("Event tiers", filters=[strip], validators=[Length(max=max_length(Series.tiers)), printable],
                         description="Names and multipliers, e.g. Store: 1, Regional: 2, National: 3; then give each "
                                     "event its tier. An event without one counts once.")
     tie_breaks = FieldList(SelectField(choices=[SelectChoice("", "—")] +
@@ -84,25 +86,26 @@ class SeriesForm(FlaskForm):
 
 class AddEventForm(FlaskForm):
     event = SelectField("Event", coerce=int, validate_choice=False, validators=[InputRequired("Choose an event.")])
-    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=TIER_MAX), printable])
 
 
 class NewEventForm(FlaskForm):
-    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
+    name = StringField("Name", filters=[strip],
+                       validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
                          default=DEFAULT_FORMAT.value)
-    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=TIER_MAX), printable])
 
 
 class TierForm(FlaskForm):
-    tier = StringField("Tier", filters=[strip], validators=[Length(max=40), printable])
+    tier = StringField("Tier", filters=[strip], validators=[Length(max=TIER_MAX), printable])
 
 
 class MatchForm(FlaskForm):
     """A suggested match: the entry, and the series player it may be."""
     player = IntegerField(validators=[InputRequired()])
-    target = HiddenField(validators=[DataRequired(), Length(max=24)])
+    target = HiddenField(validators=[DataRequired(), Length(max=max_length(SeriesRejection.target))])
 
 
 class UndoForm(FlaskForm):
@@ -115,14 +118,16 @@ class LinkAllForm(FlaskForm):
 
 
 class NameForm(FlaskForm):
-    name = StringField("Public name", filters=[strip], validators=[Length(max=80), printable],
+    name = StringField("Public name", filters=[strip],
+                       validators=[Length(max=max_length(SeriesPlayer.name)), printable],
                        description="Empty: their NetrunnerDB username, else their most used spelling.")
 
 
 class DecisionForm(FlaskForm):
     holds_invitation = BooleanField("Holds an invitation from elsewhere")
     declined = BooleanField("Declined the invitation")
-    note = StringField("Private note", filters=[strip], validators=[Length(max=200), printable])
+    note = StringField("Private note", filters=[strip],
+                       validators=[Length(max=max_length(SeriesPlayer.note)), printable])
 
 
 class SeriesStaffForm(FlaskForm):

@@ -5,10 +5,10 @@ from flask_wtf import FlaskForm
 from wtforms import RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from ...models import Tournament
+from ...models import Tournament, max_length
 from . import IntegerField, strip
 
-URL_MAX = Tournament.__table__.c.stream_url.type.length
+URL_MAX = max_length(Tournament.stream_url)
 
 
 class StreamForm(FlaskForm):

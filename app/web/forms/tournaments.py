@@ -11,6 +11,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ...core.clock import MAX_MINUTES
 from ...core.pairing import DEFAULT_FORMAT, DEFAULT_SCORE_FACTOR, Format
+from ...models import Tournament, max_length
 from ...services.tournaments import Settings
 from . import IntegerField, printable, strip
 from .abr import abr_event_field
@@ -18,6 +19,7 @@ from .abr import abr_event_field
 MAX_SCORE_FACTOR = 100
 MAX_ROUNDS = 50
 MAX_PLAYERS = 100_000
+SCORE_FACTOR_MAX = max_length(Tournament.score_factor)  # the exact fraction as stored
 
 
 def default_score_factor() -> str:
@@ -28,7 +30,7 @@ def default_score_factor() -> str:
 def parse_score_factor(text: str | None) -> Fraction:
     """'2', '2.5' or '5/2' -> an exact positive Fraction; ValueError with a readable message otherwise."""
     text = (text or "").strip()
-    if not text or len(text) > 16:
+    if not text or len(text) > SCORE_FACTOR_MAX:
         raise ValueError("Enter a number such as 2, 2.5 or 5/2.")
     try:
         value = Fraction(text)
@@ -36,18 +38,19 @@ def parse_score_factor(text: str | None) -> Fraction:
         raise ValueError("Enter a number such as 2, 2.5 or 5/2.") from None
     if not 0 < value <= MAX_SCORE_FACTOR:
         raise ValueError(f"The score factor must be above 0 and at most {MAX_SCORE_FACTOR}.")
-    if len(str(value)) > 16:
+    if len(str(value)) > SCORE_FACTOR_MAX:
         raise ValueError("Use a simpler number, such as 2 or 5/2.")
     return value
 
 
 class TournamentForm(FlaskForm):
-    name = StringField("Name", filters=[strip], validators=[DataRequired(), Length(max=120), printable])
+    name = StringField("Name", filters=[strip],
+                       validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
                          default=DEFAULT_FORMAT.value)
     score_factor = StringField(
-        "Score factor (single-sided)", default=default_score_factor,
+        "Score factor (single-sided)", default=default_score_factor, render_kw={"maxlength": SCORE_FACTOR_MAX},
         description="Higher keeps equal scores together, lower balances Corp and Runner sides more. "
                     "The default suits most events.")
     planned_rounds = IntegerField("Planned swiss rounds", validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS)])

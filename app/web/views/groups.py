@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 
-import segno
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...services import groups as service
+from ...core import qr
 from ...services.players import player_links
 from .. import player_session, shared_answers
 from ..access import owned_group, public_tournament
@@ -116,8 +116,7 @@ def remove(gid: int, tid: int):
 
 def _qr(group) -> Markup:
     url = url_for("groups.page", gslug=group.slug, _external=True)
-    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#111", omitsize=True,
-                                                       title=f"QR code of {group.name}'s page"))
+    return Markup(qr.svg(url, qr.ON_PAGE, title=f"QR code of {group.name}'s page"))
 
 
 @bp.get("/g/<gslug>")

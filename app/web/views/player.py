@@ -7,13 +7,13 @@ player's own actions in that event and nothing else.
 from __future__ import annotations
 
 
-import segno
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...core import result_wording, results, seat_lookup
+from ...core import qr as qr_codes
 from ...extensions import db
 from ..forms.participation import ConfirmForm, PlayerReportForm
 from ...models import Player, Tournament
@@ -198,7 +198,7 @@ def show_link(tid: int, pid: int):
     if not may(current_user, t, ORGANIZE):
         abort(403)
     url = player_links.url(player, t)
-    qr = Markup(segno.make(url, error="m").svg_inline(scale=6, omitsize=True, title=f"Player link of {player.name}"))
+    qr = Markup(qr_codes.svg(url, qr_codes.HANDED_OVER, title=f"Player link of {player.name}"))
     return render_template("player/link.html", t=t, player=player, url=url, qr=qr, form=ConfirmForm())
 
 

@@ -1,12 +1,12 @@
 """Self-registration from the event's public page, and a player's own entry (through their link) before round 1."""
 from __future__ import annotations
 
-import segno
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from markupsafe import Markup
 
 from ..forms.players import EntryForm
 from ...core.identities import identities
+from ...core import qr as qr_codes
 from ...services.players import player_links
 from ...services.players import registration as service
 from ...services.check_in import waitlist
@@ -84,8 +84,7 @@ def mine(slug: str):
             return redirect(url_for("registration.mine", slug=slug), 303)
         status = 422
     link = player_links.url(player)
-    qr = Markup(segno.make(link, error="m").svg_inline(scale=4, dark="#111", omitsize=True,
-                                                      title="QR code of your player link"))
+    qr = Markup(qr_codes.svg(link, qr_codes.ON_PAGE, title="QR code of your player link"))
     return render_template("registration/mine.html", t=t, player=player, link=link, qr=qr, form=form,
                            editable=editable, identities=identities(),
                            coverage_url=url_for("streaming.coverage", slug=slug, token=player_links.token(player))), \
