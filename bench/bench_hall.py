@@ -49,6 +49,7 @@ if str(ROOT) not in sys.path:
 from bench import proxy  # noqa: E402
 from bench.bench_proxy_load import ROUNDS, Publisher, app_cpu_ns, phones_lane, seed, serve, wait_up  # noqa: E402
 from bench.proxy import finish  # noqa: E402
+from app.core.seat_lookup import bucket  # noqa: E402
 from bench.bench_public_load import WRK, get  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
@@ -66,6 +67,7 @@ class Flip:
     published: bool
     at: float  # the commit, monotonic
     status_seen: float | None = None  # nginx's status.json names it
+    version_seen: str | None = None  # the pairings' version status.json names then
     pairings_seen: float | None = None  # the pairings page at the new version's address names it
     done: list = field(default_factory=list)  # each phone's seconds from the commit to its new table
     cpu_ns: int = 0  # the app's CPU from the commit until the last phone
@@ -83,6 +85,7 @@ class Hall:
     not_modified: int = 0
     errors: int = 0
     error_kinds: dict = field(default_factory=dict)
+    seats: int = 0  # the shared seats answers fetched at publishes
 
 
 def wrk_status(base: str, slug: str, etag: str, phones: int, every_ms: int, seconds: int) -> subprocess.Popen:
@@ -128,8 +131,10 @@ def watcher(base: str, slug: str, conn) -> None:
                 if version is None:
                     body = _text(link, f"/t/{slug}/status.json")
                     if (f'"round":{ROUNDS},' in body) == published:
-                        conn.send((k, "status", time.monotonic()))
+                        seen = time.monotonic()
                         version = re.search(r'"version":"([^"]+)"', body).group(1)
+                        conn.send((k, "version", version))
+                        conn.send((k, "status", seen))
                 if version is not None:
                     page = _text(link, f"/t/{slug}/pairings?v={version}")
                     assert (f"Round {ROUNDS}<" in page) == published, "a stale page at the new version's address"
@@ -152,7 +157,7 @@ async def heard(conn, flips: dict, stop: asyncio.Event) -> None:
     while not stop.is_set():
         while conn.poll():
             k, what, when = conn.recv()
-            setattr(flips[k], f"{what}_seen", when)
+            setattr(flips[k], f"{what}_seen", when)  # "version": the version itself
         await asyncio.sleep(0.01)
 
 
@@ -164,6 +169,28 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
     next_status = now + rng.uniform(0, hall.status_ms / 1000)
     learned = None  # the flip this phone's status poll has named
     finished = None  # the flip whose new table this phone has
+    player = path.split("/")[4].split(".")[0]  # /t/<slug>/p/<id>.<mac>/live
+    seats = f"/api/tournaments/{path.split('/')[2]}/rounds/{ROUNDS}/seats/{bucket(int(player))}"
+
+    async def preview(flip: Flip) -> None:
+        """As static/player_live.js: a publish named, the new table from the round's shared seats answer of this
+        player's bucket (through nginx's copy), before the page's own check."""
+        nonlocal finished
+        try:
+            async with session.get(f"http://{base}{seats}?v={flip.version_seen}",
+                                   headers={"Accept-Encoding": "gzip"}) as r:
+                hall.seats += 1
+                if r.status != 200:
+                    return
+                answer = await r.json()
+        except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+            hall.errors += 1
+            kind = f"seats {type(e).__name__}"
+            hall.error_kinds[kind] = hall.error_kinds.get(kind, 0) + 1
+            return
+        if flip.published and finished is not flip and answer["seats"].get(player):
+            finished = flip
+            flip.done.append(time.monotonic() - flip.at)
 
     async def check() -> None:
         nonlocal etag, finished
@@ -202,6 +229,8 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
             if flip is not None and learned is not flip and flip.status_seen is not None \
                     and flip.status_seen <= now:
                 learned = flip
+                if flip.published:
+                    await preview(flip)
                 if hall.spread_ms:  # the page's check after a publish, within its spread, in place of the next
                     next_check = now + rng.uniform(0, hall.spread_ms / 1000)
                 else:
@@ -390,7 +419,8 @@ def main() -> None:
                   f"| {_after(flip, flip.pairings_seen)} | {len(flip.done):,} of {args.phones:,} "
                   f"| {statistics.median(done):.1f} | {pct(done, 0.95):.1f} | {pct(done, 0.99):.1f} "
                   f"| {max(done):.1f} | {flip.checks:,} ({flip.fresh:,}) | {flip.cpu_ns / 1e9:.1f} |")
-        print(f"\nphones' checks answered: {hall.checks:,}; errors {hall.errors:,} {hall.error_kinds or ''}")
+        print(f"\nphones' checks answered: {hall.checks:,}; shared seats answers fetched: {hall.seats:,}; "
+              f"errors {hall.errors:,} {hall.error_kinds or ''}")
     finally:
         finish(pub, procs, lambda: drop_postgres(DB_NAME))
 
