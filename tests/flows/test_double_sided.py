@@ -14,8 +14,8 @@ from app.extensions import db
 from app.models import Player, Tournament
 from app.services.event_files import backup as backup_service
 from cut_helpers import add_players, add_round
-from test_participation import link, player_report, published_round, state
-from test_rounds import matches, setup_event
+from tests.services.results.test_participation import link, player_report, published_round, state
+from tests.web.views.test_rounds import matches, setup_event
 
 CORPS_WON, RUNNERS_WON = "3-0/0-3", "0-3/3-0"
 

@@ -18,7 +18,7 @@ from app.models import Player, Staff
 from app.services import cut as cut_service
 from app.services.players import player_links
 from cut_helpers import add_players, paired_event, play_cut, random_swiss
-from test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 def _text(response) -> str:

@@ -19,8 +19,8 @@ from app.services.event_files import backup as backup_service
 from app.services.players import players as roster
 from app.services.results import standings as standings_service
 from app.web.views import players as players_view
-from test_backup import _restore, _rich_event, _snapshot
-from test_rounds import matches, pair, report_all, setup_event
+from tests.services.event_files.test_backup import _restore, _rich_event, _snapshot
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 # ---- public means published ---------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from app.services.players import player_links
 from app.services.results import slip_codes
 from app.services.swiss import timer
 from app.services.organizers import staff as staff_service
-from test_rounds import matches, pair, setup_event
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 SPARE_KEY = "the spare laptop's own key"
 

@@ -17,7 +17,7 @@ from app.models import CutEntry, Match, Round, Seat, Staff
 from app.services import cut as cut_service
 from app.services import state
 from cut_helpers import add_players, play_cut, random_swiss
-from test_authz import _snapshot
+from tests.web.test_authz import _snapshot
 
 PASSWORD = "correct horse"
 

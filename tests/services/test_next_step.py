@@ -10,7 +10,7 @@ from app.models import Player
 from app.services import next_step
 from app.services.next_step import Facts, decide
 
-from test_rounds import pair, report_all, setup_event
+from tests.web.views.test_rounds import pair, report_all, setup_event
 
 BASE = Facts(active=8, requested_byes=0, latest=0, latest_published=False, unreported=0, planned_rounds=None,
              cut=None, cut_recommended=0)

@@ -13,7 +13,7 @@ from app.extensions import db
 from app.models import Round, Tournament
 from app.services import ratings
 
-from test_rounds import matches, pair, setup_event
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 SETTINGS = {"name": "Weekly", "date": "2026-03-14", "format": "single", "score_factor": "3/2", "planned_rounds": "",
             "tiebreakers": "magic", "round_minutes": "65"}

@@ -16,7 +16,7 @@ from app.services.event_files import nrtm_export
 from app.services.swiss import printouts
 from app.web import page_cache
 from served import served
-from test_rounds import pair, report_all, setup_event
+from tests.web.views.test_rounds import pair, report_all, setup_event
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from app.models import Match, Player, ResultChange
 from app.services.players import player_links, player_page
 from app.services.results import match_results
 from app.services.swiss import rounds as rounds_service
-from test_rounds import matches, pair, setup_event
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 
 @pytest.fixture

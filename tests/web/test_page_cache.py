@@ -10,8 +10,8 @@ import pytest
 
 from app.web import page_cache
 from app.services.players import player_links
-from test_public import live  # noqa: F401  (fixture)
-from test_rounds import matches, report_all
+from tests.web.views.test_public import live  # noqa: F401  (fixture)
+from tests.web.views.test_rounds import matches, report_all
 
 GZ = {"Accept-Encoding": "gzip"}
 

@@ -15,7 +15,7 @@ from app.extensions import db
 from app.models import CheckIn, CheckInSettings, Player, Tournament, WaitlistEntry
 from app.services.players import player_links
 from app.services.players import registration
-from test_participation_races import (PASSWORD, fire, player_opener, post, retry_busy, served,  # noqa: F401
+from tests.services.results.test_participation_races import (PASSWORD, fire, player_opener, post, retry_busy, served,  # noqa: F401
                                       to_opener)
 
 CAP = 12

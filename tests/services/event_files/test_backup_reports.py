@@ -16,10 +16,10 @@ from app.models import Player, ResultChange, ResultClaim, Tournament
 from app.services.event_files import backup as backup_service
 from app.services.results import participation
 from bench.bench_uploads import make_backup
-from test_backup import _restore, _snapshot
-from test_participation import link, player_report, published_round, table
-from test_round_page import live_counts
-from test_rounds import report_all, setup_event
+from tests.services.event_files.test_backup import _restore, _snapshot
+from tests.services.results.test_participation import link, player_report, published_round, table
+from tests.web.views.test_rounds_page import live_counts
+from tests.web.views.test_rounds import report_all, setup_event
 from sql_statements import counted_statements
 
 WAITING, DISPUTED, AGREED, OVERRIDDEN, OPEN = range(5)  # round 2's tables, by index

@@ -12,7 +12,7 @@ from app.models import Player
 from app.services import state
 from app.services.event_files.export import exact_decimal, filename, safe_cell
 from app.core.standings import compute_standings
-from test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 def read(response) -> list[dict]:

@@ -16,7 +16,7 @@ from app.services import cut as cut_service
 from app.services.event_files import nrtm_export
 from cut_helpers import add_players, add_round, fixture_event
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm_fixture_open.json"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "nrtm_fixture_open.json"
 URL = "https://sass.example/t/fixture"
 
 

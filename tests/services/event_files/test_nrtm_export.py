@@ -16,7 +16,7 @@ from app.services import cut as cut_service
 from app.services.event_files import nrtm_export
 from cut_helpers import add_round, play_cut
 
-COBRA_DOUBLE = Path(__file__).resolve().parent.parent / "fixtures" / "cobra_double_sided.json"
+COBRA_DOUBLE = Path(__file__).resolve().parents[2] / "fixtures" / "cobra_double_sided.json"
 URL = "https://sass.example/t/fixture"
 
 

@@ -19,7 +19,7 @@ from app.models import CutResult, Match, Tournament
 from app.services import cut as cut_service
 from app.services.event_files import nrtm_export
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SHAPES = {
     "cobra_double_elimination": FIXTURES / "nrtm" / "cobra_single_sided_double_elimination.json",
     "cobra_single_elimination_upsets": FIXTURES / "nrtm" / "cobra_single_elimination_top8_upsets.json",

@@ -23,7 +23,7 @@ from app.services import state
 from app.services.event_files import nrtm_export, nrtm_import
 from app.services.event_files.jsonfile import FileError
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "nrtm"
 URL = "https://sass.example/t/x"
 
 

@@ -17,7 +17,7 @@ from app.services.organizers import staff as staff_service
 from app.services.event_files.jsonfile import MAX_UNPACKED
 from bench.bench_uploads import make_backup
 from cut_helpers import add_players, add_round
-from test_rounds import matches, pair, setup_event
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 
 def _post(client, payload: bytes, how: str | None = None, name: str = "backup.json"):

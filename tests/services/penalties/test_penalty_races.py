@@ -9,9 +9,9 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Match, Penalty, Player, ResultChange, Staff
 from cut_helpers import paired_event
-from test_participation_races import (PASSWORD, assert_coherent, fire, post, served, tables,  # noqa: F401, F811
+from tests.services.results.test_participation_races import (PASSWORD, assert_coherent, fire, post, served, tables,  # noqa: F401, F811
                                       to_opener)
-from test_judge_call_races import _keeper
+from tests.services.test_judge_call_races import _keeper
 
 KEEPERS = 6
 

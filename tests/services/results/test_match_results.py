@@ -7,7 +7,7 @@ from sqlalchemy import event as sa_event
 
 from app.extensions import db
 from app.models import Match, Player
-from test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 def report(client, t, match_id, **data):

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Match, Player, ResultChange, ResultClaim, Tournament
 from app.services.players import player_links
-from test_round_page import live, live_counts
-from test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_rounds_page import live, live_counts
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 def link(t, player) -> str:

@@ -138,7 +138,7 @@ def test_both_players_report_different_results_at_once(app, served, make_user):
 
 def test_two_hundred_reports_at_once_are_all_stored(app, served, make_user, database_uri):
     """On SQLite a burst that outwaits the write lock's busy timeout on a loaded machine is answered 503
-    (tests/web/test_busy_database.py), with nothing written: the phone taps again, as here. PostgreSQL takes all
+    (tests/web/test_errors.py), with nothing written: the phone taps again, as here. PostgreSQL takes all
     200 at the first try."""
     t = event(make_user, 200)
     games = tables(t)

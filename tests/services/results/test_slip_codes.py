@@ -13,8 +13,8 @@ from app.extensions import db
 from app.models import Match, Player, ResultChange, Staff
 from app.services.players import player_links
 from app.services.results import slip_codes
-from test_authz import _snapshot
-from test_rounds import matches, pair, setup_event
+from tests.web.test_authz import _snapshot
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 PASSWORD = "staff password"
 ROLES = ("anonymous", "other", "scorekeeper", "organizer", "owner", "admin", "removed scorekeeper")

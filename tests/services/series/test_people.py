@@ -14,7 +14,7 @@ from app.services.series import people, seeding
 from app.services.series import standings as series_standings
 from tests.cut_helpers import add_players, add_round
 
-from test_series import _series, _small
+from tests.web.views.test_series import _series, _small
 
 REGULARS = ["Ann", "Ben", "Cat", "Dan"]
 ROUNDS = [[(0, 1, "corp"), (2, 3, "corp")], [(0, 2, "corp"), (1, 3, "runner")]]
@@ -63,7 +63,7 @@ def test_link_all_links_every_identical_name_once_each_with_an_undo(client, make
 
 
 def test_a_series_that_links_identical_names_by_itself(client, make_user, make_tournament, login):
-    from test_series import RULES
+    from tests.web.views.test_series import RULES
 
     owner = make_user()
     login()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from cut_helpers import add_players, add_round
-from test_abr_races import _at_once
+from tests.services.abr.test_abr_races import _at_once
 
 from app import create_app
 from app.extensions import db

@@ -11,7 +11,7 @@ from flask import current_app
 
 from app.extensions import db
 from app.models import PairingJob, Round, Seat, utcnow
-from test_rounds import count, matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import count, matches, pair, report_all, setup_event
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 (tests/abr_standin.py): queued by the TO's click, sent by the sender, never twice for one version of the file,
 and every answer (refusal, no connection, timeout, error page, captive portal, huge body, hang) a clear state on
 the dashboard, with nothing lost. First on the panel, for every TO: the NRTM file for ABR's Conclude form. The
-contract's words and the stand-in's ABR behaviours: tests/services/test_abr_contract.py."""
+contract's words and the stand-in's ABR behaviours: tests/services/abr/test_contract.py."""
 from __future__ import annotations
 
 import json

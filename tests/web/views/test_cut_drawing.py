@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from test_cut import _event, _post_cut
+from tests.web.views.test_cut import _event, _post_cut
 
 
 def _cells(page: str) -> dict[int, str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from cut_helpers import add_players, add_round
-from test_authz import _snapshot
+from tests.web.test_authz import _snapshot
 
 from app.extensions import db
 from app.models import Decklist
@@ -19,7 +19,7 @@ from app.services import decklists as service
 from app.services.players import player_links
 from app.services.swiss import rounds as rounds_service
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "decklists"
 CORP = (FIXTURES / "corp_nrdb.txt").read_text(encoding="utf-8")
 RUNNER = (FIXTURES / "runner_jinteki.txt").read_text(encoding="utf-8")
 

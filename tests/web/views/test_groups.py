@@ -14,7 +14,7 @@ from app.services import groups as service
 from app.services.players import player_links
 from app.services import cut as cut_service
 from cut_helpers import play_cut
-from test_rounds import pair, report_all, setup_event
+from tests.web.views.test_rounds import pair, report_all, setup_event
 
 
 def _members(group_id):

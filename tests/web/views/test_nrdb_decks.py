@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from cut_helpers import add_players, add_round
-from test_authz import _snapshot
+from tests.web.test_authz import _snapshot
 
 from app.core import decklists as rules_core
 from app.services import decklists as decklist_service

@@ -13,8 +13,8 @@ from datetime import date
 import pytest
 import sqlalchemy as sa
 from cut_helpers import add_players, add_round
-from test_authz import _snapshot
-from test_nrdb import CLIENT_ID, SECRET, _sign_in
+from tests.web.test_authz import _snapshot
+from tests.web.views.test_nrdb import CLIENT_ID, SECRET, _sign_in
 
 from app.extensions import db
 from app.models import NrdbAccount

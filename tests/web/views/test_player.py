@@ -9,8 +9,8 @@ import re
 
 import sqlalchemy as sa
 from cut_helpers import add_players, random_swiss
-from test_participation import link, player_report, published_round, table
-from test_rounds import report_all, setup_event
+from tests.services.results.test_participation import link, player_report, published_round, table
+from tests.web.views.test_rounds import report_all, setup_event
 
 from app.extensions import db
 from app.models import Player
@@ -228,7 +228,7 @@ def test_the_schedules_next_line_follows_the_real_rounds_and_the_304_asks_one_st
     asked = [sql for sql in seen if not sql.startswith("PREPARE")]  # once per pooled connection
     assert len(asked) == 1, seen
     # round 1 is paired and published: the line moves on to round 2 by itself
-    from test_rounds import pair
+    from tests.web.views.test_rounds import pair
 
     pair(client, t, 1)
     client.post(f"/tournaments/{t.id}/rounds/1/publish")

@@ -9,7 +9,7 @@ from app.models import Player
 from app.core.pairing.byes import unrequested_first_round_byes
 from app.services.players.players import bye_note
 
-from test_rounds import matches, pair, setup_event
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 
 @pytest.mark.parametrize("active, requested, extra", [

@@ -13,7 +13,7 @@ from app.services.players import player_links
 from app.services.results import slip_codes
 from app.services.swiss import rounds
 from app.services.swiss.printouts import qr_svg
-from test_rounds import matches, pair, setup_event
+from tests.web.views.test_rounds import matches, pair, setup_event
 
 
 @pytest.fixture

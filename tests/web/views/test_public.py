@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import event as sa_event
 
 from app.extensions import db
-from test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from app.extensions import db
 from app.models import Match, Player, Round, Seat, Staff
 from app.services.swiss import rounds as service
 from app.services.swiss import pairing_edits
-from test_rounds import edit, matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import edit, matches, pair, report_all, setup_event
 
 JSON = {"Accept": "application/json"}
 

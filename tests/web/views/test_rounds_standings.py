@@ -8,7 +8,7 @@ from app.extensions import db
 from app.services import state
 from app.core.standings import TIEBREAKERS, compute_standings
 from app.web.template_helpers import tiebreak
-from test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
 
 def rows(page: str) -> list[str]:

@@ -19,7 +19,7 @@ from app.models import Round, ScheduleDay, ScheduleItem, Tournament, as_utc
 from app.services.event_files import backup as backup_service
 from app.services import next_step
 from app.services.players import player_links
-from test_rounds import pair, report_all, setup_event
+from tests.web.views.test_rounds import pair, report_all, setup_event
 
 BERLIN = ZoneInfo("Europe/Berlin")
 DAY = date.today() + timedelta(days=30)

@@ -14,7 +14,7 @@ from app.services.series import standings as series_standings
 from app.web import page_cache
 from app.web.views import series as series_views
 from tests.cut_helpers import add_players, add_round
-from test_series import _series, _small
+from tests.web.views.test_series import _series, _small
 
 
 def _another_worker(app):

@@ -11,8 +11,8 @@ from app.extensions import db
 from app.models import Player, Round
 from app.services.event_files import backup as backup_service
 from app.services.event_files import restore
-from test_rounds import matches, pair, report_all, setup_event
-from test_timer import flashed
+from tests.web.views.test_rounds import matches, pair, report_all, setup_event
+from tests.web.views.test_timer import flashed
 
 
 def _event(make_user, make_tournament, login, n=6):

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from app.extensions import db
 from app.models import Round, Tournament, as_utc
 from app.services.swiss import timer as service
-from test_rounds import pair, report_all, setup_event
+from tests.web.views.test_rounds import pair, report_all, setup_event
 
 HUGE = "9" * 30
 
