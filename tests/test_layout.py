@@ -43,7 +43,7 @@ def test_most_modules_have_a_test_at_the_mirrored_path():
 
 
 def test_every_test_folder_mirrors_an_app_package_or_is_a_cross_cutting_home():
-    """A test file in tests/web/misc/ would mirror nothing and be found by no one."""
+    """A test file in a folder that mirrors no package of app/ would be found by no one."""
     strays = []
     for test in TESTS.rglob("test_*.py"):
         folder = test.parent.relative_to(TESTS)
