@@ -9,7 +9,7 @@ ties in a random order the file's ranks keep) and a top 2 cut that a declining s
 temporary file) and on PostgreSQL when postgresql://postgres@127.0.0.1/test answers (database
 `sass_bench_import`, created and dropped here); the medians of --runs are printed as a markdown table.
 
-`synthetic_file` is also what tests/web/test_nrtm_round_trip.py draws its property tests from.
+`synthetic_file` is also what tests/services/event_files/test_nrtm_round_trip.py draws its property tests from.
 """
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from app.services.organizers import accounts as _accounts
 
 # Tests hash passwords with one PBKDF2 round: werkzeug's default (scrypt) costs 160 ms a hash on CI's cores, paid by
 # every make_user and every login of thousands of tests. Both places that hash get the same method, so a login's
-# hashing stays one hash of the same kind, known address or not (tests/web/test_sessions.py); the app itself
+# hashing stays one hash of the same kind, known address or not (tests/web/views/test_auth_sessions.py); the app itself
 # hashes with werkzeug's default.
 _model_accounts.generate_password_hash = _accounts.generate_password_hash = functools.partial(
     _strong_hash, method="pbkdf2:sha256:1")
@@ -112,7 +112,7 @@ for _folder in (_PAGE_CACHE_DIR, _BACKUP_DIR):  # each test process removes its 
 def _test_app(database_uri, **config):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "PAGE_CACHE_DIR": _PAGE_CACHE_DIR,
                       "BACKUP_DIR": _BACKUP_DIR,
-                      # no backup timers outliving a test (tests/web/test_venue_move.py turns them on)
+                      # no backup timers outliving a test (tests/flows/test_venue_move.py turns them on)
                       "BACKUP_FOLLOW_SECONDS": 0,
                       "NRDB_URL": "http://127.0.0.1:9",  # no test reaches the real NetrunnerDB: loopback refuses
                       **config})

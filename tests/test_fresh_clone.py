@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BACKENDS
+from tests.conftest import BACKENDS
 from databases import postgres_url
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import AbrUpload, utcnow
 
-from test_round_page_flow import SIZES, field, no_sideways_scroll
+from tests.browser.test_round_page_flow import SIZES, field, no_sideways_scroll
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from abr_standin import PASSWORD, USER, StandIn  # noqa: E402

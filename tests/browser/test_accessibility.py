@@ -24,9 +24,9 @@ from app.services.penalties import deck_checks as penalty_checks
 from app.services.penalties import record as penalty_record
 from app.core.deck_checks import Pool
 from app.core.penalties import Infraction, Kind
-from conftest import PASSWORD, SeededEvent
+from tests.browser.conftest import PASSWORD, SeededEvent
 from cut_helpers import play_cut
-from test_decklists_flow import CORP, RUNNER
+from tests.browser.test_decklists_flow import CORP, RUNNER
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}
 RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},

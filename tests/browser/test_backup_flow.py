@@ -10,7 +10,7 @@ from app.extensions import db
 from app.models import Player, Tournament
 from app.services.results import participation
 from app.services.results import match_results
-from test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
+from tests.browser.test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
 
 
 def _claims(live, event_id: int, organizer_id: int) -> list[dict]:

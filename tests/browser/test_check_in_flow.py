@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import CheckInSettings, Player, Tournament
 from app.services.players import player_links, registration
-from test_participation_flow import PHONE_360, no_sideways_scroll
+from tests.browser.test_participation_flow import PHONE_360, no_sideways_scroll
 
 LIVE = 15_000  # ms: a player's page checks every 2 s
 

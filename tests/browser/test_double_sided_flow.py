@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import Match, Player, Round, Seat, Tournament
 from app.services.players import player_links
-from conftest import SeededEvent
+from tests.browser.conftest import SeededEvent
 
 PHONE_360 = {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touch": True,
              "device_scale_factor": 2}

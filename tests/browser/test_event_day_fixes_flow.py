@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from test_participation_flow import LIVE, PHONE_360, games, no_sideways_scroll
+from tests.browser.test_participation_flow import LIVE, PHONE_360, games, no_sideways_scroll
 
 SIZES = {"360": PHONE_360, "1280": {"viewport": {"width": 1280, "height": 900}}}
 

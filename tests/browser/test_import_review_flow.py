@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Tournament
-from test_participation_flow import PHONE_360, no_sideways_scroll
+from tests.browser.test_participation_flow import PHONE_360, no_sideways_scroll
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "nrtm" / "cobra_typo_score_and_ranking.json"
 

@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Staff, User
-from conftest import PASSWORD
-from test_participation_flow import PHONE_360, games, no_sideways_scroll
+from tests.browser.conftest import PASSWORD
+from tests.browser.test_participation_flow import PHONE_360, games, no_sideways_scroll
 
 LIVE = 10_000  # ms: the staff pages and the player's box poll every 3 s
 

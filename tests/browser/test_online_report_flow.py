@@ -10,7 +10,7 @@ from app.extensions import db
 from app.models import Player, Tournament
 from app.services.online import report_codes
 
-from conftest import SeededEvent
+from tests.browser.conftest import SeededEvent
 
 NARROW = {"width": 360, "height": 780}
 

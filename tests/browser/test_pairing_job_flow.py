@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import PairingJob
 
-from test_round_page_flow import SIZES, field, no_sideways_scroll
+from tests.browser.test_round_page_flow import SIZES, field, no_sideways_scroll
 
 
 @pytest.fixture

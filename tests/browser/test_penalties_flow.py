@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from app.extensions import db
 from app.models import Player
-from test_judge_call_flow import _scorekeeper
-from test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
+from tests.browser.test_judge_call_flow import _scorekeeper
+from tests.browser.test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
 
 
 def _player_id(live, event_id: int, name: str) -> int:

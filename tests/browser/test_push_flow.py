@@ -23,7 +23,7 @@ from app.extensions import db
 from app.models import Player, PushSubscription
 from app.services.players import player_links
 from app.services.push import keys, sender
-from test_participation_flow import PHONE_360, games, no_sideways_scroll
+from tests.browser.test_participation_flow import PHONE_360, games, no_sideways_scroll
 
 STUB = """
 (() => {

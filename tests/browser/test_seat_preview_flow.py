@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from app.extensions import db
 from app.models import Player
 from app.services.players import player_links
-from test_participation_flow import PHONE_360, games, no_sideways_scroll
+from tests.browser.test_participation_flow import PHONE_360, games, no_sideways_scroll
 
 
 def test_the_table_arrives_from_the_shared_answer(roster, new_context, organizer, seed_swiss, live_server,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from app.services.swiss import printouts
-from test_participation_flow import PHONE_360, no_sideways_scroll
+from tests.browser.test_participation_flow import PHONE_360, no_sideways_scroll
 
 
 def test_slips_pages(roster, new_context, organizer, seed_swiss, log_in, screenshots, monkeypatch):

@@ -23,7 +23,7 @@ from app.services.swiss import rounds as rounds_service
 from app.services.results import slip_codes
 from app.services.swiss.printouts import qr_svg
 
-from conftest import PASSWORD
+from tests.browser.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 ADDRESS = "127.0.0.2"

@@ -22,8 +22,8 @@ from app.extensions import db
 from app.models import CheckInSettings, Match, Player, Round, Seat, Tournament
 from app.services import groups
 from app.services.players import player_links, registration
-from test_cut_flow import play_game
-from test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
+from tests.browser.test_cut_flow import play_game
+from tests.browser.test_participation_flow import PHONE_360, games, no_sideways_scroll, to_row
 
 LIVE = 15_000  # ms: an open page checks every few seconds
 IN = ["Ana Silva", "Ben Okafor", "Cleo Marsh", "Dev Patel", "Nico Noshow", "Nadia Absent"]

@@ -4,13 +4,15 @@ same values. The migrations are history, never rewritten: this test is what catc
 from __future__ import annotations
 
 import re
-
 import pytest
 import sqlalchemy as sa
-
 from app.core.penalties import Kind
 from app.extensions import db
 from app.models import penalties as model
+from app.core.penalties import Infraction
+from app.models import Penalty
+from app.models.penalties import STANDING_DISQUALIFICATION, utcnow
+from tests.cut_helpers import add_players
 
 
 def quoted(sql: str) -> set[str]:
@@ -50,3 +52,16 @@ def test_the_migrated_database_holds_what_the_enums_write(app, name, written):
     assert stored, name
     assert quoted(stored) == quoted(written)
     assert ("voided_at" in stored) == ("voided_at" in written)  # a voided penalty never counts
+
+
+def test_only_a_disqualification_not_voided_stands(make_user, make_tournament):
+    t = make_tournament(make_user())
+    ana, bo, cy = add_players(t, ["Ana", "Bo", "Cy"])
+    for player, kind, voided in ((ana, Kind.DISQUALIFICATION, None), (bo, Kind.DISQUALIFICATION, utcnow()),
+                                 (cy, Kind.WARNING, None)):
+        db.session.add(Penalty(tournament_id=t.id, player_id=player.id, infraction=Infraction.MISSED_TRIGGER.value,
+                               kind=kind.value, voided_at=voided, voided_by=voided and "Judge",
+                               void_reason=voided and "wrong player"))
+    db.session.commit()
+    standing = db.session.scalars(sa.select(Penalty.player_id).where(STANDING_DISQUALIFICATION)).all()
+    assert standing == [ana.id]

@@ -6,7 +6,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import EventGroup, EventGroupMember, Player, Round
-from test_participation_races import event, fire, post, served, tables, to_opener  # noqa: F401, F811
+from tests.services.results.test_participation_races import event, fire, post, served, tables, to_opener  # noqa: F401, F811
 
 
 def test_one_event_added_to_two_groups_at_once_joins_one(app, served, make_user):  # noqa: F811

@@ -13,7 +13,7 @@ from app.extensions import db
 from app.models import JudgeCall, Player, Staff
 from app.services.players import player_links
 from cut_helpers import paired_event
-from test_participation_races import NoRedirect, PASSWORD, fire, player_opener, post, served  # noqa: F401, F811
+from tests.services.results.test_participation_races import NoRedirect, PASSWORD, fire, player_opener, post, served  # noqa: F401, F811
 
 KEEPERS = 6
 

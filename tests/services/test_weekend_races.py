@@ -25,8 +25,8 @@ from app.models import (CheckIn, CheckInSettings, Match, Penalty, Player, Result
                         WaitlistEntry)
 from app.services.players import player_links, registration
 from cut_helpers import paired_event
-from test_judge_call_races import _keeper
-from test_participation_races import (PASSWORD, assert_coherent, fire, player_opener, post,  # noqa: F401
+from tests.services.test_judge_call_races import _keeper
+from tests.services.results.test_participation_races import (PASSWORD, assert_coherent, fire, player_opener, post,  # noqa: F401
                                       retry_busy, served, tables, to_opener)
 
 CAP = 12

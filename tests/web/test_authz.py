@@ -22,7 +22,7 @@ from app.web.access import ORGANIZE, OWN, SCORE
 PUBLIC = "public"    # anyone, no login
 ACCOUNT = "account"  # any logged-in user, acting on their own account or creating their own events
 PLAYER = "player"    # a player through their secret link; no account role grants it
-SLIP = "slip"        # a match slip's table code (tests/web/test_slip_codes.py walks it); no account role grants it
+SLIP = "slip"        # a match slip's table code (tests/services/results/test_slip_codes.py walks it); no account role grants it
 NRDB = "nrdb"        # a browser signed in with NetrunnerDB, acting on its own account; no account role grants it
 SERIES = "series"          # the victim's series: its owner and its staff (the event's organizer is on it), the admin
 SERIES_OWN = "series own"  # reading; the event's scorekeeper holds no role in the series
@@ -99,7 +99,7 @@ ROUTES = {
     "nrdb.link": PLAYER, "nrdb.unlink": PLAYER, "nrdb.history": NRDB, "nrdb.privacy": NRDB, "nrdb.entry_history": PLAYER,
     "nrdb.unlink_entry": ORGANIZE,
     # a player's own NetrunnerDB decks (app/web/views/nrdb_picker.py): their link, and signed in with the account the
-    # entry is linked to (tests/web/test_nrdb_picker.py walks the second half)
+    # entry is linked to (tests/web/views/test_nrdb_picker.py walks the second half)
     "nrdb_picker.decks": PLAYER, "nrdb_picker.pick": PLAYER,
     # series (app/web/views/series.py): anyone makes their own; its owner and staff manage it; only the owner deletes
     # it or changes its staff; the public reads the standings, players' pages and exports, not the suggestions

@@ -4,8 +4,8 @@ and `*` are all a 304; another tag, strong or weak, is the full answer."""
 from __future__ import annotations
 
 import pytest
-from test_participation import link, published_round, table
-from test_rounds import setup_event
+from tests.services.results.test_participation import link, published_round, table
+from tests.web.views.test_rounds import setup_event
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from app.web.downloads import attachment
-from test_rounds import pair, report_all, setup_event
+from tests.web.views.test_rounds import pair, report_all, setup_event
 
 
 def test_ascii_names_are_left_as_they_are():

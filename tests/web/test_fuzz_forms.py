@@ -18,7 +18,7 @@ from wtforms.fields.core import UnboundField
 import app.web.forms as forms_package
 from app.extensions import db
 from app.models import User
-from test_authz import PAYLOAD, _restore, _snapshot, _url, _victim
+from tests.web.test_authz import PAYLOAD, _restore, _snapshot, _url, _victim
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from app.models import Player, ResultClaim
 from app.services.players import player_links
 from app.services.swiss import rounds as service
 from cut_helpers import paired_event
-from test_authz import _snapshot
+from tests.web.test_authz import _snapshot
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 

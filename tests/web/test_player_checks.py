@@ -6,8 +6,8 @@ import secrets
 
 import sqlalchemy as sa
 
-from test_participation import link, published_round, table
-from test_rounds import setup_event
+from tests.services.results.test_participation import link, published_round, table
+from tests.web.views.test_rounds import setup_event
 
 from app.extensions import db
 from app.models import Player

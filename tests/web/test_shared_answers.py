@@ -12,7 +12,7 @@ from flask import session
 
 from app.services.players import player_links
 from app.web import shared_answers
-from test_public import live  # noqa: F401  (fixture)
+from tests.web.views.test_public import live  # noqa: F401  (fixture)
 
 SHARED = "public, max-age=1, stale-while-revalidate=2"
 GZ = {"Accept-Encoding": "gzip"}

@@ -4,10 +4,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
-
 import pytest
-
 from app.core.pairing.formats import TRAITS, Format, Traits
+from app.core.pairing.formats import Side
 
 
 def test_every_format_has_traits_and_no_trait_has_a_default():
@@ -45,3 +44,17 @@ def test_no_code_compares_formats_outside_their_home():
     assert found == []
     assert compare.search("if fmt is Format.PLAIN:") and compare.search("{% if t.format == 'double' %}")
     assert not compare.search('losses = 2 if kind == "double" else 1')  # a cut's kind is no format
+
+
+def test_a_round_is_worth_a_clean_sweep():
+    assert Format.SINGLE_SIDED.scoring.round_points == 3
+    assert Format.DOUBLE_SIDED.scoring.round_points == 6 == Format.DOUBLE_SIDED.scoring.bye
+    assert Format.PLAIN.scoring.bye_game_wins == 2
+
+
+def test_the_formats_facts():
+    assert [f for f in Format if f.sided_tables] == [Format.SINGLE_SIDED]
+    assert [f for f in Format if not f.netrunner] == [Format.PLAIN] == [f for f in Format if f.counts_games]
+    assert [f for f in Format if f.custom_results] == [Format.DOUBLE_SIDED, Format.PLAIN]
+    assert Format("double").games_per_round == 2
+    assert Side.CORP.other is Side.RUNNER and Side.RUNNER.other is Side.CORP

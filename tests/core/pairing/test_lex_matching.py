@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from app.core.pairing import lex_matching as lm
 from app.core.pairing.plain import LexCost, pair_plain
 
-from plain_helpers import check_invariants, next_round, swiss_history
+from tests.core.pairing.plain_helpers import check_invariants, next_round, swiss_history
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -7,7 +7,7 @@ from app.core.pairing import Format, PairingError, pair_round
 from app.core.pairing.plain import LexCost, pair_plain
 from app.core.pairing.types import Entrant, Game
 
-from plain_helpers import (
+from tests.core.pairing.plain_helpers import (
     GHOST, check_invariants, entrants, ghost_history, swiss_history, win,
 )
 

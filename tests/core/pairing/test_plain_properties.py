@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from app.core.pairing import PairingError
 from app.core.pairing.plain import LexCost, pair_plain
 
-from plain_helpers import (
+from tests.core.pairing.plain_helpers import (
     check_invariants, ghost_history, messy_history, next_round, one_draw, random_history, swiss_history,
 )
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from app.core.pairing import Entrant, Format, Game, Side, pair_round
 from app.core.pairing.strength import seed_cells
 
-from test_properties import check_rules, random_event
+from tests.core.pairing.test_properties import check_rules, random_event
 
 FORMATS = [Format.SINGLE_SIDED, Format.DOUBLE_SIDED, Format.PLAIN]
 
