@@ -1,83 +1,17 @@
-"""Push, end to end at the protocol level: a player's page subscribes through their link, the services queue what
+"""Push, end to end at the protocol level (app/services/push/outbox.py with the sender): the services queue what
 happens, the sender turns it into messages encrypted for each subscription and signed with VAPID, and a stand-in
 push service (tests/push_standin.py) decrypts them with the subscription's own keys, as a browser does."""
 from __future__ import annotations
 
-import json
 import time
 from datetime import timedelta
 
-import pytest
 import sqlalchemy as sa
-from py_vapid import Vapid02
-from push_standin import PushStandIn
 
 from app.extensions import db
 from app.models import Player, PushEvent, PushMessage, PushSubscription, Round, Seat, utcnow
 from app.services.push import outbox, sender
-from app.services.players import player_links
-
-NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
-
-
-@pytest.fixture(scope="module")
-def standin():
-    service = PushStandIn()
-    yield service
-    service.close()
-
-
-@pytest.fixture(scope="module")
-def vapid_key():
-    key = Vapid02()
-    key.generate_keys()
-    return key.private_pem().decode("ascii")
-
-
-@pytest.fixture
-def push_app(app, standin, vapid_key):
-    app.config.update(PUSH="on", PUSH_SERVICES=(standin.origin,), VAPID_PRIVATE_KEY=vapid_key)
-    return app
-
-
-def event(make_user, make_tournament, login, n=4, **fields):
-    owner = make_user()
-    t = make_tournament(owner, **fields)
-    players = [Player(tournament_id=t.id, name=name) for name in NAMES[:n]]
-    db.session.add_all(players)
-    db.session.commit()
-    return login(), t, players
-
-
-def page(t, player) -> str:
-    return f"/t/{t.slug}/p/{player_links.token(player)}"
-
-
-def subscribe(client, t, player, subscription):
-    return client.post(page(t, player) + "/push", json=subscription)
-
-
-def publish(client, t, number=1):
-    assert client.post(f"/tournaments/{t.id}/rounds/pair", data={"number": number}).status_code == 303
-    assert client.post(f"/tournaments/{t.id}/rounds/{number}/publish").status_code == 303
-
-
-def seating(t, number=1) -> dict[int, tuple]:
-    """player id -> (table, side, opponent id) of a round."""
-    rows = db.session.execute(sa.select(Seat.player_id, Seat.side, Seat.match_id, Round.number)
-                              .join(Round, Round.id == Seat.round_id).where(Round.tournament_id == t.id,
-                                                                            Round.number == number)).all()
-    by_match: dict[int, list] = {}
-    for pid, side, match_id, _ in rows:
-        by_match.setdefault(match_id, []).append((pid, side))
-    from app.models import Match
-    tables = dict(db.session.execute(sa.select(Match.id, Match.table).where(Match.id.in_(by_match))).all())
-    out = {}
-    for match_id, seats in by_match.items():
-        for pid, side in seats:
-            other = next((o for o, _ in seats if o != pid), None)
-            out[pid] = (tables[match_id], side, other)
-    return out
+from tests.services.push.conftest import event, page, publish, seating, subscribe
 
 
 def test_a_published_round_reaches_each_subscribed_phone_in_the_players_words(push_app, standin, make_user,
@@ -183,53 +117,6 @@ def test_the_opponent_is_asked_to_confirm_and_a_judge_call_taken_is_announced(pu
     assert message["body"] == f"Round 1: {reporter.name} reported your game. Confirm or dispute it."
 
 
-def test_subscriptions_are_checked_and_belong_to_their_player(push_app, standin, make_user, make_tournament,
-                                                              login):
-    _client, t, players = event(make_user, make_tournament, login)
-    phone = push_app.test_client()
-    good = standin.subscribe()
-    elsewhere = dict(good, endpoint="http://10.0.0.1:8080/internal")
-    answer = subscribe(phone, t, players[0], elsewhere)
-    assert answer.status_code == 422 and "not one this server sends to" in answer.get_json()["error"]
-    for bad in ({"endpoint": good["endpoint"]}, dict(good, keys={"p256dh": "AAAA", "auth": good["keys"]["auth"]}),
-                [1, 2], "text"):
-        assert subscribe(phone, t, players[0], bad).status_code == 422
-    assert db.session.scalar(sa.select(sa.func.count()).select_from(PushSubscription)) == 0
-    assert subscribe(phone, t, players[0], good).status_code == 201
-    assert subscribe(phone, t, players[0], good).get_json() == {"subscribed": 1}  # the same device again
-    assert phone.post(f"/t/{t.slug}/p/{players[1].id}.{'0' * 32}/push", json=good).status_code == 404
-    # another player cannot stop it
-    assert phone.post(page(t, players[1]) + "/push/stop", json={"endpoint": good["endpoint"]}
-                      ).get_json()["stopped"] is False
-    stopped = phone.post(page(t, players[0]) + "/push/stop", json={"endpoint": good["endpoint"]}).get_json()
-    assert stopped == {"stopped": True, "subscribed": 0}
-
-
-def test_push_is_off_at_a_venue_and_the_page_says_so(app, make_user, make_tournament, login):
-    _client, t, players = event(make_user, make_tournament, login)
-    app.config.update(PUSH="auto", PUBLIC_URL="http://192.168.1.20:5000")
-    phone = app.test_client()
-    answer = subscribe(phone, t, players[0], {"endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": {}})
-    assert answer.status_code == 409 and "keep this page open" in answer.get_json()["error"]
-    html = phone.get(page(t, players[0])).get_data(as_text=True)
-    assert 'id="push-off"' in html and "Notify me" not in html
-
-
-def test_subscribing_needs_the_pages_csrf_token(csrf_app, standin, vapid_key, make_user, make_tournament):
-    csrf_app.config.update(PUSH="on", PUSH_SERVICES=(standin.origin,), VAPID_PRIVATE_KEY=vapid_key)
-    owner = make_user()
-    t = make_tournament(owner)
-    player = Player(tournament_id=t.id, name="Ana")
-    db.session.add(player)
-    db.session.commit()
-    phone = csrf_app.test_client()
-    html = phone.get(page(t, player)).get_data(as_text=True)
-    token = html.split('data-csrf="', 1)[1].split('"', 1)[0]
-    sub = standin.subscribe()
-    assert phone.post(page(t, player) + "/push", json=sub).status_code == 400
-    assert phone.post(page(t, player) + "/push", json=sub, headers={"X-CSRFToken": token}).status_code == 201
-
-
 def test_two_workers_never_claim_the_same_message(push_app, standin, make_user, make_tournament, login):
     client, t, players = event(make_user, make_tournament, login, n=5)
     for p in players:
@@ -241,18 +128,6 @@ def test_two_workers_never_claim_the_same_message(push_app, standin, make_user, 
     assert len(first) == 3 and len(second) == 2
     assert not {m.id for m in first} & {m.id for m in second}
     assert outbox.claim() == []
-
-
-def test_the_worker_and_manifest_are_served(push_app, make_user, make_tournament, login):
-    _client, t, players = event(make_user, make_tournament, login)
-    phone = push_app.test_client()
-    worker = phone.get("/push-worker.js")
-    assert worker.status_code == 200 and worker.headers["Service-Worker-Allowed"] == "/"
-    assert "showNotification" in worker.get_data(as_text=True)
-    manifest = phone.get(page(t, players[0]) + "/manifest.webmanifest")
-    assert manifest.mimetype == "application/manifest+json"
-    data = json.loads(manifest.get_data(as_text=True))
-    assert data["start_url"] == page(t, players[0]) and data["display"] == "standalone"
 
 
 def test_time_called_reaches_only_the_tables_still_playing(push_app, standin, make_user, make_tournament, login):
