@@ -3,7 +3,7 @@ written, and the one place a format's behaviour is decided."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 class Format(str, enum.Enum):
@@ -18,47 +18,21 @@ class Format(str, enum.Enum):
     def traits(self) -> "Traits":
         return TRAITS[self]
 
-    # The format's facts, asked by services, views and templates alike.
-
-    @property
-    def scoring(self) -> "Scoring":
-        return self.traits.scoring
-
-    @property
-    def label(self) -> str:
-        return self.traits.label
-
-    @property
-    def sided_tables(self) -> bool:
-        return self.traits.sided_tables
-
-    @property
-    def both_sides(self) -> bool:
-        return self.traits.both_sides
-
-    @property
-    def counts_games(self) -> bool:
-        return self.traits.counts_games
-
-    @property
-    def netrunner(self) -> bool:
-        return self.traits.netrunner
-
-    @property
-    def custom_results(self) -> bool:
-        return self.traits.custom_results
+    # The format's facts, asked by services, views and templates alike: each of its Traits by name, as a property
+    # made below from Traits' own fields (one list: a trait added there is askable here).
+    scoring: "Scoring"
+    label: str
+    sided_tables: bool
+    both_sides: bool
+    counts_games: bool
+    netrunner: bool
+    custom_results: bool
+    cut_kinds: tuple[str, ...]
+    tiebreakers: str
 
     @property
     def games_per_round(self) -> int:
         return self.traits.scoring.games_per_round
-
-    @property
-    def cut_kinds(self) -> tuple[str, ...]:
-        return self.traits.cut_kinds
-
-    @property
-    def tiebreakers(self) -> str:
-        return self.traits.tiebreakers
 
 
 DEFAULT_FORMAT = Format.SINGLE_SIDED  # a new event's, the simulator's, and the model's when none is given
@@ -131,3 +105,10 @@ TRAITS = {
         sided_tables=False, both_sides=False, counts_games=True, netrunner=False, custom_results=True,
         cut_kinds=("single",), tiebreakers="magic"),
 }
+
+def _trait(name: str) -> property:
+    return property(lambda fmt: getattr(fmt.traits, name))
+
+
+for _field in fields(Traits):
+    setattr(Format, _field.name, _trait(_field.name))

@@ -1,31 +1,21 @@
-"""The sender: one daemon thread per worker process sends the uploads that are due, so no request ever waits on
-ABR and a laptop that was offline sends by itself once ABR answers again (no extra service to start).
-
-It starts with the process's first request (gunicorn forks its workers: a thread started before the fork would not
-exist in them), sleeps until the earliest queued upload is due (at most IDLE_SECONDS, so another host's upload is
-found too), and is woken at once when this process queues one. Every worker of every host runs one; the claim in
-app/services/abr/uploads.py makes sure exactly one of them sends each upload.
+"""The sender: one daemon thread per worker process sends the uploads that are due (app/services/sender_threads.py),
+so no request ever waits on ABR and a laptop that was offline sends by itself once ABR answers again (no extra
+service to start); the claim in app/services/abr/uploads.py makes sure exactly one of them sends each upload.
 """
 from __future__ import annotations
 
 import logging
-import os
-import threading
 from datetime import timedelta
 
 from flask import Flask
 
 from ...extensions import db
+from ..sender_threads import SenderThreads
 from . import uploads
 from .client import post
 
 IDLE_SECONDS = 60.0
 log = logging.getLogger(__name__)
-
-_lock = threading.Lock()
-# (process, app) -> this process's thread for that app, the event that stops it (tests stop theirs) and the event
-# that wakes it: one each, so one thread clearing its wake never swallows another's stop
-_started: dict[tuple[int, int], tuple[threading.Thread, threading.Event, threading.Event]] = {}
 
 
 def init_app(app: Flask) -> None:
@@ -40,35 +30,6 @@ def ensure_started(app: Flask) -> None:
     if not app.config.get("ABR_SENDER", True) or app.testing:
         return
     start(app)
-
-
-def start(app: Flask) -> threading.Thread:
-    key = (os.getpid(), id(app))
-    with _lock:
-        thread = _started[key][0] if key in _started else None
-        if thread is None or not thread.is_alive():
-            stopped, woken = threading.Event(), threading.Event()
-            thread = threading.Thread(target=_run, args=(app, stopped, woken), name="abr-sender", daemon=True)
-            _started[key] = (thread, stopped, woken)
-            thread.start()
-    return thread
-
-
-def stop(app: Flask) -> None:
-    """End this process's sender for `app` (the tests' apps come and go; a server's runs as long as it does)."""
-    with _lock:
-        thread, stopped, woken = _started.pop((os.getpid(), id(app)), (None, None, None))
-    if thread is not None:
-        stopped.set()
-        woken.set()
-        thread.join(timeout=30)
-
-
-def wake() -> None:
-    """Something was queued in this process: look now rather than at the next timed wake."""
-    with _lock:
-        for _thread, _stopped, woken in _started.values():
-            woken.set()
 
 
 def send_due(app: Flask) -> int:
@@ -94,21 +55,5 @@ def send_due(app: Flask) -> int:
     return sent
 
 
-def _sleep_seconds(app: Flask) -> float:
-    with app.app_context():
-        try:
-            return uploads.next_due_in(IDLE_SECONDS)
-        finally:
-            db.session.remove()
-
-
-def _run(app: Flask, stopped: threading.Event, woken: threading.Event) -> None:
-    while not stopped.is_set():
-        try:
-            send_due(app)
-            wait = _sleep_seconds(app)
-        except Exception:  # noqa: BLE001 - the database away for a moment: the thread must live on
-            log.exception("ABR sender: trying again in %s s", IDLE_SECONDS)
-            wait = IDLE_SECONDS
-        woken.wait(max(wait, 0.5))
-        woken.clear()
+_threads = SenderThreads("abr-sender", send_due, uploads.next_due_in, IDLE_SECONDS, least_wait=0.5)
+start, stop, wake = _threads.start, _threads.stop, _threads.wake

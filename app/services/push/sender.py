@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import email.utils
 import logging
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -22,16 +21,13 @@ from pywebpush import WebPushException, webpush
 
 from ...core.push_messages import allowed_endpoint
 from ...extensions import db
+from ..sender_threads import SenderThreads
 from . import keys, outbox, settings
 
 IDLE_SECONDS = 30.0
 log = logging.getLogger(__name__)
 
-_lock = threading.Lock()
-_started: dict[tuple[int, int], tuple[threading.Thread, threading.Event, threading.Event]] = {}
-_local = threading.local()
-
-
+_local = threading.local()  # each sending thread's connection pool
 _wired = threading.Event()
 
 
@@ -50,33 +46,6 @@ def ensure_started(app: Flask) -> None:
     if settings.why_off(app) is not None or not app.config.get("PUSH_SENDER", True) or app.testing:
         return
     start(app)
-
-
-def start(app: Flask) -> threading.Thread:
-    key = (os.getpid(), id(app))
-    with _lock:
-        thread = _started[key][0] if key in _started else None
-        if thread is None or not thread.is_alive():
-            stopped, woken = threading.Event(), threading.Event()
-            thread = threading.Thread(target=_run, args=(app, stopped, woken), name="push-sender", daemon=True)
-            _started[key] = (thread, stopped, woken)
-            thread.start()
-    return thread
-
-
-def stop(app: Flask) -> None:
-    with _lock:
-        thread, stopped, woken = _started.pop((os.getpid(), id(app)), (None, None, None))
-    if thread is not None:
-        stopped.set()
-        woken.set()
-        thread.join(timeout=30)
-
-
-def wake() -> None:
-    with _lock:
-        for _thread, _stopped, woken in _started.values():
-            woken.set()
 
 
 def _session() -> requests.Session:
@@ -154,23 +123,5 @@ def send_due(app: Flask) -> dict[str, int]:
     return totals
 
 
-def _sleep_seconds(app: Flask) -> float:
-    with app.app_context():
-        try:
-            return outbox.next_due_in(IDLE_SECONDS)
-        finally:
-            db.session.remove()
-
-
-def _run(app: Flask, stopped: threading.Event, woken: threading.Event) -> None:
-    while not stopped.is_set():
-        try:
-            counts = send_due(app)
-            if any(counts.values()):
-                log.info("push: %s", counts)
-            wait = _sleep_seconds(app)
-        except Exception:  # noqa: BLE001 - the database away for a moment: the thread must live on
-            log.exception("push sender: trying again in %s s", IDLE_SECONDS)
-            wait = IDLE_SECONDS
-        woken.wait(max(wait, 0.2))
-        woken.clear()
+_threads = SenderThreads("push-sender", send_due, outbox.next_due_in, IDLE_SECONDS, least_wait=0.2)
+start, stop, wake = _threads.start, _threads.stop, _threads.wake

@@ -1,18 +1,17 @@
 """A series' forms: its settings (the points rules), its events, its staff, the TO's decisions about players."""
 from __future__ import annotations
 
-from datetime import date
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, DateField, EmailField, FieldList, HiddenField, SelectField, StringField
+from wtforms import BooleanField, EmailField, FieldList, HiddenField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ...core.pairing import DEFAULT_FORMAT, Format
 from ...core.series import TIE_BREAKS, UnknownTieBreak
 from ...core.series.tie_breaks import named
-from ...models import Series, SeriesEvent, SeriesKind, SeriesPlayer, SeriesRejection, Tournament, max_length
+from ...models import Series, SeriesEvent, SeriesKind, SeriesPlayer, SeriesRejection, max_length
 from ...services.series.manage import Settings, stored_tie_breaks
+from .tournaments import EventBasics
 from . import IntegerField, printable, strip
 from .auth import _email
 
@@ -89,12 +88,7 @@ class AddEventForm(FlaskForm):
     tier = StringField("Tier", filters=[strip], validators=[Length(max=TIER_MAX), printable])
 
 
-class NewEventForm(FlaskForm):
-    name = StringField("Name", filters=[strip],
-                       validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
-    date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
-    format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
-                         default=DEFAULT_FORMAT.value)
+class NewEventForm(EventBasics):
     tier = StringField("Tier", filters=[strip], validators=[Length(max=TIER_MAX), printable])
 
 

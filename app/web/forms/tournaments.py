@@ -43,12 +43,16 @@ def parse_score_factor(text: str | None) -> Fraction:
     return value
 
 
-class TournamentForm(FlaskForm):
+class EventBasics(FlaskForm):
+    """What every new event is asked first: here, and where a series makes one (forms/series.py NewEventForm)."""
     name = StringField("Name", filters=[strip],
                        validators=[DataRequired(), Length(max=max_length(Tournament.name)), printable])
     date = DateField("Date", default=date.today, validators=[InputRequired(message="Enter a date.")])
     format = SelectField("Format", choices=[SelectChoice(f.value, f.label) for f in Format],
                          default=DEFAULT_FORMAT.value)
+
+
+class TournamentForm(EventBasics):
     score_factor = StringField(
         "Score factor (single-sided)", default=default_score_factor, render_kw={"maxlength": SCORE_FACTOR_MAX},
         description="Higher keeps equal scores together, lower balances Corp and Runner sides more. "

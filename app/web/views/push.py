@@ -3,7 +3,7 @@ authorization, the page's CSRF token rides in X-CSRFToken), "Stop notifications"
 worker and the installable page's manifest are served here too."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from ...services.push import settings, subscriptions
 from ..access import linked_player
@@ -51,17 +51,13 @@ def unsubscribe(slug: str, token: str):
 @bp.get("/push-worker.js")
 def worker():
     """The service worker, from the site's root so its scope covers every player page."""
-    response = current_app.send_static_file("push_worker.js")
-    response.headers["Service-Worker-Allowed"] = "/"
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return current_app.send_static_file("push_worker.js"), {"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"}
 
 
 @bp.get("/t/<slug>/p/<token>/manifest.webmanifest")
 def manifest(slug: str, token: str):
     """The installable page: it opens on the player's own page."""
     t, player = linked_player(slug, token)
-    start = url_for("player.link", slug=slug, token=token)
-    body = render_template("push/manifest.json", t=t, player=player, start=start)
-    return Response(body, mimetype="application/manifest+json", headers={"Cache-Control": "private, no-store"})
+    return Response(render_template("push/manifest.json", t=t, player=player, token=token),
+                    mimetype="application/manifest+json", headers={"Cache-Control": "private, no-store"})
 
