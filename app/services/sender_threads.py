@@ -41,6 +41,12 @@ class SenderThreads:
                 thread.start()
         return thread
 
+    def running(self, app: Flask) -> threading.Thread | None:
+        """This process's thread for `app`, if it was started."""
+        with self._lock:
+            started = self._started.get((os.getpid(), id(app)))
+        return started[0] if started else None
+
     def stop(self, app: Flask) -> None:
         """End this process's thread for `app` (the tests' apps come and go; a server's runs as long as it does)."""
         with self._lock:

@@ -56,4 +56,4 @@ def send_due(app: Flask) -> int:
 
 
 _threads = SenderThreads("abr-sender", send_due, uploads.next_due_in, IDLE_SECONDS, least_wait=0.5)
-start, stop, wake = _threads.start, _threads.stop, _threads.wake
+start, stop, wake, running = _threads.start, _threads.stop, _threads.wake, _threads.running

@@ -124,4 +124,4 @@ def send_due(app: Flask) -> dict[str, int]:
 
 
 _threads = SenderThreads("push-sender", send_due, outbox.next_due_in, IDLE_SECONDS, least_wait=0.2)
-start, stop, wake = _threads.start, _threads.stop, _threads.wake
+start, stop, wake, running = _threads.start, _threads.stop, _threads.wake, _threads.running
