@@ -1,7 +1,7 @@
 """Fixtures: every database test runs on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL.
 
-The schema is built by the migrations (never create_all), once per backend and worker; tables are
-emptied after each test.
+The schema is built by the migrations (never create_all), once per backend and worker; one app per backend, worker
+and config serves every test, and the tables are emptied after each test.
 """
 from __future__ import annotations
 
@@ -159,16 +159,18 @@ def _one_test(request, database_uri, **config):
     app, key = _app_for(request, database_uri, **config)
     settings_before, shape = dict(app.config), _shape(app)
     app.extensions["throttle"].reset()  # attempts counted by earlier tests (the limits are in-memory here)
-    with app.app_context():
-        yield app
-        db.session.rollback()
-        _empty_tables()
-        db.session.remove()
-        db.engine.dispose()
-    app.config.clear()
-    app.config.update(settings_before)
-    if key and _shape(app) != shape:  # changed by a test not marked own_app: not handed to the next one
-        del _APPS[key]
+    try:
+        with app.app_context():
+            yield app
+            db.session.rollback()
+            _empty_tables()
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        app.config.clear()
+        app.config.update(settings_before)
+        if key and _shape(app) != shape:  # changed by a test not marked own_app: not handed to the next one
+            _APPS.pop(key)
 
 
 @pytest.fixture
