@@ -40,6 +40,7 @@ def assert_fast_equals_reference(ents, games, rnd, seed, power):
     return plans
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     n=st.integers(1, 60),
