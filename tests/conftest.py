@@ -1,7 +1,7 @@
 """Fixtures: every database test runs on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL.
 
-The schema is built by the migrations (never create_all), once per backend and worker; tables are
-emptied after each test.
+The schema is built by the migrations (never create_all), once per backend and worker; one app per backend, worker
+and config serves every test, and the tables are emptied after each test.
 """
 from __future__ import annotations
 
@@ -71,20 +71,26 @@ def unmigrated_app(request, tmp_path):
         db.engine.dispose()
 
 
-def _truncate(tables) -> None:
-    """Empty PostgreSQL's tables even if a connection the test left behind is still mid-transaction.
+def _empty_postgresql(tables) -> None:
+    """Empty PostgreSQL's tables and restart the sequences a test used, even if a connection the test left behind is
+    still mid-transaction.
 
+    One DELETE a table and a restart a used sequence, in one round trip: TRUNCATE makes new files for every table
+    and took over a second a test on a busy 2-core machine, DELETE of tables that are nearly all empty a few ms.
     This worker's database is its own (`databases.postgres_url`), so any other busy connection is a leftover of
-    the test just ended (a thread it started); it is ended first, else TRUNCATE waits on it or deadlocks with it
+    the test just ended (a thread it started); it is ended first, else the DELETE waits on it or deadlocks with it
     and the next test finds rows."""
-    names = ", ".join(f'"{t.name}"' for t in tables)
+    deletes = " ".join(f'DELETE FROM "{t.name}";' for t in tables)
+    empty = f"""DO $$ DECLARE used text; BEGIN {deletes}
+        FOR used IN SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences WHERE last_value IS NOT NULL
+        LOOP EXECUTE 'ALTER SEQUENCE ' || used || ' RESTART'; END LOOP; END $$"""
     for attempt in range(5):
         try:
             db.session.execute(sa.text(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"))
             db.session.execute(sa.text("SET LOCAL lock_timeout = '10s'"))
-            db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            db.session.execute(sa.text(empty))
             return
         except sa.exc.OperationalError:
             db.session.rollback()
@@ -95,7 +101,7 @@ def _truncate(tables) -> None:
 def _empty_tables() -> None:
     tables = list(reversed(db.metadata.sorted_tables))
     if db.engine.dialect.name == "postgresql":
-        _truncate(tables)
+        _empty_postgresql(tables)
     else:
         for table in tables:
             db.session.execute(table.delete())
@@ -125,25 +131,57 @@ def _test_app(database_uri, **config):
     return app
 
 
-def _one_test(app):
-    """`app`'s context for one test, leaving the tables empty for the next."""
-    with app.app_context():
-        yield app
-        db.session.rollback()
-        _empty_tables()
-        db.session.remove()
-        db.engine.dispose()
+# One app per worker, backend and config, kept for every test that asks for it: create_app costs about 0.1 s, which
+# thousands of tests on two backends paid each (minutes of CPU). A test that changes the app itself (adds a route
+# or a hook) is marked `own_app` and gets a new one.
+_APPS: dict[tuple, object] = {}
+
+
+def _shape(app) -> tuple:
+    """What a test must not change in a shared app: its routes and hooks (config and counters are put back)."""
+    hooks = (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs,
+             app.teardown_appcontext_funcs, app.template_context_processors, app.url_value_preprocessors)
+    return (tuple(app.view_functions), *(tuple(map(len, d.values())) if isinstance(d, dict) else len(d)
+                                          for d in hooks))
+
+
+def _app_for(request, database_uri, **config):
+    if request.node.get_closest_marker("own_app"):
+        return _test_app(database_uri, **config), None
+    key = (database_uri, tuple(sorted(config.items())))
+    if key not in _APPS:
+        _APPS[key] = _test_app(database_uri, **config)
+    return _APPS[key], key
+
+
+def _one_test(request, database_uri, **config):
+    """An app's context for one test, leaving the tables empty and the app as it found it for the next."""
+    app, key = _app_for(request, database_uri, **config)
+    settings_before, shape = dict(app.config), _shape(app)
+    app.extensions["throttle"].reset()  # attempts counted by earlier tests (the limits are in-memory here)
+    try:
+        with app.app_context():
+            yield app
+            db.session.rollback()
+            _empty_tables()
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        app.config.clear()
+        app.config.update(settings_before)
+        if key and _shape(app) != shape:  # changed by a test not marked own_app: not handed to the next one
+            _APPS.pop(key)
 
 
 @pytest.fixture
-def app(database_uri):
+def app(request, database_uri):
     """An app with CSRF checks off, for request tests; `csrf_app` keeps them on."""
-    yield from _one_test(_test_app(database_uri, WTF_CSRF_ENABLED=False))
+    yield from _one_test(request, database_uri, WTF_CSRF_ENABLED=False)
 
 
 @pytest.fixture
-def csrf_app(database_uri):
-    yield from _one_test(_test_app(database_uri))
+def csrf_app(request, database_uri):
+    yield from _one_test(request, database_uri)
 
 
 @pytest.fixture

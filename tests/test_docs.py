@@ -77,6 +77,7 @@ def mentioned_paths(text: str) -> list[str]:
     return PATH.findall(text)
 
 
+@pytest.mark.slow
 def test_every_path_mentioned_exists():
     missing = sorted({f"{name}: {path}" for name, text in texts().items() for path in mentioned_paths(text)
                       if not exists(path)})

@@ -98,6 +98,7 @@ def _schema() -> dict:
     return schema
 
 
+@pytest.mark.slow
 def test_going_below_the_staff_migration_and_back_keeps_every_row(unmigrated_app):
     upgrade()
     _fill()
@@ -113,6 +114,7 @@ def test_going_below_the_staff_migration_and_back_keeps_every_row(unmigrated_app
     assert after["staff"] == []  # the one table the downgrade drops by design
 
 
+@pytest.mark.slow
 def test_every_migration_steps_down_and_up(unmigrated_app):
     """One step at a time, so a failing step is named: down to the initial schema (the last that holds data)
     and up again, keeping every row; then below it and up, to the same schema as a fresh upgrade. (Every test

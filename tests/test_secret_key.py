@@ -21,6 +21,7 @@ def _start_together(barrier, instance_dir, out):
         out.put(f"error: {e!r}")
 
 
+@pytest.mark.slow
 def test_eight_processes_starting_at_once_agree_on_one_key(tmp_path):
     """The audit's trial: 8 workers without SECRET_KEY start at the same moment, 30 times over."""
     ctx = multiprocessing.get_context("fork")

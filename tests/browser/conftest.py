@@ -159,15 +159,22 @@ def new_context(browser, live_server):
 PUBLIC_NAME = "sass.example.org"  # a public-looking name for the live server (NetrunnerDB's sign-in needs one)
 
 
+@pytest.fixture(scope="session")
+def mapped_browser(browser):
+    """A second Chromium, one per worker, that resolves PUBLIC_NAME to 127.0.0.1."""
+    mapped = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=[
+        *CHROMIUM_ARGS, f"--host-resolver-rules=MAP {PUBLIC_NAME} 127.0.0.1"])
+    yield mapped
+    mapped.close()
+
+
 @pytest.fixture
-def public_context(browser, live_server):
+def public_context(mapped_browser, live_server):
     """public_context(**options) -> a browser context that reaches the live server by a public name
     (http://sass.example.org:<port>, which this Chromium alone resolves to 127.0.0.1), with PUBLIC_URL set to it for
     the test: the NetrunnerDB sign-in is offered only at such an address (app/core/nrdb_sign_in.py)."""
     port = live_server.url.rsplit(":", 1)[1]
     public = f"http://{PUBLIC_NAME}:{port}"
-    mapped = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=[
-        *CHROMIUM_ARGS, f"--host-resolver-rules=MAP {PUBLIC_NAME} 127.0.0.1"])
     config = live_server.app.config
     before = config["PUBLIC_URL"]
     config["PUBLIC_URL"] = public
@@ -175,7 +182,7 @@ def public_context(browser, live_server):
 
     def make(**options):
         options.setdefault("viewport", {"width": 1280, "height": 900})
-        context = mapped.new_context(base_url=public, **options)
+        context = mapped_browser.new_context(base_url=public, **options)
         context.set_default_timeout(15_000)
         watch = PageWatch(live_server)
         watch.attach(context)
@@ -190,7 +197,6 @@ def public_context(browser, live_server):
         config["PUBLIC_URL"] = before
         for context in contexts:
             context.close()
-        mapped.close()
     for watch in watches:
         watch.check()
 

@@ -496,6 +496,7 @@ def test_post_without_csrf_token_is_refused(csrf_app, make_user, make_tournament
     assert _snapshot() != before
 
 
+@pytest.mark.own_app
 def test_the_walk_catches_an_unguarded_route(app, make_user, make_tournament):
     """An unprotected route, added the way another blueprint would add one, is reported by the walk."""
     from app.models import Tournament

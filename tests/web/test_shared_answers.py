@@ -81,6 +81,7 @@ def test_every_shared_answer_is_the_anonymous_one(live, app, frozen):
     assert csrf in to.get(f"/t/{t.slug}/me.json?page=pairings").get_json()["nav"]
 
 
+@pytest.mark.own_app
 def test_a_shared_answer_that_writes_the_session_turns_private(app):
     """Should anything write the session while a shared answer is made, the answer is this device's after all:
     private, with its cookie, and not kept by the proxy."""

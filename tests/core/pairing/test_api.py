@@ -209,6 +209,7 @@ def test_every_cost_model_pairs_a_whole_event(model):
     assert set(rounds.values()) == {5}
 
 
+@pytest.mark.slow
 def test_same_pairing_in_every_process_whatever_the_hash_seed():
     """String ids hash differently per process; the pairing must not depend on it."""
     import os
@@ -233,6 +234,7 @@ def test_same_pairing_in_every_process_whatever_the_hash_seed():
     assert len(outs) == 1 and "Pairing" in outs.pop()
 
 
+@pytest.mark.slow
 def test_pairing_prints_nothing_on_stdout_or_stderr():
     """HiGHS writes a banner from C the first time a process builds a solver the usual way; a TO's script that
     prints JSON must get nothing but its own output. A fresh process, so this is its first LP."""

@@ -92,6 +92,7 @@ def test_deep_events_cost_what_the_reference_costs(n, depth, seed, power):
     check_invariants(ents, games, fast)
 
 
+@pytest.mark.slow
 def test_deep_event_pairs_the_same_in_every_process():
     """rustworkx hands its matching back as a set: the pairing must not depend on that set's order."""
     import subprocess

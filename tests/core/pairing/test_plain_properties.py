@@ -40,6 +40,7 @@ def assert_fast_equals_reference(ents, games, rnd, seed, power):
     return plans
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     n=st.integers(1, 60),
@@ -188,7 +189,7 @@ def test_exact_blocks_with_every_pod_cut_to_slots_equal_reference(n, rounds, see
         block.SLOT_MARGIN = margin
 
 
-@pytest.mark.parametrize("n", [9, 41, 201])
+@pytest.mark.parametrize("n", [9, 41, pytest.param(201, marks=pytest.mark.slow)])
 def test_a_pod_that_cannot_pair_inside_itself_costs_a_small_exact_block(n):
     """The issue's reproduction: the drawn pair met, so it must float down. The block that proves the optimum
     holds the two of them, two stand-ins below and the bye, however large the field."""
@@ -266,6 +267,7 @@ def sinks_compared(checked: list):
     return mock.patch.object(block.ExactBlock, "solve", compared)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     n=st.integers(8, 70),
@@ -298,6 +300,7 @@ def test_deep_events_have_blocks_with_fewer_sinks_than_group_players():
     assert checked and max(checked) > 0
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(20, 70), depth=st.floats(0.08, 0.45), seed=st.integers(0, 10**6), power=st.booleans())
 def test_events_well_into_their_rounds_fast_equals_reference(n, depth, seed, power):

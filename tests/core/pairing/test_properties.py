@@ -133,6 +133,7 @@ def test_all_solvers_keep_the_rules_and_agree_on_the_cost(event):
     assert costs["fast"] == costs["networkx"] == costs["rustworkx"], costs
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.integers(40, 200), st.integers(1, 9), st.integers(0, 10**6), st.sampled_from([SSS, DSS]))
 def test_fast_matches_networkx_on_played_events(n, rounds, seed, fmt):

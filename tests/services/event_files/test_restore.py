@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 
+import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
@@ -99,6 +100,7 @@ def test_an_old_backup_cannot_be_moved_and_says_so(client, make_user, make_tourn
     assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 0
 
 
+@pytest.mark.slow
 def test_the_biggest_event_restores_from_its_own_compact_backup(app, client, make_user, login):
     """10,000 players x 10 rounds, the largest event the README promises a restore of: as JSON far over the 2 MB
     upload limit; about 1.1 MB gzipped (14.5 MB unpacked, within the 32 MB allowed)."""

@@ -136,6 +136,7 @@ def test_both_players_report_different_results_at_once(app, served, make_user):
     assert_coherent(t)
 
 
+@pytest.mark.slow
 def test_two_hundred_reports_at_once_are_all_stored(app, served, make_user, database_uri):
     """On SQLite a burst that outwaits the write lock's busy timeout on a loaded machine is answered 503
     (tests/web/test_errors.py), with nothing written: the phone taps again, as here. PostgreSQL takes all
@@ -184,6 +185,7 @@ def test_to_wins_against_players_confirming(app, served, make_user):
     assert_coherent(t)
 
 
+@pytest.mark.slow
 def test_conflicting_to_results_never_leave_a_contradictory_row(app, served, make_user):
     """The audit's case: result=id and result=corp posted at once for one match, many times over."""
     t = event(make_user, 40)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from flask import current_app, g
 
 from app.extensions import db
 from app.models import Match, Player, Round, Seat
@@ -13,21 +12,8 @@ from app.services.swiss import rounds as service
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
 
-def fresh_user_per_request() -> None:
-    """The test app keeps one app context (and so one `g`) across requests, and Flask-Login caches the user in
-    g: without this a second client would see the first one's user. In production each request has its own g."""
-    app = current_app._get_current_object()
-    if not getattr(app, "_fresh_user_hook", False):
-        @app.before_request
-        def _forget_user() -> None:
-            g.pop("_login_user", None)
-
-        app._fresh_user_hook = True
-
-
 def setup_event(make_user, make_tournament, login, n=8, fmt="single", email="to@example.com", c=None, **fields):
     """A logged-in TO's tournament with `n` players; returns (client, tournament, players)."""
-    fresh_user_per_request()
     owner = make_user(email=email)
     t = make_tournament(owner, format=fmt, **fields)
     players = [Player(tournament_id=t.id, name=name) for name in NAMES[:n]]
