@@ -47,7 +47,7 @@ def series_games(series: Series, roster: Optional[Roster] = None) -> list[Series
         .where(SeriesEvent.series_id == series.id).order_by(Tournament.date, Tournament.id)).scalars().all()
     out: list[SeriesGame] = []
     for t in events:
-        for stage, number, first, second, side, outcome, draw in _event_games(t):
+        for stage, number, first, second, side, outcome, draw in event_games(t):
             out.append(SeriesGame(t.id, t.date, stage, number, key[first], key[second] if second else None, side,
                                   outcome, draw))
     return out
@@ -58,7 +58,9 @@ def series_games(series: Series, roster: Optional[Roster] = None) -> list[Series
 _GAMES: Kept[tuple] = Kept(1024)
 
 
-def _event_games(t: Tournament) -> tuple:
+def event_games(t: Tournament) -> tuple:
+    """One event's games as (stage, round, first entry id, second or None, side, outcome, intentional draw), kept
+    by its version (the server-wide ratings read every event's too: app/services/server_ratings.py)."""
     return _GAMES.get((t.id, t.slug, t.version), lambda: tuple(_read_games(t)))
 
 

@@ -1,6 +1,6 @@
 """A series' ratings (docs/domain.md 15): every game of its events rated, each event one rating period, as its pages
-show them. (The source that seeds an event of the series by the ratings before it: rating_source.py, asked by
-app/services/ratings.py itself.)
+show them. (What seeds an event by the ratings before it, from every event on the server:
+app/services/server_ratings.py.)
 
 Kept per the standings' versions (app/services/series/standings.py): a result in any event bumps its version, so a
 changed past result rates the series again from its games.
@@ -12,7 +12,6 @@ from ...core.kept import Kept
 from ...models import Series
 from .games import series_games
 from .rating_games import rating_games
-from .rating_source import games_before  # noqa: F401 (kept where callers found it)
 from .standings import Table, versions
 
 
