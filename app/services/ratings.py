@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Optional, Sequence
 
 from ..core import ratings as core
+from ..core.kept import Kept
 from ..models import Player, Tournament
 from ..extensions import db
 from . import server_ratings
@@ -37,13 +38,19 @@ def unregister_rating_source(fn: RatingSource) -> None:
         RATING_SOURCES.remove(fn)
 
 
+# The ratings of a list of games, kept by the games themselves: every round of an event (and the TO's notice before
+# it) asks for the same games before it, and the server's whole history is rated once, not once a round.
+_RATED: Kept[core.Ratings] = Kept(16)
+
+
 def ratings_before(t: Tournament) -> Optional[tuple[core.Ratings, dict[int, Hashable]]]:
     """The ratings from the first source that knows `t`, with its map of player ids to keys; None: no source."""
     for source in list(RATING_SOURCES):
         found = source(t)
         if found is not None:
             games, keys = found
-            return core.rate(games), dict(keys)
+            games = tuple(games)
+            return _RATED.get(games, lambda: core.rate(games)), dict(keys)
     return None
 
 
