@@ -43,34 +43,47 @@ def joint_fit(history, now, decay=1.0, prior_sd=1.0, new_sd=1.0, m_sd=1.0, iters
     idx = {p: k for k, p in enumerate(players)}
     n = len(players)
     new = np.array([first[p] != p0 for p in players], dtype=float)
-    i = np.array([idx[g.first] for g in games]); j = np.array([idx[g.second] for g in games])
+    i = np.array([idx[g.first] for g in games])
+    j = np.array([idx[g.second] for g in games])
     y = np.array([float(g.outcome) for g in games])
     side = np.array([R._side(g) for g in games], dtype=float)
     w = np.array([decay ** (now - g.period) for g in games])
     # params: theta (n), m, h
-    th = np.zeros(n); m = 0.0; h = 0.0
+    th = np.zeros(n)
+    m = 0.0
+    h = 0.0
     pv = np.where(new > 0, 1 / new_sd ** 2, 1 / prior_sd ** 2)
     for _ in range(iters):
         z = th[i] - th[j] + side * h
         p = 1 / (1 + np.exp(-z))
-        r = w * (y - p); q = w * p * (1 - p)
+        r = w * (y - p)
+        q = w * p * (1 - p)
         N = n + 2
-        grad = np.zeros(N); H = np.zeros((N, N))
-        np.add.at(grad, i, r); np.add.at(grad, j, -r)
+        grad = np.zeros(N)
+        H = np.zeros((N, N))
+        np.add.at(grad, i, r)
+        np.add.at(grad, j, -r)
         grad[n + 1] = np.sum(r * side)
         mu0 = new * m
         grad[:n] -= pv * (th - mu0)
         grad[n] = np.sum(new * pv * (th - m)) - m / m_sd ** 2
         grad[n + 1] -= h
-        np.add.at(H, (i, i), q); np.add.at(H, (j, j), q); np.add.at(H, (i, j), -q); np.add.at(H, (j, i), -q)
-        np.add.at(H[:n, n + 1], i, q * side); np.add.at(H[:n, n + 1], j, -q * side)
+        np.add.at(H, (i, i), q)
+        np.add.at(H, (j, j), q)
+        np.add.at(H, (i, j), -q)
+        np.add.at(H, (j, i), -q)
+        np.add.at(H[:n, n + 1], i, q * side)
+        np.add.at(H[:n, n + 1], j, -q * side)
         H[n + 1, :n] = H[:n, n + 1]
         H[n + 1, n + 1] = np.sum(q * side * side) + 1
         H[np.arange(n), np.arange(n)] += pv
-        H[:n, n] = -new * pv; H[n, :n] = -new * pv
+        H[:n, n] = -new * pv
+        H[n, :n] = -new * pv
         H[n, n] = np.sum(new * pv) + 1 / m_sd ** 2
         step = np.linalg.solve(H, grad)
-        th += step[:n]; m += step[n]; h += step[n + 1]
+        th += step[:n]
+        m += step[n]
+        h += step[n + 1]
         if np.abs(step).max() < 1e-8:
             break
     return {p: th[idx[p]] for p in players}, m
@@ -148,7 +161,8 @@ def run(variants, seasons, jobs):
     print(f"seasons {seasons[0]}..{seasons[-1]} ({len(seasons)})")
     for name in variants:
         pre = [p for _, p in res[name] if p is not None]
-        sp = statistics.mean(r[0][0] for r in res[name]); t8 = statistics.mean(r[0][1] for r in res[name])
+        sp = statistics.mean(r[0][0] for r in res[name])
+        t8 = statistics.mean(r[0][1] for r in res[name])
         line = f"{name:28s} sp {sp:.4f} top8 {t8:.3f} pre {statistics.mean(pre) if pre else float('nan'):.4f}"
         if name != base:
             d0 = _mean_se([a[0][0] - b[0][0] for a, b in zip(res[name], res[base])])
