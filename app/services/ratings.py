@@ -1,15 +1,15 @@
 """Ratings for an event's pairing (docs/domain.md 15): where they come from, and the strengths the engine takes.
 
-An event by itself knows nothing about its players before round 1; a series (league, season, circuit) does. The
-series' source (app/services/series/rating_source.py) is wired here, by import, so pairing through the services
-alone (a script, the command line, no web page loaded) seeds by it; others may be registered after it. A source,
-`fn(tournament)`, returns None (not an event it knows) or the series' games before this event (`app.core.ratings.Game`,
-in time order, each event a period) and a map of this
-event's player ids to their rating keys (the series' own player identity). `strengths_before` rates those games
-and gives every player of the event an exact integer strength; a player the map leaves out, or one never rated,
-takes the newcomers' prior (`Ratings.unrated`: the series' mean until newcomers have played). With no source, or no
-source that knows the event: None, and the
-engine pairs as without ratings.
+An event by itself knows nothing about its players before round 1; a series (league, season, circuit) says who its
+players are, and the server knows their games. The source (app/services/server_ratings.py: the games of every event
+on the server before this one, each entry rated as its person, by NetrunnerDB account or a TO's confirmed match) is
+wired here, by import, so pairing through the services alone (a script, the command line, no web page loaded) seeds
+by it; others may be registered after it. A source, `fn(tournament)`, returns None (not an event it knows) or the
+games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this event's
+player ids to their rating keys. `strengths_before` rates those games and gives every player of the event an exact
+integer strength; a player the map leaves out, or one never rated, takes the newcomers' prior (`Ratings.unrated`:
+the mean until newcomers have played). With no source, or no source that knows the event: None, and the engine
+pairs as without ratings.
 """
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Optional, Sequence
 
 from ..core import ratings as core
+from ..core.kept import Kept
 from ..models import Player, Tournament
 from ..extensions import db
-from .series import rating_source as series_source
+from . import server_ratings
 
 RatingSource = Callable[[Tournament], Optional[tuple[Sequence[core.Game], dict[int, Hashable]]]]
-RATING_SOURCES: list[RatingSource] = [series_source.games_before]  # the series' own, always asked first
+RATING_SOURCES: list[RatingSource] = [server_ratings.games_before]  # always asked first
 
 
 def register_rating_source(fn: RatingSource) -> RatingSource:
@@ -37,13 +38,18 @@ def unregister_rating_source(fn: RatingSource) -> None:
         RATING_SOURCES.remove(fn)
 
 
+# The ratings of a list of games, kept by the games themselves: every round of an event (and the TO's notice before
+# it) asks for the same games before it, and the server's whole history is rated once, not once a round.
+_RATED: Kept[core.Ratings] = Kept(16)
+
+
 def ratings_before(t: Tournament) -> Optional[tuple[core.Ratings, dict[int, Hashable]]]:
     """The ratings from the first source that knows `t`, with its map of player ids to keys; None: no source."""
     for source in list(RATING_SOURCES):
         found = source(t)
         if found is not None:
-            games, keys = found
-            return core.rate(games), dict(keys)
+            games, keys = tuple(found[0]), found[1]
+            return _RATED.get(games, lambda games=games: core.rate(games)), dict(keys)
     return None
 
 

@@ -212,3 +212,49 @@ def test_rating_on_from_any_events_snapshot_equals_rating_from_scratch(model, hi
     for k in range(len(events)):
         assert after[k] == rate([g for event in events[:k + 1] for g in event], start=origin)
         assert rate_events(events[k:], start=after[k - 1] if k else origin) == after[k:]
+
+
+# Both models against their published definitions, not only invariants.
+
+def test_glicko2_reproduces_glickmans_worked_example():
+    """Glickman, "Example of the Glicko-2 system" (2012): a 1500/200 player (volatility 0.06, tau 0.5) beats a
+    1400/30 player and loses to 1550/100 and 1700/300: 1464.06, deviation 151.52, volatility 0.05999."""
+    table = {"p": Rating(1500, 200), "a": Rating(1400, 30), "b": Rating(1550, 100), "c": Rating(1700, 300)}
+    state = Ratings(Model.GLICKO2, ratings=table)
+    after = rate_period(state, [Game("p", "a", Fraction(1), None, 1), Game("p", "b", Fraction(0), None, 1),
+                                Game("p", "c", Fraction(0), None, 1)])
+    assert after["p"].mu == pytest.approx(1464.06, abs=0.01)
+    assert after["p"].sigma == pytest.approx(151.52, abs=0.01)
+    assert after.volatility["p"] == pytest.approx(0.05999, abs=1e-5)
+
+
+def _weng_lin_bt(mu, sigma, mu_q, sigma_q, score):
+    """Weng and Lin (2011), Algorithm 1, the Bradley-Terry full-pair update of one player against one opponent
+    (beta = 25/6, gamma = sigma / c, kappa = 1e-4), written from the paper: (mu, sigma) after the game."""
+    import math
+    c = math.sqrt(sigma ** 2 + sigma_q ** 2 + 2 * (25 / 6) ** 2)
+    p = math.exp(mu / c) / (math.exp(mu / c) + math.exp(mu_q / c))
+    omega = sigma ** 2 / c * (score - p)
+    delta = (sigma / c) * sigma ** 2 / c ** 2 * p * (1 - p)
+    return mu + omega, sigma * math.sqrt(max(1 - delta, 1e-4))
+
+
+def test_weng_lin_reproduces_the_papers_bradley_terry_update():
+    """Two newcomers (25, 25/3), one wins: c^2 = 2 sigma^2 + 2 beta^2 = 625 / 3.6, so sigma^2 / c^2 = 0.4, the
+    winner gains 0.2 c = 2.6352 and keeps sqrt(1 - 0.1 sqrt(0.4)) of sigma: 27.6352, 8.0655 (the paper's
+    Algorithm 1 by hand; openskill's README shows the same two numbers for this game), plus the period's drift
+    (25/300) in the variance. Then a tie and a loss between unequal ratings against the paper's formulas."""
+    drift = SCALES[Model.WENG_LIN].drift
+    state = Ratings(Model.WENG_LIN, learnt=False)
+    after = rate_period(state, [Game("a", "b", Fraction(1), None, 1)])
+    assert after["a"].mu == pytest.approx(27.6352, abs=1e-4)
+    assert after["b"].mu == pytest.approx(22.3648, abs=1e-4)
+    assert (after["a"].sigma ** 2 - drift ** 2) ** 0.5 == pytest.approx(8.0655, abs=1e-4)
+    table = {"x": Rating(30, 5), "y": Rating(22, 7)}
+    for score in (Fraction(1, 2), Fraction(0)):
+        after = rate_period(Ratings(Model.WENG_LIN, ratings=table), [Game("x", "y", score, None, 1)])
+        for me, other, s in (("x", "y", float(score)), ("y", "x", 1 - float(score))):
+            a, b = table[me], table[other]
+            mu, sigma = _weng_lin_bt(a.mu, a.sigma, b.mu, b.sigma, s)
+            assert after[me].mu == pytest.approx(mu, rel=1e-9)
+            assert after[me].sigma == pytest.approx((sigma ** 2 + drift ** 2) ** 0.5, rel=1e-9)

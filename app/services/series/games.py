@@ -55,7 +55,7 @@ def event_games(t: Tournament, roster: Roster) -> list[SeriesGame]:
     """One event's games as series_games lists them."""
     key = roster.people.key_of
     return [SeriesGame(t.id, t.date, stage, number, key[first], key[second] if second else None, side, outcome, draw)
-            for stage, number, first, second, side, outcome, draw in _event_games(t)]
+            for stage, number, first, second, side, outcome, draw in entry_games(t)]
 
 
 # Each event's games by (event, slug, version), entries by id: a result bumps its own event's version only, so the
@@ -63,7 +63,9 @@ def event_games(t: Tournament, roster: Roster) -> list[SeriesGame]:
 _GAMES: Kept[tuple] = Kept(1024)
 
 
-def _event_games(t: Tournament) -> tuple:
+def entry_games(t: Tournament) -> tuple:
+    """One event's games as (stage, round, first entry id, second or None, side, outcome, intentional draw), kept
+    by its version (the server-wide ratings read every event's too: app/services/server_ratings.py)."""
     return _GAMES.get((t.id, t.slug, t.version), lambda: tuple(_read_games(t)))
 
 

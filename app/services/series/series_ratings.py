@@ -1,6 +1,6 @@
 """A series' ratings (docs/domain.md 15): every game of its events rated, each event one rating period, as its pages
-show them. (The source that seeds an event of the series by the ratings before it: rating_source.py, asked by
-app/services/ratings.py itself.)
+show them. (What seeds an event by the ratings before it, from every event on the server:
+app/services/server_ratings.py.)
 
 Kept per the standings' versions (app/services/series/standings.py), and rated incrementally: the ratings after
 each of the series' last KEEP_AFTER events are kept by a name of everything they were rated from (the series, and
@@ -20,7 +20,6 @@ from ...models import Series, Tournament
 from .games import event_games, events_in_order
 from .people import Roster
 from .rating_games import rating_games
-from .rating_source import games_before  # noqa: F401 (kept where callers found it)
 from .standings import Table, versions
 
 KEEP_AFTER = 3  # the ratings after each of the series' last 3 events are kept (results come in there)

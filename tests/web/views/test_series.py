@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from app.extensions import db
 from app.models import Match, Player, Series, SeriesEvent, SeriesLink, NrdbAccount
-from app.services import ratings, state
+from app.services import ratings, server_ratings, state
 from app.services.series import people
 from app.services.series import series_ratings
 from app.services.series import standings as series_standings
@@ -285,7 +285,7 @@ def test_a_later_event_of_the_series_is_seeded_by_the_ratings_before_it(client, 
     owner = make_user()
     login()
     _series_, first, p1, second, p2 = _league(client, owner, make_tournament)
-    games, keys = series_ratings.games_before(second)
+    games, keys = server_ratings.games_before(second)
     assert {g.period for g in games} == {first.id}  # only what came before week 2
     assert keys == {p2[0].id: f"e{p2[0].id}", p2[1].id: f"e{p2[1].id}"}  # names alone join nobody
     strengths = ratings.strengths_before(second)
@@ -293,9 +293,9 @@ def test_a_later_event_of_the_series_is_seeded_by_the_ratings_before_it(client, 
     for new, old in zip(p2, p1):  # the TO confirms week 2's Ann and Ben are week 1's
         assert client.post(f"/series/{_series_.id}/players/confirm",
                            data={"player": new.id, "target": f"e{old.id}"}).status_code < 400
-    assert series_ratings.games_before(second)[1] == {p2[0].id: f"e{p1[0].id}", p2[1].id: f"e{p1[1].id}"}
+    assert server_ratings.games_before(second)[1] == {p2[0].id: f"e{p1[0].id}", p2[1].id: f"e{p1[1].id}"}
     strengths = ratings.strengths_before(second)
     assert strengths[p2[0].id] > strengths[p2[1].id]
-    assert series_ratings.games_before(first)[0] == []  # week 1 has nothing before it
+    assert server_ratings.games_before(first)[0] == []  # week 1 has nothing before it
     solo = make_tournament(owner, name="Not in a series")
-    assert series_ratings.games_before(solo) is None and ratings.strengths_before(solo) is None
+    assert server_ratings.games_before(solo) is None and ratings.strengths_before(solo) is None
