@@ -112,15 +112,22 @@ def test_notify_me_then_the_round_on_the_lock_screen(push_on, roster, new_contex
     registrations = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
     cdp.send("ServiceWorker.enable")
-    phone.wait_for_function("navigator.serviceWorker.controller !== null || true")
-    phone.wait_for_timeout(300)
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(50):
+        if any(not r.get("isDeleted") for r in registrations):
+            break
+        phone.wait_for_timeout(100)
     registration = next(r for r in registrations if not r.get("isDeleted"))
     cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url + "/",
                                                   "registrationId": registration["registrationId"],
                                                   "data": json.dumps(message)})
-    shown = phone.wait_for_function(
-        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(n => n.length ? n.map(x => "
-        "[x.title, x.body]) : null)", timeout=10_000).json_value()
+    shown = []
+    for _ in range(100):  # the worker shows it within moments
+        shown = phone.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                               ".then(n => n.map(x => [x.title, x.body]))")
+        if shown:
+            break
+        phone.wait_for_timeout(100)
     assert [message["title"], message["body"]] in shown
 
     # The page the worker kept is there when the network is gone, marked as such.

@@ -18,7 +18,7 @@ from app.core.pairing import Format
 from app.services.event_files import backup as backup_service
 from app.services.players import players as roster
 from app.services.results import standings as standings_service
-from app.web.views import players as players_view
+from app.services.players import entries as players_service
 from tests.services.event_files.test_backup import _restore, _rich_event, _snapshot
 from tests.web.views.test_rounds import matches, pair, report_all, setup_event
 
@@ -173,7 +173,7 @@ def test_a_lost_race_on_import_names_the_rows(client, make_user, make_tournament
     _postgresql_only()
     t = make_tournament(make_user())
     login()
-    real = players_view.parse_players
+    real = players_service.parse_players
     calls = []
 
     def parse_players(text, existing, online=False):
@@ -184,7 +184,7 @@ def test_a_lost_race_on_import_names_the_rows(client, make_user, make_tournament
             return result
         return real(text, existing, online)
 
-    monkeypatch.setattr(players_view, "parse_players", parse_players)
+    monkeypatch.setattr(players_service, "parse_players", parse_players)
     response = client.post(f"/tournaments/{t.id}/players/import", data={"text": "Amy\nzoe\n"})
     assert response.status_code == 422
     assert "Row 2: “zoe” is already a player in this tournament." in html.unescape(response.get_data(as_text=True))

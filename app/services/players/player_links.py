@@ -98,6 +98,7 @@ def reissue(player: Player) -> None:
     """A new link key, committed: the old link stops working at once (a link from before a move too)."""
     player.link_key = secrets.token_hex(16)
     player.moved_link = None
+    db.session.commit()
 
 
 def _mac(player_id: int, link_key: str) -> str:
