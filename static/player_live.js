@@ -90,10 +90,21 @@
     address.searchParams.set("v", s.version);
     fetch(address, { credentials: "omit" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
       var seat = data && data.seats[PLAYER], now = document.getElementById("me-card");
-      if (!seat || !now) { return; }
+      var drawn = document.getElementById(seat && seat.opponent === null ? "seat-preview-bye" : "seat-preview");
+      if (!seat || !now || !drawn) { return; }
       var already = now.querySelector("[data-round]");
       if (already && Number(already.getAttribute("data-round")) >= s.round) { return; }
-      now.innerHTML = seat.html;
+      var card = drawn.content.firstElementChild.cloneNode(true), values = { round: s.round, table: seat.table,
+        side: seat.side, opponent: seat.opponent };
+      card.setAttribute("data-round", s.round);
+      card.querySelectorAll("[data-field]").forEach(function (el) {
+        el.textContent = values[el.getAttribute("data-field")];
+        if (el.getAttribute("data-field") === "side" && seat.side) { el.className = seat.side.toLowerCase(); }
+      });
+      card.querySelectorAll("[data-if]").forEach(function (el) {
+        if ((el.getAttribute("data-if") === "side") !== !!seat.side) { el.remove(); }
+      });
+      now.replaceChildren(card);
     }).catch(function () {});
   };
   var seen = null;

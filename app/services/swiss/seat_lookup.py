@@ -1,5 +1,5 @@
-"""The published round's seats of one bucket of players (app/core/seat_lookup.py), in the words the player's page
-and their push message use (app/core/push_messages.py)."""
+"""The published round's seats of one bucket of players (app/core/seat_lookup.py): a few bytes a player, since a
+whole hall's phones fetch them at once; the player's page draws them into the card it was given for it."""
 from __future__ import annotations
 
 from typing import Optional
@@ -7,7 +7,6 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
-from ...core import push_messages as words
 from ...core.pairing import Side
 from ...core.seat_lookup import BUCKETS
 from ...extensions import db
@@ -17,7 +16,7 @@ SIDE_WORDS = {Side.CORP.value: "Corp", Side.RUNNER.value: "Runner"}
 
 
 def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
-    """{"round": n, "seats": {player id: {"table", "side", "opponent", "words"}}} of the players in `bucket`
+    """{"round": n, "seats": {player id: {"table", "side", "opponent"}}} of the players in `bucket`
     seated in published round `number`; None when that round is not published (or the bucket does not exist)."""
     if not 0 <= bucket < BUCKETS:
         return None
@@ -35,8 +34,5 @@ def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
     seats = {}
     for player_id, table, bye, side, name in rows:
         said = SIDE_WORDS.get(side)
-        seats[str(player_id)] = {
-            "table": None if bye else table, "side": said, "opponent": None if bye else name,
-            "words": words.round_published(t.name, number, None if bye else table, said, None if bye else name,
-                                           None).body}
+        seats[str(player_id)] = {"table": None if bye else table, "side": said, "opponent": None if bye else name}
     return {"round": number, "seats": seats}

@@ -127,20 +127,11 @@ def seats(slug: str, number: int, bucket: int):
     """One bucket of players' tables in a published round (app/core/seat_lookup.py): what a player's page reads
     its new table from at a publish, from the proxy's copy, before its own check."""
     t = public_tournament(slug)
-    page = page_cache.get(t, f"api-seats-{number}-{bucket}", lambda: _document(_seats(t, number, bucket)))
+    page = page_cache.get(t, f"api-seats-{number}-{bucket}",
+                          lambda: _document(seat_lookup.answer(t, number, bucket)))
     if page is None:
         abort(404, f"round {number} is not published")
     return _cached(page)
-
-
-def _seats(t, number: int, bucket: int):
-    """The bucket's seats, each with its card drawn as the player's page draws a new table (no private part)."""
-    data = seat_lookup.answer(t, number, bucket)
-    if data is not None:
-        preview = current_app.jinja_env.get_template("player/_seat_preview.html").module.preview
-        for seat in data["seats"].values():
-            seat["html"] = str(preview(number, seat)).strip()
-    return data
 
 
 def _pairings(t, number: int):
