@@ -118,16 +118,19 @@ def test_notify_me_then_the_round_on_the_lock_screen(push_on, roster, new_contex
             break
         phone.wait_for_timeout(100)
     registration = next(r for r in registrations if not r.get("isDeleted"))
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url + "/",
-                                                  "registrationId": registration["registrationId"],
-                                                  "data": json.dumps(message)})
     shown = []
-    for _ in range(100):  # the worker shows it within moments
-        shown = phone.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                               ".then(n => n.map(x => [x.title, x.body]))")
+    for _attempt in range(3):  # a loaded machine may start the worker late: the message is delivered again
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url + "/",
+                                                      "registrationId": registration["registrationId"],
+                                                      "data": json.dumps(message)})
+        for _ in range(70):  # the worker shows it within moments
+            shown = phone.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                                   ".then(n => n.map(x => [x.title, x.body]))")
+            if shown:
+                break
+            phone.wait_for_timeout(100)
         if shown:
             break
-        phone.wait_for_timeout(100)
     assert [message["title"], message["body"]] in shown
 
     # The page the worker kept is there when the network is gone, marked as such.
