@@ -46,6 +46,11 @@ class Side(str, enum.Enum):
     def other(self) -> "Side":
         return Side.RUNNER if self is Side.CORP else Side.CORP
 
+    @property
+    def label(self) -> str:
+        """As a player reads it: "Corp", "Runner"."""
+        return self.value.title()
+
 
 @dataclass(frozen=True)
 class Scoring:

@@ -18,15 +18,15 @@ from typing import Iterable, Optional
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ...core import push_messages as words
 from ...core.brackets import Bracket, cut_tables
-from ...core.pairing import Side
 from ...extensions import db
-from ...models import (CutEntry, JudgeCall, Match, Player, PushEvent, PushMessage, PushSubscription, Round, Seat,
-                       Tournament, User, as_utc, utcnow)
+from ...models import (CutEntry, JudgeCall, Player, PushEvent, PushMessage, PushSubscription, Tournament, User,
+                       as_utc, utcnow)
 from ..players import player_links
+from ..swiss import seat_lookup
 
 ROUND, TIME, REPORT, JUDGE, WAITLIST, CUT = "round", "time", "report", "judge", "waitlist", "cut"
 KINDS = (ROUND, TIME, REPORT, JUDGE, WAITLIST, CUT)
@@ -107,27 +107,15 @@ def _compose(t: Tournament, event: PushEvent) -> list[Addressed]:
 def _round(t: Tournament, number: Optional[int], time_called: bool) -> list[Addressed]:
     """Every subscribed player seated in round `number`: their table, side and opponent (or their bye); for time
     called, only the tables still playing."""
-    mine, theirs = aliased(Seat), aliased(Seat)
-    opponent = aliased(Player)
-    rows = db.session.execute(
-        sa.select(mine.player_id, Match.table, Match.is_bye, Match.result, mine.side, opponent.name)
-        .join(Round, Round.id == mine.round_id)
-        .join(Match, Match.id == mine.match_id)
-        .outerjoin(theirs, sa.and_(theirs.match_id == mine.match_id, theirs.player_id != mine.player_id))
-        .outerjoin(opponent, opponent.id == theirs.player_id)
-        .where(Round.tournament_id == t.id, Round.number == number, Round.published.is_(True),
-               mine.player_id.in_(sa.select(PushSubscription.player_id)
-                                  .where(PushSubscription.tournament_id == t.id)))).all()
+    subscribed = sa.select(PushSubscription.player_id).where(PushSubscription.tournament_id == t.id)
     out = []
-    for player_id, table, bye, result, side, name in rows:
+    for s in seat_lookup.seated(t, number, subscribed) or ():
         if time_called:
-            if bye or result is not None:
-                continue
-            out.append(Addressed(player_id, words.time_called(t.name, number)))
+            if s.playing:
+                out.append(Addressed(s.player_id, words.time_called(t.name, number)))
         else:
-            said = {Side.CORP.value: "Corp", Side.RUNNER.value: "Runner"}.get(side)
-            out.append(Addressed(player_id, words.round_published(t.name, number, None if bye else table, said,
-                                                                  None if bye else name, t.round_minutes)))
+            out.append(Addressed(s.player_id, words.round_published(t.name, number, s.table, s.side, s.opponent,
+                                                                    t.round_minutes)))
     return out
 
 

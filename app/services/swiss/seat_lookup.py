@@ -2,6 +2,7 @@
 whole hall's phones fetch them at once; the player's page draws them into the card it was given for it."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 import sqlalchemy as sa
@@ -13,9 +14,6 @@ from ...core.seat_lookup import BUCKETS
 from ...core.seat_lookup import bucket as bucket_of
 from ...extensions import db
 from ...models import Match, Player, Round, Seat, Tournament
-
-SIDE_WORDS = {Side.CORP.value: "Corp", Side.RUNNER.value: "Runner"}
-
 
 # A round's seats by bucket, kept by the event's version: the first of a hall's 64 bucket asks reads the round once,
 # the others (in this worker) take theirs from here.
@@ -33,21 +31,43 @@ def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
     return {"round": number, "seats": buckets.get(bucket, {})}
 
 
-def _by_bucket(t: Tournament, number: int) -> Optional[dict[int, dict]]:
-    """Every seat of published round `number`, in one read, by bucket; None when it is not published."""
+@dataclass(frozen=True)
+class Seated:
+    player_id: int
+    table: Optional[int]  # None: a bye
+    side: Optional[str]  # "Corp" / "Runner" (single-sided), else None
+    opponent: Optional[str]  # None: a bye
+    playing: bool  # no result yet (and not a bye)
+
+
+def seated(t: Tournament, number: int, players: Optional[sa.Select] = None) -> Optional[list[Seated]]:
+    """Everyone seated in published round `number` (only `players`, a select of player ids, when given), with their
+    table, side and opponent; None when the round is not published. Read once: the seats answers and the push
+    messages of a publish both ask it."""
     published = db.session.scalar(sa.select(Round.id).where(Round.tournament_id == t.id, Round.number == number,
                                                             Round.published.is_(True)))
     if published is None:
         return None
     mine, theirs, opponent = aliased(Seat), aliased(Seat), aliased(Player)
-    rows = db.session.execute(
-        sa.select(mine.player_id, Match.table, Match.is_bye, mine.side, opponent.name)
-        .join(Match, Match.id == mine.match_id)
-        .outerjoin(theirs, sa.and_(theirs.match_id == mine.match_id, theirs.player_id != mine.player_id))
-        .outerjoin(opponent, opponent.id == theirs.player_id)
-        .where(mine.round_id == published)).all()
+    query = (sa.select(mine.player_id, Match.table, Match.is_bye, Match.result, mine.side, opponent.name)
+             .join(Match, Match.id == mine.match_id)
+             .outerjoin(theirs, sa.and_(theirs.match_id == mine.match_id, theirs.player_id != mine.player_id))
+             .outerjoin(opponent, opponent.id == theirs.player_id)
+             .where(mine.round_id == published))
+    if players is not None:
+        query = query.where(mine.player_id.in_(players))
+    return [Seated(player_id, None if bye else table, Side(side).label if side else None, None if bye else name,
+                   not bye and result is None)
+            for player_id, table, bye, result, side, name in db.session.execute(query)]
+
+
+def _by_bucket(t: Tournament, number: int) -> Optional[dict[int, dict]]:
+    """Every seat of published round `number`, in one read, by bucket; None when it is not published."""
+    seats = seated(t, number)
+    if seats is None:
+        return None
     out: dict[int, dict] = {}
-    for player_id, table, bye, side, name in rows:
-        out.setdefault(bucket_of(player_id), {})[str(player_id)] = {
-            "table": None if bye else table, "side": SIDE_WORDS.get(side), "opponent": None if bye else name}
+    for s in seats:
+        out.setdefault(bucket_of(s.player_id), {})[str(s.player_id)] = {
+            "table": s.table, "side": s.side, "opponent": s.opponent}
     return out
