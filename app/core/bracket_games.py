@@ -46,6 +46,20 @@ def _layout(*rows) -> tuple[GameSpec, ...]:
     return tuple(GameSpec(i, r, (a, b), sec) for i, r, a, b, sec in rows)
 
 
+def _single(*first_round: tuple[int, int]) -> tuple[GameSpec, ...]:
+    """A single elimination: the seeds' first games in bracket order, then the winners of neighbouring games meet
+    until one game, the final, is left."""
+    rows = [(i, 1, _s(a), _s(b)) for i, (a, b) in enumerate(first_round, 1)]
+    feeding, rnd = [row[0] for row in rows], 1
+    while len(feeding) > 1:
+        rnd += 1
+        pairs = zip(feeding[::2], feeding[1::2], strict=True)  # a power of two: every game has a neighbour
+        games = [(len(rows) + k + 1, rnd, _w(a), _w(b)) for k, (a, b) in enumerate(pairs)]
+        rows += games
+        feeding = [game[0] for game in games]
+    return _layout(*(row + ("final" if row[0] == len(rows) else "upper",) for row in rows))
+
+
 LAYOUTS: dict[tuple[str, int], tuple[GameSpec, ...]] = {
     ("double", 3): _layout(
         (1, 1, _s(2), _s(3), "upper"),
@@ -113,44 +127,14 @@ LAYOUTS: dict[tuple[str, int], tuple[GameSpec, ...]] = {
         (30, 8, _w(27), _w(29), "final"),
         (31, 9, _w(30), _l(30), "reset"),
     ),
-    ("single", 2): _layout(
-        (1, 1, _s(1), _s(2), "final"),
-    ),
-    ("single", 3): _layout(
+    ("single", 2): _single((1, 2)),
+    ("single", 3): _layout(  # seed 1 waits for the winner of 2 v 3
         (1, 1, _s(2), _s(3), "upper"),
         (2, 2, _s(1), _w(1), "final"),
     ),
-    ("single", 4): _layout(
-        (1, 1, _s(1), _s(4), "upper"),
-        (2, 1, _s(2), _s(3), "upper"),
-        (3, 2, _w(1), _w(2), "final"),
-    ),
-    ("single", 8): _layout(
-        (1, 1, _s(1), _s(8), "upper"),
-        (2, 1, _s(4), _s(5), "upper"),
-        (3, 1, _s(2), _s(7), "upper"),
-        (4, 1, _s(3), _s(6), "upper"),
-        (5, 2, _w(1), _w(2), "upper"),
-        (6, 2, _w(3), _w(4), "upper"),
-        (7, 3, _w(5), _w(6), "final"),
-    ),
-    ("single", 16): _layout(
-        (1, 1, _s(1), _s(16), "upper"),
-        (2, 1, _s(8), _s(9), "upper"),
-        (3, 1, _s(5), _s(12), "upper"),
-        (4, 1, _s(4), _s(13), "upper"),
-        (5, 1, _s(3), _s(14), "upper"),
-        (6, 1, _s(6), _s(11), "upper"),
-        (7, 1, _s(7), _s(10), "upper"),
-        (8, 1, _s(2), _s(15), "upper"),
-        (9, 2, _w(1), _w(2), "upper"),
-        (10, 2, _w(3), _w(4), "upper"),
-        (11, 2, _w(5), _w(6), "upper"),
-        (12, 2, _w(7), _w(8), "upper"),
-        (13, 3, _w(9), _w(10), "upper"),
-        (14, 3, _w(11), _w(12), "upper"),
-        (15, 4, _w(13), _w(14), "final"),
-    ),
+    ("single", 4): _single((1, 4), (2, 3)),
+    ("single", 8): _single((1, 8), (4, 5), (2, 7), (3, 6)),
+    ("single", 16): _single((1, 16), (8, 9), (5, 12), (4, 13), (3, 14), (6, 11), (7, 10), (2, 15)),
 }
 
 SIZES = {kind: tuple(sorted(n for k, n in LAYOUTS if k == kind)) for kind in KINDS}

@@ -70,41 +70,40 @@ def sign_out():
 
 @bp.post("/t/<slug>/p/<token>/nrdb/link")
 def link(slug: str, token: str):
-    t, player = linked_player(slug, token)
-    back = redirect(url_for("player.link", slug=slug, token=token), 303)
-    if not NrdbButtonForm().validate():
-        abort(400, "The form expired. Reload the page and try again.")
-    account = nrdb_oauth.signed_in_account()
-    if account is None:
-        flash("Sign in with NetrunnerDB first.", "error")
-        return back
-    try:
-        changed = accounts.link(t, player, account)
-    except accounts.LinkError as e:
-        flash(str(e), "error")
-        return back
-    flash("Your entry is linked to your NetrunnerDB account." if changed else "Your entry was linked already.",
-          "success")
-    return back
+    return _own_entry(slug, token, "Sign in with NetrunnerDB first.", _link)
+
+
+def _link(t, player, account) -> str:
+    if accounts.link(t, player, account):
+        return "Your entry is linked to your NetrunnerDB account."
+    return "Your entry was linked already."
 
 
 @bp.post("/t/<slug>/p/<token>/nrdb/unlink")
 def unlink(slug: str, token: str):
     """The player unlinks their entry: they hold its link and are signed in with the account it is linked to."""
+    return _own_entry(slug, token, "Sign in with the NetrunnerDB account this entry is linked to first.", _unlink)
+
+
+def _unlink(t, player, account) -> str:
+    accounts.unlink(t, player, account)
+    return "Your entry is no longer linked to NetrunnerDB."
+
+
+def _own_entry(slug: str, token: str, sign_in_first: str, act):
+    """A player's change to their own entry's link, signed in with NetrunnerDB: `act` says what was done in words."""
     t, player = linked_player(slug, token)
     back = redirect(url_for("player.link", slug=slug, token=token), 303)
     if not NrdbButtonForm().validate():
         abort(400, "The form expired. Reload the page and try again.")
     account = nrdb_oauth.signed_in_account()
     if account is None:
-        flash("Sign in with the NetrunnerDB account this entry is linked to first.", "error")
+        flash(sign_in_first, "error")
         return back
     try:
-        accounts.unlink(t, player, account)
+        flash(act(t, player, account), "success")
     except accounts.LinkError as e:
         flash(str(e), "error")
-        return back
-    flash("Your entry is no longer linked to NetrunnerDB.", "success")
     return back
 
 

@@ -36,12 +36,8 @@ def register(slug: str):
     elif form.validate_on_submit():
         try:
             player = service.register(t, **_fields(t, form))
-        except service.NameTaken as e:
-            form.name.errors.append(str(e))
-        except service.HandleRefused as e:
-            form.jinteki_name.errors.append(str(e))
         except service.RegistrationError as e:
-            form.form_errors.append(str(e))
+            _refused(form, e)
         else:
             player_session.remember(t, player)
             if account is not None:
@@ -60,6 +56,12 @@ def register(slug: str):
     return render_home(t, form, 422)
 
 
+def _refused(form: EntryForm, e: service.RegistrationError) -> None:
+    """The service's refusal shown beside the field it is about (the name, the online handle), else above the form."""
+    field = {service.NameTaken: form.name, service.HandleRefused: form.jinteki_name}.get(type(e))
+    (field.errors if field is not None else form.form_errors).append(str(e))
+
+
 @bp.route("/registration", methods=["GET", "POST"])
 def mine(slug: str):
     """This device's entry: its player link with a QR code, and the edit form until round 1."""
@@ -73,12 +75,8 @@ def mine(slug: str):
     if form.validate_on_submit():
         try:
             service.edit(t, player, **_fields(t, form))
-        except service.NameTaken as e:
-            form.name.errors.append(str(e))
-        except service.HandleRefused as e:
-            form.jinteki_name.errors.append(str(e))
         except service.RegistrationError as e:
-            form.form_errors.append(str(e))
+            _refused(form, e)
         else:
             flash("Your entry is saved.", "success")
             return redirect(url_for("registration.mine", slug=slug), 303)

@@ -42,25 +42,24 @@ def add(tid: int):
 @bp.post("/<int:staff_id>/delete")
 @login_required
 def remove(tid: int, staff_id: int):
-    tournament = managed_tournament(tid, OWN)
-    if not RemoveStaffForm().validate_on_submit():
-        abort(400)
-    email = service.remove(tournament, staff_id)
-    if email is None:
-        abort(404)
-    flash(f"{email} is no longer on the staff of {tournament.name}.", "success")
-    return redirect(url_for("staff.index", tid=tid), 303)
+    return _take_off(tid, lambda t: service.remove(t, staff_id), "{email} is no longer on the staff of {event}.")
 
 
 @bp.post("/pending/<int:pending_id>/delete")
 @login_required
 def forget(tid: int, pending_id: int):
     """A moved event's staff member still to sign up here, no longer expected: their sign-up gives no role."""
+    return _take_off(tid, lambda t: service.forget_pending(t, pending_id),
+                     "{email} gets no role in {event} when they sign up.")
+
+
+def _take_off(tid: int, take, done: str):
+    """The owner takes someone off the staff list: `take` returns their email, or None when they are not on it."""
     tournament = managed_tournament(tid, OWN)
     if not RemoveStaffForm().validate_on_submit():
         abort(400)
-    email = service.forget_pending(tournament, pending_id)
+    email = take(tournament)
     if email is None:
         abort(404)
-    flash(f"{email} gets no role in {tournament.name} when they sign up.", "success")
+    flash(done.format(email=email, event=tournament.name), "success")
     return redirect(url_for("staff.index", tid=tid), 303)
