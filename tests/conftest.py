@@ -11,6 +11,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,43 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") e
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 # Several checkouts (worktrees) may test at once against one server: each gets databases of its own.
 CHECKOUT = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:6]
+HERE = Path(__file__).resolve().parent
+
+
+# Which database a test runs on (docs/development.md, "Which database a test runs on"). The services' and models'
+# tests, where the SQL is, run on every backend. A request or browser test checks the web layer above them: it runs
+# once, on the backend its name picks (half of them on each, so both databases serve every kind of page), unless
+# it is marked `both_backends` (a page whose SQL differs by database) or `database("postgresql")`/`("sqlite")`
+# (what only one database does: PostgreSQL's autocommit polls, SQLite's write lock).
+_ONE_BACKEND = ("web", "browser")
+
+
+def _picked_backend(item) -> str:
+    """The backend a one-backend test runs on: fixed by its name, without the backend's own part of it."""
+    name = "-".join(part for part in item.nodeid.split("[")[-1].rstrip("]").split("-") if part not in BACKENDS) \
+        if "[" in item.nodeid else ""
+    return BACKENDS[zlib.crc32(f"{item.nodeid.split('[')[0]}[{name}]".encode()) % len(BACKENDS)]
+
+
+def pytest_collection_modifyitems(config, items):
+    keep, dropped = [], []
+    for item in items:
+        backend = getattr(item, "callspec", None) and item.callspec.params.get("database_uri")
+        only = item.get_closest_marker("database")
+        if only and only.args[0] not in BACKENDS:
+            item.add_marker(pytest.mark.skip(reason=f"needs {only.args[0]} (set TEST_DATABASE_URL)"))
+        if backend is None or only is None and len(BACKENDS) == 1:
+            keep.append(item)
+        elif only is not None:
+            (keep if backend == only.args[0] or only.args[0] not in BACKENDS else dropped).append(item)
+        elif (Path(str(item.fspath)).relative_to(HERE).parts[0] not in _ONE_BACKEND
+              or item.get_closest_marker("both_backends") or backend == _picked_backend(item)):
+            keep.append(item)
+        else:
+            dropped.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

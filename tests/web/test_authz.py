@@ -297,6 +297,43 @@ def _restore(snap: dict) -> None:
     db.session.expire_all()
 
 
+_READS = {"SELECT", "PRAGMA", "SHOW", "SET", "BEGIN", "SAVEPOINT", "RELEASE", "ROLLBACK", "COMMIT"}
+
+
+class Rows:
+    """Every table's rows, looked at again only when a statement that can write ran since the last look (counted
+    on every connection of the app's engine, threads' included): a walk of hundreds of requests, most of which
+    write nothing, reads every table after the few that did, not after each."""
+
+    def __init__(self):
+        self.state = self.before = _snapshot()
+        self._writes = 0
+
+    def _count(self, conn, cursor, statement, *args) -> None:
+        if statement.lstrip().split(None, 1)[0].upper() not in _READS:
+            self._writes += 1
+
+    def __enter__(self) -> "Rows":
+        sa.event.listen(db.engine, "before_cursor_execute", self._count)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sa.event.remove(db.engine, "before_cursor_execute", self._count)
+
+    def changed(self) -> bool:
+        """Whether the rows differ from the last look (which becomes this one)."""
+        if not self._writes:
+            return False
+        self._writes = 0
+        self.before, self.state = self.state, _snapshot()
+        return self.state != self.before
+
+    def put_back(self) -> None:
+        """The rows as they were before the last change seen."""
+        _restore(self.before)
+        self.state, self._writes = self.before, 0
+
+
 def _mutating_rules(app):
     return sorted((r for r in app.url_map.iter_rules() if r.methods & MUTATING and r.endpoint not in EXCLUDED),
                   key=lambda r: r.rule)
@@ -310,15 +347,15 @@ def _refused(response) -> bool:
 
 def _walk(app, client, rules, ids) -> list[str]:
     failures = []
-    for rule in rules:
-        url = _url(rule, ids)
-        for method in sorted(rule.methods & MUTATING):
-            before = _snapshot()
-            response = client.open(url, method=method, data=PAYLOAD)
-            if not _refused(response):
-                failures.append(f"{method} {url} ({rule.endpoint}) answered {response.status_code}")
-            if _snapshot() != before:
-                failures.append(f"{method} {url} ({rule.endpoint}) changed the database")
+    with Rows() as rows:
+        for rule in rules:
+            url = _url(rule, ids)
+            for method in sorted(rule.methods & MUTATING):
+                response = client.open(url, method=method, data=PAYLOAD)
+                if not _refused(response):
+                    failures.append(f"{method} {url} ({rule.endpoint}) answered {response.status_code}")
+                if rows.changed():
+                    failures.append(f"{method} {url} ({rule.endpoint}) changed the database")
     return failures
 
 
@@ -350,31 +387,30 @@ def test_role_matrix(app, make_user, make_tournament, login, role):
     make_user(*PASSWORDS["admin"], is_admin=True)
     client = app.test_client() if role == "anonymous" else login(*PASSWORDS[role], c=app.test_client())
     failures, allowed, refused = [], 0, 0
-    state = _snapshot()
     calls = [(rule, method) for rule in _all_rules(app) for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
     # The reads first, the database compared once after all of them (a read changes nothing; when one did, the
     # reads are opened again, comparing after each, to name it); then every other method, compared after each.
     reads = [(rule, method) for rule, method in calls if method == "GET" and rule.endpoint != "auth.logout"]
-    answers = [(rule, method, client.open(_url(rule, ids), method=method)) for rule, method in reads]
-    if _snapshot() != state:
-        _restore(state)
-        answers = []
-        for rule, method in reads:
-            answers.append((rule, method, client.open(_url(rule, ids), method=method)))
-            if _snapshot() != state:
-                failures.append(f"{role}: GET {_url(rule, ids)} ({rule.endpoint}) changed the database")
-                _restore(state)
-    for rule, method in [c for c in calls if c not in reads]:
-        response = client.open(_url(rule, ids), method=method, data=PAYLOAD if method in MUTATING else None)
-        answers.append((rule, method, response))
-        after = _snapshot()
-        if after != state:
-            if not expected_allowed(role, rule.endpoint, method):
-                failures.append(f"{role}: {method} {_url(rule, ids)} ({rule.endpoint}) was refused and changed "
-                                "the database")
-            _restore(state)
-        if rule.endpoint == "auth.logout" and not _refused(client.get("/tournaments")):
-            failures.append(f"{role}: {method} {_url(rule, ids)} still logged in")
+    with Rows() as rows:
+        answers = [(rule, method, client.open(_url(rule, ids), method=method)) for rule, method in reads]
+        if rows.changed():
+            rows.put_back()
+            answers = []
+            for rule, method in reads:
+                answers.append((rule, method, client.open(_url(rule, ids), method=method)))
+                if rows.changed():
+                    failures.append(f"{role}: GET {_url(rule, ids)} ({rule.endpoint}) changed the database")
+                    rows.put_back()
+        for rule, method in [c for c in calls if c not in reads]:
+            response = client.open(_url(rule, ids), method=method, data=PAYLOAD if method in MUTATING else None)
+            answers.append((rule, method, response))
+            if rows.changed():
+                if not expected_allowed(role, rule.endpoint, method):
+                    failures.append(f"{role}: {method} {_url(rule, ids)} ({rule.endpoint}) was refused and "
+                                    "changed the database")
+                rows.put_back()
+            if rule.endpoint == "auth.logout" and not _refused(client.get("/tournaments")):
+                failures.append(f"{role}: {method} {_url(rule, ids)} still logged in")
     for rule, method, response in answers:
         where = f"{role}: {method} {_url(rule, ids)} ({rule.endpoint}) answered {response.status_code}"
         if response.status_code >= 500:
@@ -449,13 +485,13 @@ def test_no_get_route_changes_anything(app, make_user, make_tournament, login):
     ids = _victim(make_user, make_tournament)
     owner = login("victim@example.com", "victim password")
     changed = []
-    for rule in _get_rules(app):
-        url = _url(rule, ids)
-        before = _snapshot()
-        response = owner.get(url)
-        assert response.status_code < 500, url
-        if _snapshot() != before:
-            changed.append(url)
+    with Rows() as rows:
+        for rule in _get_rules(app):
+            url = _url(rule, ids)
+            response = owner.get(url)
+            assert response.status_code < 500, url
+            if rows.changed():
+                changed.append(url)
     assert not changed, changed
 
 
@@ -472,18 +508,18 @@ def test_post_without_csrf_token_is_refused(csrf_app, make_user, make_tournament
     client = csrf_app.test_client()
     _session_login(client, owner)
     failures = []
-    for rule in sorted(csrf_app.url_map.iter_rules(), key=lambda r: r.rule):
-        if not rule.methods & MUTATING:
-            continue
-        url = _url(rule, ids)
-        for method in sorted(rule.methods & MUTATING):
-            before = _snapshot()
-            response = client.open(url, method=method, data=PAYLOAD)
-            # Token-authenticated API routes may be exempt from CSRF; without a token they must still refuse.
-            if response.status_code not in (400, 401, 403):
-                failures.append(f"{method} {url} answered {response.status_code}")
-            if _snapshot() != before:
-                failures.append(f"{method} {url} changed the database")
+    with Rows() as rows:
+        for rule in sorted(csrf_app.url_map.iter_rules(), key=lambda r: r.rule):
+            if not rule.methods & MUTATING:
+                continue
+            url = _url(rule, ids)
+            for method in sorted(rule.methods & MUTATING):
+                response = client.open(url, method=method, data=PAYLOAD)
+                # Token-authenticated API routes may be exempt from CSRF; without a token they must still refuse.
+                if response.status_code not in (400, 401, 403):
+                    failures.append(f"{method} {url} answered {response.status_code}")
+                if rows.changed():
+                    failures.append(f"{method} {url} changed the database")
     assert not failures, "\n".join(failures)
 
     # Control: the same request with the page's token goes through.

@@ -92,6 +92,7 @@ def test_printouts_are_built_once_per_version(event, monkeypatch, page):
     assert to.get(f"/tournaments/{t.id}/rounds/9/{page}").status_code == 404
 
 
+@pytest.mark.both_backends  # real threads: PostgreSQL's parallel transactions, SQLite's one writer
 def test_concurrent_first_requests_wait_for_one_build(app, database_uri, event, monkeypatch):
     """Eight devices ask at once for the NRTM file and the slips of an event nobody has asked for: one build of
     each, every answer whole and the same (the served app, real threads; PostgreSQL when TEST_DATABASE_URL)."""

@@ -17,8 +17,9 @@ from tests.web.views.test_rounds import matches, pair, setup_event
 
 @pytest.fixture
 def killer(app, database_uri):
-    if db.engine.dialect.name != "postgresql":
-        pytest.skip("needs PostgreSQL (set TEST_DATABASE_URL)")
+    """Kills this database's other connections: PostgreSQL's pg_terminate_backend (mark the test
+    `database("postgresql")`)."""
+    assert db.engine.dialect.name == "postgresql", 'a test using `killer` is marked database("postgresql")'
     engine = sa.create_engine(db.engine.url, isolation_level="AUTOCOMMIT")
 
     def kill_all() -> int:
@@ -39,6 +40,7 @@ def event(make_user, make_tournament, login):
     return to, t
 
 
+@pytest.mark.database("postgresql")
 def test_a_connection_killed_in_the_pool_is_replaced(app, killer, event):
     to, t = event
     assert to.get(f"/tournaments/{t.id}/rounds/1").status_code == 200
@@ -48,6 +50,7 @@ def test_a_connection_killed_in_the_pool_is_replaced(app, killer, event):
     assert app.test_client().get(f"/t/{t.slug}/pairings").status_code == 200
 
 
+@pytest.mark.database("postgresql")
 def test_a_write_on_a_connection_killed_in_the_pool_is_saved(app, killer, event):
     to, t = event
     game = next(m for m, _ in matches(t, 1) if not m.is_bye)
@@ -82,6 +85,7 @@ def test_reads_lend_connections_unpinged_and_writes_pinged(app, event, monkeypat
     assert pings
 
 
+@pytest.mark.database("postgresql")
 def test_a_read_killed_mid_request_runs_again(app, killer, event, monkeypatch):
     to, t = event
     real, calls = rounds_service.load_round, []
@@ -110,6 +114,7 @@ def _facts_killed_once(killer, monkeypatch) -> list:
     return calls
 
 
+@pytest.mark.database("postgresql")
 def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
     """A poll outside a transaction (app/web/read_only.py) whose connection dies answers from a fresh one."""
     to, t = event
@@ -126,6 +131,7 @@ def test_a_poll_killed_mid_request_runs_again(app, killer, event, monkeypatch):
     assert db.session.get(Match, game).result is not None
 
 
+@pytest.mark.database("postgresql")
 def test_a_revalidated_check_killed_before_the_view_is_answered_by_the_view(app, killer, event, monkeypatch):
     """app/web/player_checks.py reads the check's facts before Flask: a connection dying there leaves the check to
     the view, on a fresh connection."""
@@ -142,6 +148,7 @@ def test_a_revalidated_check_killed_before_the_view_is_answered_by_the_view(app,
     assert len(calls) >= 2 and opened  # the view's answer
 
 
+@pytest.mark.database("postgresql")
 def test_a_write_killed_mid_request_says_so_and_writes_nothing(app, killer, event, monkeypatch):
     to, t = event
     game = next(m for m, _ in matches(t, 1) if not m.is_bye)
@@ -164,6 +171,7 @@ def test_a_write_killed_mid_request_says_so_and_writes_nothing(app, killer, even
     assert db.session.get(Match, game.id).result == "corp"
 
 
+@pytest.mark.database("postgresql")
 def test_a_connection_killed_after_the_view_is_no_500(app, killer, event, database_uri):
     """The audit's 500s: the view ran and made its answer, then the connection died before the request's
     teardown gave it back (its rollback met the dead socket). The answer stands; the dead connection is dropped

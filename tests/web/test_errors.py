@@ -15,8 +15,6 @@ from app.models import User
 @pytest.fixture
 def impatient_app(app, database_uri):
     """The test app's database, with a writer giving up on the lock after 50 ms (`app` empties the tables after)."""
-    if not database_uri.startswith("sqlite"):
-        pytest.skip("SQLite's write lock")
     impatient = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri, "WTF_CSRF_ENABLED": False,
                             "PAGE_CACHE_DIR": app.config["PAGE_CACHE_DIR"], "BACKUP_DIR": app.config["BACKUP_DIR"],
                             "SQLITE_BUSY_TIMEOUT_MS": 50})
@@ -26,6 +24,7 @@ def impatient_app(app, database_uri):
         db.engine.dispose()
 
 
+@pytest.mark.database("sqlite")  # SQLite's write lock
 def test_a_write_that_cannot_get_the_lock_answers_503(impatient_app, database_uri):
     other = sqlite3.connect(database_uri.removeprefix("sqlite:///"), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another writer holds the lock

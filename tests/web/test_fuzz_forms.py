@@ -18,7 +18,7 @@ from wtforms.fields.core import UnboundField
 import app.web.forms as forms_package
 from app.extensions import db
 from app.models import User
-from tests.web.test_authz import PAYLOAD, _restore, _snapshot, _url, _victim
+from tests.web.test_authz import PAYLOAD, Rows, _snapshot, _url, _victim
 
 pytestmark = pytest.mark.slow
 
@@ -85,6 +85,7 @@ def _send(client, url, token, kwargs) -> str | None:
     return f"answered {response.status_code}" if response.status_code >= 500 else None
 
 
+@pytest.mark.both_backends  # NUL bytes and 20-digit numbers meet each database's own types
 def test_no_post_route_answers_5xx_to_hostile_bodies(csrf_app, make_user, make_tournament):
     csrf_app.config.update(NRDB_URL="http://127.0.0.1:9", NRDB_CLIENT_ID="fuzz", NRDB_CLIENT_SECRET="fuzz",
                            PUBLIC_URL="https://sass.example.org",
@@ -95,17 +96,17 @@ def test_no_post_route_answers_5xx_to_hostile_bodies(csrf_app, make_user, make_t
     rules = _post_rules(csrf_app)
     assert len(rules) > 50
     failures = []
-    for rule in rules:
-        url = _url(rule, ids)
-        sends = [(what, url, kwargs) for what, kwargs in bodies]
-        sends.append(("20-digit ids", _url(rule, _huge_ids(rule, ids)), {"data": PAYLOAD}))
-        for what, target, kwargs in sends:
-            before = _snapshot()
-            failure = _send(client, target, token, kwargs)
-            if failure:
-                failures.append(f"POST {target[:90]} ({rule.endpoint}) with {what}: {failure}")
-            if _snapshot() != before:
-                _restore(before)
+    with Rows() as rows:
+        for rule in rules:
+            url = _url(rule, ids)
+            sends = [(what, url, kwargs) for what, kwargs in bodies]
+            sends.append(("20-digit ids", _url(rule, _huge_ids(rule, ids)), {"data": PAYLOAD}))
+            for what, target, kwargs in sends:
+                failure = _send(client, target, token, kwargs)
+                if failure:
+                    failures.append(f"POST {target[:90]} ({rule.endpoint}) with {what}: {failure}")
+                if rows.changed():
+                    rows.put_back()
     assert not failures, "\n".join(failures)
 
 

@@ -28,9 +28,8 @@ def _sent(client, method: str, url: str, **kwargs) -> list[tuple[int, bool, str]
     return [s for s in sent if "abr_uploads" not in s[2]]  # the results uploader's own thread
 
 
+@pytest.mark.database("postgresql")  # autocommit polls are PostgreSQL's
 def test_a_players_poll_runs_outside_a_transaction_and_the_next_write_inside_one(app, make_user, make_tournament):
-    if db.engine.dialect.name != "postgresql":
-        pytest.skip("autocommit polls are PostgreSQL's (set TEST_DATABASE_URL)")
     t = make_tournament(make_user())
     a, b = add_players(t, ["Ann", "Ben"])
     match_id = add_round(t, 1, [(a, b, None)]).matches[0].id
@@ -47,6 +46,7 @@ def test_a_players_poll_runs_outside_a_transaction_and_the_next_write_inside_one
     assert page and not any(autocommit for _, autocommit, _ in page)
 
 
+@pytest.mark.both_backends
 def test_polls_answer_the_same_on_every_database(app, make_user, make_tournament):
     """The mark changes how statements are sent, not what the poll reads: a report shows on the next check."""
     t = make_tournament(make_user())
