@@ -9,23 +9,25 @@ from app.extensions import db
 from app.models import Player, Tournament
 from app.services.swiss import seat_lookup
 from app.web import page_cache, seat_answers
-from tests.services.swiss.test_seat_lookup import _event, _truth
+from tests.services.swiss.test_seat_lookup import NAMES, _event, _truth
 from tests.web.views.test_rounds import report_all
 
 
 @pytest.fixture(autouse=True)
-def nothing_made_ahead():
+def nothing_made_ahead(monkeypatch):
     seat_answers.forget()
+    monkeypatch.setattr(seat_answers, "AHEAD_SEATS", 1)  # these five players' round is made ahead as a hall's
     yield
     seat_answers.forget()
 
 
 def _files(t) -> list[bool]:
-    """Whether each bucket's answer of round 1, at the event's version now, is in the shared folder."""
+    """Whether each seated bucket's answer of round 1, at the event's version now, is in the shared folder."""
     db.session.expire_all()
     t = db.session.get(Tournament, t.id)
+    seated = {bucket(pid) for pid in db.session.scalars(sa.select(Player.id).where(Player.tournament_id == t.id))}
     return [(page_cache.folder() / f"{page_cache.key_of(t, f'api-seats-1-{b}')[1]}.page").exists()
-            for b in range(BUCKETS)]
+            for b in range(BUCKETS) if b in seated]
 
 
 def _served(app, t) -> dict:
@@ -55,7 +57,7 @@ def test_the_status_naming_a_published_round_makes_its_answers_before_any_phone_
     assert client.post(f"/tournaments/{t.id}/rounds/1/publish").status_code == 303
     assert not any(_files(t))  # the publish itself does no more than before
     assert app.test_client().get(f"/t/{t.slug}/status.json").get_json()["round"] == 1
-    assert all(_files(t))  # every bucket's, empty ones too (a bucket's phones all ask, whoever is in it)
+    assert all(_files(t))  # every bucket a player sits in (a phone asks for its own player's)
     truth = _truth(t)
     _no_round_read(monkeypatch)  # another worker: only the shared folder
     assert _served(app, t) == truth
@@ -93,3 +95,12 @@ def test_a_status_whose_answers_cannot_be_made_still_answers(app, make_user, mak
     assert r.status_code == 200 and r.get_json()["round"] == 1
     monkeypatch.undo()
     assert _served(app, t) == _truth(t)  # made on the phones' asks, as before
+
+
+def test_a_small_round_is_left_to_its_phones_asks(app, make_user, make_tournament, login, monkeypatch):
+    monkeypatch.setattr(seat_answers, "AHEAD_SEATS", len(NAMES) + 1)  # 64 files an event would crowd the folder
+    client, t = _event(make_user, make_tournament, login)
+    assert client.post(f"/tournaments/{t.id}/rounds/1/publish").status_code == 303
+    assert app.test_client().get(f"/t/{t.slug}/status.json").get_json()["round"] == 1
+    assert not any(_files(t))
+    assert _served(app, t) == _truth(t)

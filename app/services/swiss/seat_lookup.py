@@ -25,10 +25,16 @@ def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
     published round `number`; None when that round is not published (or the bucket does not exist)."""
     if not 0 <= bucket < BUCKETS:
         return None
-    buckets = _ROUNDS.get((t.id, t.slug, t.version, number), lambda: _by_bucket(t, number))
+    buckets = by_bucket(t, number)
     if buckets is None:
         return None
     return {"round": number, "seats": buckets.get(bucket, {})}
+
+
+def by_bucket(t: Tournament, number: int) -> Optional[dict[int, dict]]:
+    """Every seat of published round `number` by bucket (only buckets someone sits in), read once per version of
+    the event in this process; None when it is not published."""
+    return _ROUNDS.get((t.id, t.slug, t.version, number), lambda: _by_bucket(t, number))
 
 
 @dataclass(frozen=True)
