@@ -17,6 +17,7 @@ from typing import Optional
 import sqlalchemy as sa
 
 from ..core.kept import Kept
+from ..core.seat_lookup import BUCKETS
 from ..extensions import db
 from ..models import Tournament
 from ..services.swiss import seat_lookup
@@ -38,13 +39,12 @@ def page(t: Tournament, number: int, bucket: int) -> Optional[page_cache.Page]:
 
 
 def make_all(t: Tournament, number: int) -> None:
-    """The answer of every bucket someone sits in (a phone asks for its own player's), into the shared page cache
-    (read from it when another worker made them first); a round of fewer than AHEAD_SEATS seats is left to its
+    """Every bucket's answer of round `number` into the shared page cache (from one read of the round, or read
+    from the folder when another worker made them first); a round of fewer than AHEAD_SEATS seats is left to its
     phones' asks."""
-    buckets = seat_lookup.by_bucket(t, number)  # one read, kept for the asks' answers too
-    if buckets is None or sum(map(len, buckets.values())) < AHEAD_SEATS:
+    if seat_lookup.seat_count(t, number) < AHEAD_SEATS:
         return
-    for bucket in sorted(buckets):
+    for bucket in range(BUCKETS):
         if page(t, number, bucket) is None:  # not published (withdrawn meanwhile): nothing to make
             return
 

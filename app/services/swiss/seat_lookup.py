@@ -25,16 +25,16 @@ def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
     published round `number`; None when that round is not published (or the bucket does not exist)."""
     if not 0 <= bucket < BUCKETS:
         return None
-    buckets = by_bucket(t, number)
+    buckets = _ROUNDS.get((t.id, t.slug, t.version, number), lambda: _by_bucket(t, number))
     if buckets is None:
         return None
     return {"round": number, "seats": buckets.get(bucket, {})}
 
 
-def by_bucket(t: Tournament, number: int) -> Optional[dict[int, dict]]:
-    """Every seat of published round `number` by bucket (only buckets someone sits in), read once per version of
-    the event in this process; None when it is not published."""
-    return _ROUNDS.get((t.id, t.slug, t.version, number), lambda: _by_bucket(t, number))
+def seat_count(t: Tournament, number: int) -> int:
+    """How many seats published round `number` has (0: not published): one count on the seats' round index."""
+    return db.session.scalar(sa.select(sa.func.count(Seat.id)).join(Round, Round.id == Seat.round_id).where(
+        Round.tournament_id == t.id, Round.number == number, Round.published.is_(True))) or 0
 
 
 @dataclass(frozen=True)
