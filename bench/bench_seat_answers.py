@@ -44,12 +44,13 @@ def main() -> None:
     uri = postgres_url(DB_NAME)
     if uri is None:
         raise SystemExit("PostgreSQL does not answer at 127.0.0.1:5432")
+    pages = tempfile.TemporaryDirectory(prefix="sass-seats-bench-")
     try:
         events, _ = seed(uri, sizes=(args.players,), links_of=1)
         tid, slug = events[args.players]
         pub = Publisher(uri)
         app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": SECRET,
-                          "PAGE_CACHE_DIR": tempfile.mkdtemp(prefix="sass-seats-bench-")})
+                          "PAGE_CACHE_DIR": pages.name})
         status = f"/t/{slug}/status.json"
 
         def asks(buckets) -> None:
@@ -93,6 +94,7 @@ def main() -> None:
         pub.close()
     finally:
         drop_postgres(DB_NAME)
+        pages.cleanup()
 
 
 if __name__ == "__main__":
