@@ -70,6 +70,8 @@ class Flip:
     version_seen: str | None = None  # the pairings' version status.json names then
     pairings_seen: float | None = None  # the pairings page at the new version's address names it
     done: list = field(default_factory=list)  # each phone's seconds from the commit to its new table
+    learned: list = field(default_factory=list)  # each phone's seconds from the commit to its status naming it
+    fetched: list = field(default_factory=list)  # each phone's seconds from then to its bucket's seats answer
     cpu_ns: int = 0  # the app's CPU from the commit until the last phone
     checks: int = 0  # the phones' checks answered meanwhile
     fresh: int = 0  # of them, full answers (200)
@@ -176,6 +178,8 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
         """As static/player_live.js: a publish named, the new table from the round's shared seats answer of this
         player's bucket (through nginx's copy), before the page's own check."""
         nonlocal finished
+        asked = time.monotonic()
+        flip.learned.append(asked - flip.at)
         try:
             async with session.get(f"http://{base}{seats}?v={flip.version_seen}",
                                    headers={"Accept-Encoding": "gzip"}) as r:
@@ -188,6 +192,7 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
             kind = f"seats {type(e).__name__}"
             hall.error_kinds[kind] = hall.error_kinds.get(kind, 0) + 1
             return
+        flip.fetched.append(time.monotonic() - asked)
         if flip.published and finished is not flip and answer["seats"].get(player):
             finished = flip
             flip.done.append(time.monotonic() - flip.at)
@@ -336,6 +341,11 @@ def cpu_since(before: dict, seconds: float) -> str:
     return ", ".join(f"{k} {v:.2f}" for k, v in sorted(used.items(), key=lambda kv: -kv[1]) if v >= 0.01)
 
 
+def _spread(values: list[float]) -> str:
+    return (f"median {statistics.median(values):.2f}, p99 {pct(values, 0.99):.2f}, last {max(values):.2f}"
+            if values else "never")
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -419,6 +429,11 @@ def main() -> None:
                   f"| {_after(flip, flip.pairings_seen)} | {len(flip.done):,} of {args.phones:,} "
                   f"| {statistics.median(done):.1f} | {pct(done, 0.95):.1f} | {pct(done, 0.99):.1f} "
                   f"| {max(done):.1f} | {flip.checks:,} ({flip.fresh:,}) | {flip.cpu_ns / 1e9:.1f} |")
+        for flip in flips:
+            if flip.fetched:
+                print(f"- {'publish' if flip.published else 'withdraw'}: the phones' status polls named it "
+                      f"{_spread(flip.learned)} s after the commit; their bucket's seats answer then took "
+                      f"{_spread(flip.fetched)} s")
         print(f"\nphones' checks answered: {hall.checks:,}; shared seats answers fetched: {hall.seats:,}; "
               f"errors {hall.errors:,} {hall.error_kinds or ''}")
     finally:

@@ -201,6 +201,18 @@ def respond(page: Page, slots: Optional[dict] = None, me_row: Optional[int] = No
     return response
 
 
+def json_text(data) -> str:
+    """The API's JSON bytes: compact, keys sorted, so equal data are equal bytes (and equal ETags)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def json_document(data) -> Optional[tuple[str, dict]]:
+    """A big JSON answer as `get`'s build returns it (None: no such answer, nothing kept)."""
+    if data is None:
+        return None
+    return json_text(data), {"plain": True, "mimetype": "application/json"}
+
+
 # ---------------------------------------------------------------- the store
 
 _memory: "OrderedDict[str, Page]" = OrderedDict()

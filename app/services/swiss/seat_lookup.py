@@ -31,6 +31,12 @@ def answer(t: Tournament, number: int, bucket: int) -> Optional[dict]:
     return {"round": number, "seats": buckets.get(bucket, {})}
 
 
+def seat_count(t: Tournament, number: int) -> int:
+    """How many seats published round `number` has (0: not published): one count on the seats' round index."""
+    return db.session.scalar(sa.select(sa.func.count(Seat.id)).join(Round, Round.id == Seat.round_id).where(
+        Round.tournament_id == t.id, Round.number == number, Round.published.is_(True))) or 0
+
+
 @dataclass(frozen=True)
 class Seated:
     player_id: int

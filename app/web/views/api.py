@@ -7,7 +7,6 @@ changed, so hundreds of phones polling cost little bandwidth. CORS is open: any 
 from __future__ import annotations
 
 import hashlib
-import json
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, request, url_for
@@ -17,12 +16,12 @@ from ...extensions import db
 from ...models import Match, Player, Round, Seat
 from ...services import cut as cut_service
 from ...services import event_stats
-from .. import page_cache, shared_answers
+from .. import page_cache, seat_answers, shared_answers
 from ...services.players import registration
 from ...services.results import participation
 from ...services.results import standings as standings_service
 from ...services import state
-from ...services.swiss import seat_lookup, timer
+from ...services.swiss import timer
 from ...services.check_in import waitlist
 from ...services.schedule import timeline as schedule_timeline
 from ..access import public_tournament, stats_tournament
@@ -38,16 +37,12 @@ def open_cors(response):
 
 def _json(data):
     """The JSON answer with an ETag from its bytes; 304 when the client already has it."""
-    body = _body(data)
+    body = page_cache.json_text(data)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:32])
     response.headers["Cache-Control"] = shared_answers.SHARED  # one answer for every client: a proxy keeps it
     response.vary.add("Accept-Encoding")
     return response.make_conditional(request)
-
-
-def _body(data) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _number(value) -> float:
@@ -116,7 +111,7 @@ def rounds(slug: str):
 @bp.get("/tournaments/<slug>/rounds/<int:number>")
 def pairings(slug: str, number: int):
     t = public_tournament(slug)
-    page = page_cache.get(t, f"api-round-{number}", lambda: _document(_pairings(t, number)))
+    page = page_cache.get(t, f"api-round-{number}", lambda: page_cache.json_document(_pairings(t, number)))
     if page is None:
         abort(404, f"round {number} is not published")
     return _cached(page)
@@ -127,8 +122,7 @@ def seats(slug: str, number: int, bucket: int):
     """One bucket of players' tables in a published round (app/core/seat_lookup.py): what a player's page reads
     its new table from at a publish, from the proxy's copy, before its own check."""
     t = public_tournament(slug)
-    page = page_cache.get(t, f"api-seats-{number}-{bucket}",
-                          lambda: _document(seat_lookup.answer(t, number, bucket)))
+    page = seat_answers.page(t, number, bucket)
     if page is None:
         abort(404, f"round {number} is not published")
     return _cached(page)
@@ -168,7 +162,7 @@ def _pairings(t, number: int):
 @bp.get("/tournaments/<slug>/standings")
 def standings(slug: str):
     t = public_tournament(slug)
-    return _cached(page_cache.get(t, "api-standings", lambda: _document(_standings(t))))
+    return _cached(page_cache.get(t, "api-standings", lambda: page_cache.json_document(_standings(t))))
 
 
 def _standings(t):
@@ -193,7 +187,7 @@ def stats(slug: str):
     """The event statistics page's numbers (docs/api.md), under the page's rule: public once the swiss is over,
     for the event's staff before (then never kept by a shared cache)."""
     t, public = stats_tournament(slug)
-    page = page_cache.get(t, "api-stats", lambda: _document(_stats(t)))
+    page = page_cache.get(t, "api-stats", lambda: page_cache.json_document(_stats(t)))
     return page_cache.respond(page, cache_control=shared_answers.SHARED if public
                               else "private, no-cache")
 
@@ -221,13 +215,6 @@ def _stats(t):
     return {"format": t.format, "netrunner": built.netrunner, "byes": built.byes, "swiss": part(built.swiss),
             "cut": part(built.cut),
             "side_balance": [{"difference": d, "players": n} for d, n in built.side_balance]}
-
-
-def _document(data):
-    """The shared bytes of a big answer (services/page_cache.py): built once per tournament version."""
-    if data is None:
-        return None
-    return _body(data), {"plain": True, "mimetype": "application/json"}
 
 
 def _cached(page):

@@ -23,7 +23,7 @@ from ...services.swiss import rounds as service
 from ...services.results import standings as standings_service
 from ...services.swiss import timer
 from ...services.status import poll
-from .. import player_session, shared_answers, template_helpers
+from .. import player_session, seat_answers, shared_answers, template_helpers
 from ..access import public_tournament
 from ..read_only import read_only
 from ..home import render_home
@@ -216,6 +216,7 @@ def status(slug: str):
     data = poll(slug)
     if data is None:
         abort(404)
+    seat_answers.ready(slug, data)  # a newly named round's seats answers made before the hall hears of it
     body = json.dumps(data, separators=(",", ":"), sort_keys=True)
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:24])

@@ -42,7 +42,9 @@ def _truth(t) -> dict:
 def test_each_player_is_in_exactly_their_bucket_with_their_table(app, make_user, make_tournament, login):
     client, t = _event(make_user, make_tournament, login)
     assert seat_lookup.answer(t, 1, 0) is None  # not published yet: nobody may read it
+    assert seat_lookup.seat_count(t, 1) == 0
     assert client.post(f"/tournaments/{t.id}/rounds/1/publish").status_code == 303
+    assert seat_lookup.seat_count(t, 1) == len(NAMES) and seat_lookup.seat_count(t, 2) == 0  # a bye is one seat
     truth, seen = _truth(t), {}
     for b in range(BUCKETS):
         for pid, seat in seat_lookup.answer(t, 1, b)["seats"].items():
