@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from ...core.pairing.history import gc_paused
 from ...core.kept import Kept
 from ...core.series import EventResult, Invitation, invitations
-from ...core.series import standings as rank
+from ...core.series.standings import Earlier, ranked as rank_from
 from ...extensions import db
 from ...models import Series, SeriesEvent, Tournament, utcnow
 from .. import cut as cut_service
@@ -155,6 +155,8 @@ def forget_cached() -> None:
     """Empty the tables and placings kept (benchmarks measure a cold build)."""
     _TABLES.clear()
     _PLACINGS.clear()
+    _RESULTS.clear()
+    _EARLIER.clear()
     forget_grouping()
 
 
@@ -176,27 +178,59 @@ def _build(series: Series) -> Table:
         multiplier = tiers.get(row.tier.casefold(), Fraction(1)) if row.tier else Fraction(1)
         columns.append(EventColumn(t.id, row.id, t.slug, t.name, t.date, row.tier, multiplier, placed.field,
                                    placed.started, placed.finished))
-        order = sorted(placed.places, key=placed.places.__getitem__)
-        for pid in order:
-            results.setdefault(key_of[pid], []).append(
-                (pid, EventResult(t.id, placed.places[pid], placed.field, multiplier)))
-        if placed.finished and order:
-            event_orders.append((t.id, [key_of[pid] for pid in order]))
+        placed_results = _event_results(t, placed, multiplier)
+        for pid, result in placed_results:
+            results.setdefault(key_of[pid], []).append((pid, result))
+        if placed.finished and placed_results:
+            event_orders.append((t.id, [key_of[pid] for pid, _ in placed_results]))
     names = {k: roster.name(k) for k in results}
-    rows = rank(rules, {k: [r for _pid, r in v] for k, v in results.items()},
-                {k: names[k].casefold() for k in names})
+    earlier = _EARLIER.find(series.id)
+    rows, ranking = rank_from(rules, {k: tuple(r for _pid, r in v) for k, v in results.items()},
+                              {k: names[k].casefold() for k in names}, earlier.ranking if earlier else None)
     notes = decisions(series, roster)
     invited = invitations([r.player for r in rows], series.invite_top,
                           event_orders if series.invite_winners else (),
                           holds={k for k, d in notes.items() if d.holds_invitation},
                           declined={k for k, d in notes.items() if d.declined})
     by_player = {i.player: i for i in invited}
-    lines = []
+    kept_lines = earlier.lines if earlier else {}
+    lines, made = [], {}
     for r in rows:
-        entries = [pid for pid, _ in results[r.player]]
-        lines.append(Line(r.rank, r.player, names[r.player], roster.account(r.player), r.total, r.all_results,
-                          r.events, r.wins,
-                          tuple(Result(s.event, pid, s.placing, s.points, s.counted)
-                                for pid, s in zip(entries, r.scores, strict=True)),
-                          by_player.get(r.player)))
+        entries = tuple(pid for pid, _ in results[r.player])
+        name, account, invitation = names[r.player], roster.account(r.player), by_player.get(r.player)
+        hit = kept_lines.get(r.player)
+        if hit is not None and hit[0] is r and hit[1] == entries and (hit[2].name, hit[2].account,
+                                                                          hit[2].invitation) == (name, account,
+                                                                                                 invitation):
+            line = hit[2]  # the same row as before, the same object: the pages' rows drawn before still hold
+        else:
+            line = Line(r.rank, r.player, name, account, r.total, r.all_results, r.events, r.wins,
+                        tuple(Result(s.event, pid, s.placing, s.points, s.counted)
+                              for pid, s in zip(entries, r.scores, strict=True)),
+                        invitation)
+        made[r.player] = (r, entries, line)
+        lines.append(line)
+    _EARLIER.keep(series.id, _Earlier(ranking, made))
     return Table(columns, lines, invited, roster)
+
+
+def _event_results(t: Tournament, placed: Placings, multiplier: Fraction) -> tuple:
+    """An event's (entry, EventResult) in placing order, the same objects while the event and its tier are unchanged
+    (the ranking then knows its unchanged players at a glance)."""
+    return _RESULTS.get((t.id, t.slug, t.version, utcnow().date(), multiplier), lambda: tuple(
+        (pid, EventResult(t.id, placed.places[pid], placed.field, multiplier))
+        for pid in sorted(placed.places, key=placed.places.__getitem__)))
+
+
+_RESULTS: Kept[tuple] = Kept(4096)
+
+
+@dataclass(frozen=True)
+class _Earlier:
+    """A series' last standings worked out in this worker, for the next: the core's ranking, and each player's
+    (ranked row, entries, Line)."""
+    ranking: Earlier
+    lines: dict
+
+
+_EARLIER: Kept[_Earlier] = Kept(16)  # by series id; read only once made (threads may share one)
