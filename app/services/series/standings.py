@@ -170,7 +170,7 @@ def _build(series: Series) -> Table:
     tiers = {name.casefold(): m for name, m in manage.tiers(series).items()}
     roster = load_roster(series)
     key_of = roster.people.key_of
-    columns, results = [], {}
+    columns, results, entries_of = [], {}, {}  # series player -> their EventResults, and the entries they are of
     event_orders = []
     for row in manage.events(series):
         t = row.tournament
@@ -180,12 +180,17 @@ def _build(series: Series) -> Table:
                                    placed.started, placed.finished))
         placed_results = _event_results(t, placed, multiplier)
         for pid, result in placed_results:
-            results.setdefault(key_of[pid], []).append((pid, result))
+            key = key_of[pid]
+            if key in results:
+                results[key].append(result)
+                entries_of[key].append(pid)
+            else:
+                results[key], entries_of[key] = [result], [pid]
         if placed.finished and placed_results:
             event_orders.append((t.id, [key_of[pid] for pid, _ in placed_results]))
     names = {k: roster.name(k) for k in results}
     earlier = _EARLIER.find(series.id)
-    rows, ranking = rank_from(rules, {k: tuple(r for _pid, r in v) for k, v in results.items()},
+    rows, ranking = rank_from(rules, {k: tuple(v) for k, v in results.items()},
                               {k: names[k].casefold() for k in names}, earlier.ranking if earlier else None)
     notes = decisions(series, roster)
     invited = invitations([r.player for r in rows], series.invite_top,
@@ -196,7 +201,7 @@ def _build(series: Series) -> Table:
     kept_lines = earlier.lines if earlier else {}
     lines, made = [], {}
     for r in rows:
-        entries = tuple(pid for pid, _ in results[r.player])
+        entries = tuple(entries_of[r.player])
         name, account, invitation = names[r.player], roster.account(r.player), by_player.get(r.player)
         hit = kept_lines.get(r.player)
         if hit is not None and hit[0] is r and hit[1] == entries and (hit[2].name, hit[2].account,
