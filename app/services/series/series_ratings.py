@@ -31,8 +31,8 @@ _AFTER: Kept[core.Ratings] = Kept(48)
 
 
 def current(series: Series, table: Table) -> core.Ratings:
-    """Every series player's rating after all of the series' games so far."""
-    return _RATINGS.get(versions(series), lambda: rate(series, table.roster))
+    """Every series player's rating after all of the series' games so far, kept by the versions `table` was built at."""
+    return _RATINGS.get(table.versions or versions(series), lambda: rate(series, table.roster))
 
 
 def rate(series: Series, roster: Roster) -> core.Ratings:

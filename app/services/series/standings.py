@@ -111,6 +111,7 @@ class Table:
     lines: list  # of Line, ranked
     invitations: list  # of Invitation
     roster: Roster
+    versions: tuple = ()  # versions(series) it was built at (what the series' ratings are kept by)
 
     def column(self, row_id: int) -> Optional[EventColumn]:
         return next((e for e in self.events if e.row_id == row_id), None)
@@ -140,15 +141,18 @@ def edition(series: Series) -> tuple:
     return versions(series), utcnow().date()
 
 
-def edition_name(series: Series) -> str:
-    """edition(series) as a short name of [0-9a-f] (what the shared pages are kept by, app/web/page_cache.py)."""
-    return hashlib.blake2b(repr(edition(series)).encode(), digest_size=10).hexdigest()
+def edition_name(series: Series, named: Optional[tuple] = None) -> str:
+    """edition(series) (or `named`, read just before) as a short name of [0-9a-f] (what the shared pages are kept by,
+    app/web/page_cache.py)."""
+    return hashlib.blake2b(repr(named or edition(series)).encode(), digest_size=10).hexdigest()
 
 
-def table(series: Series) -> Table:
+def table(series: Series, named: Optional[tuple] = None) -> Table:
     """The standings, built once per edition(series): a result in one event works out that event's placings
-    again (the others' are kept by their versions) and the series' arithmetic, not every event's standings."""
-    return _TABLES.get(edition(series), lambda: build(series))
+    again (the others' are kept by their versions) and the series' arithmetic, not every event's standings.
+    `named`: edition(series), read just before (a page asks it once)."""
+    named = named or edition(series)
+    return _TABLES.get(named, lambda: build(series, named[0]))
 
 
 def forget_cached() -> None:
@@ -160,12 +164,12 @@ def forget_cached() -> None:
     forget_grouping()
 
 
-def build(series: Series) -> Table:
+def build(series: Series, at: Optional[tuple] = None) -> Table:
     with gc_paused():  # thousands of small rows, all kept: a collection pass would find nothing
-        return _build(series)
+        return _build(series, at if at is not None else versions(series))
 
 
-def _build(series: Series) -> Table:
+def _build(series: Series, at: tuple) -> Table:
     rules = manage.rules(series)
     tiers = {name.casefold(): m for name, m in manage.tiers(series).items()}
     roster = load_roster(series)
@@ -216,7 +220,7 @@ def _build(series: Series) -> Table:
         made[r.player] = (r, entries, line)
         lines.append(line)
     _EARLIER.keep(series.id, _Earlier(ranking, made))
-    return Table(columns, lines, invited, roster)
+    return Table(columns, lines, invited, roster, at)
 
 
 def _event_results(t: Tournament, placed: Placings, multiplier: Fraction) -> tuple:
