@@ -1,6 +1,7 @@
 """A series' standings across its events: each event's final placings (the existing standings and cut services say
 them), the core's points and ranks, invitations; cached by the series' version and its events' versions, as the
-public pages are."""
+public pages are. After a result the ranking starts from the last one this worker worked out: a player whose
+results are unchanged keeps their row (and their Line, whose drawn row app/web/series_rows.py keeps)."""
 from __future__ import annotations
 
 import hashlib
@@ -231,7 +232,7 @@ def _event_results(t: Tournament, placed: Placings, multiplier: Fraction) -> tup
         for pid in sorted(placed.places, key=placed.places.__getitem__)))
 
 
-_RESULTS: Kept[tuple] = Kept(4096)
+_RESULTS: Kept[tuple] = Kept(1024)  # about 25 KB an event of 100: the 50 events of 20 such series
 
 
 @dataclass(frozen=True)
