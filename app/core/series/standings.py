@@ -92,7 +92,7 @@ def ranked(rules: Rules, results: Mapping[Hashable, Sequence[EventResult]],
     if (scale, longest) != (earlier.scale, earlier.longest):  # every sort key changes
         fresh, kept = set(given), {}
     whole_of = {key: f.numerator * (scale // f.denominator) for key, f in worth.items()}
-    players = {}
+    players: dict[Hashable, tuple] = {}
     for player in fresh:
         mine = given[player]
         keys = [(r.placing, r.field, r.multiplier) for r in mine]
