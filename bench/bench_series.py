@@ -17,7 +17,8 @@ all in one series (best 10 results, scaled by field, two tiers), and prints the 
    result in one event (the worker that builds it), the same page in another worker after that result (no page,
    table nor ratings of that edition in its memory; its other events' placings kept), and the managers' players
    page after one result (its first page), with that page's size; and the series' ratings alone after a result in
-   the last event, rated on from the ratings kept before it, and rated from the first game (nothing kept).
+   the last event, rated on from the ratings kept before it, and rated from the first game (nothing kept); and
+   the public and managers' players pages after a result that moves the last event's placings (6b's changes none).
 
 SQLite in a temporary folder. The goal (issue 34): the standings of 50 events x 100 players in <= 1 s of CPU.
 """
@@ -125,7 +126,7 @@ def measure(fn, runs: int) -> tuple[float, float, float, float]:
 
 
 def forget_pages(folder: str) -> None:
-    """No page built anywhere: this worker's memory and the shared folder's files."""
+    """No page built anywhere: this worker's memory (pages, drawn standings rows) and the shared folder's files."""
     try:
         from app.web import page_cache
     except ImportError:
@@ -133,6 +134,11 @@ def forget_pages(folder: str) -> None:
     page_cache.clear_memory()
     for path in Path(folder).glob("*.page"):
         path.unlink()
+    try:
+        from app.web import series_rows
+    except ImportError:  # a tree before it (a before-and-after run)
+        return
+    series_rows.forget_cached()
 
 
 def cold(fn, folder: str = ""):
@@ -226,6 +232,28 @@ def main(argv=None) -> None:
             rated = measure_inner(rated_after_result, args.runs)
             series_ratings.forget_cached()
             rated_scratch = measure_inner(lambda: (series_ratings.forget_cached(), rated_after_result())[1], args.runs)
+
+            def flip_result():
+                """A result changed in the last event's last round: its two players' points swap, so the event's
+                placings move, and with them series points and ranks (row 6b's result changes no placing)."""
+                m = db.session.scalars(sa.select(Match).join(Round, Round.id == Match.round_id).where(
+                    Round.tournament_id == last, Round.number == args.rounds, Match.result != "tie")
+                    .order_by(Match.id)).first()
+                m.result = {"corp": "runner", "runner": "corp"}[m.result]
+                for seat in db.session.scalars(sa.select(Seat).filter_by(match_id=m.id)):
+                    seat.points = POINTS[m.result][seat.position - 1]
+                db.session.commit()
+                db.session.expire_all()
+
+            def flipped_then(who, path):
+                def run():
+                    flip_result()
+                    c = time.process_time()
+                    assert who.get(path).status_code == 200
+                    return time.process_time() - c
+                return run
+
+            public_flipped = measure_inner(flipped_then(client, f"/s/{slug}"), args.runs)
             staff = app.test_client()
             assert staff.post("/login", data={"email": "bench@example.com", "password": "bench password"}
                               ).status_code in (302, 303)
@@ -234,6 +262,7 @@ def main(argv=None) -> None:
             players_size = len(players_html.data)
             staff_result = measure(lambda: (touch(db.session, [last]), db.session.commit(),
                                             staff.get(f"/series/{sid}/players")), args.runs)
+            staff_flipped = measure_inner(flipped_then(staff, f"/series/{sid}/players"), args.runs)
         print(f"{args.events} events x {args.players} players (a club of {args.pool}, a third on NetrunnerDB), "
               f"{args.rounds} rounds, a top-8 cut in every fifth; {len(table.lines)} series players, "
               f"{suggestions} name suggestions, {games} games; seeded in {seeded:.0f} s\n")
@@ -255,7 +284,10 @@ def main(argv=None) -> None:
                               ("6c. public page after that result, in another worker", public_other),
                               ("6d. managers' players page after a result (first page)", staff_result[2:]),
                               ("6e. the series' ratings after a result in the last event (the table built)", rated),
-                              ("6f. the same, rated from the first game (nothing kept)", rated_scratch)):
+                              ("6f. the same, rated from the first game (nothing kept)", rated_scratch),
+                              ("6g. public page after a changed result in the last event (its placings move)",
+                               public_flipped),
+                              ("6h. managers' players page after such a result (first page)", staff_flipped)):
             print(f"| {name} | {figures[0]:.0f} | {figures[1]:.0f} |")
         print(f"\nThe managers' players page (first page): {players_size / 1e6:.2f} MB of HTML")
     finally:

@@ -274,13 +274,14 @@ def _glicko2(state: Ratings, games: Sequence[Game]) -> Ratings:
     for p in by:
         before.setdefault(p, fresh)
     vol = dict(state.volatility)
-    mu = {p: (r.mu - scale.mu) / GLICKO_Q for p, r in before.items()}
-    phi = {p: r.sigma / GLICKO_Q for p, r in before.items()}
+    mu = {p: (before[p].mu - scale.mu) / GLICKO_Q for p in by}  # those who played (opponents too)
+    phi = {p: before[p].sigma / GLICKO_Q for p in by}
     out = {}
     for p, r in before.items():
         s0 = vol.get(p, GLICKO_VOLATILITY)
-        if p not in by:
-            out[p] = Rating(r.mu, min(GLICKO_Q * math.sqrt(phi[p] ** 2 + s0 ** 2), scale.sigma), r.games, r.start)
+        if p not in by:  # only their uncertainty grows
+            out[p] = Rating(r.mu, min(GLICKO_Q * math.sqrt((r.sigma / GLICKO_Q) ** 2 + s0 ** 2), scale.sigma),
+                            r.games, r.start)
             continue
         inv_v, delta = [], []
         for q, s, side in by[p]:

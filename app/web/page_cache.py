@@ -67,14 +67,22 @@ def _deflate(data: bytes, level: int = 6) -> bytes:
     return packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
 
 
-@dataclass
 class Piece:
-    raw: bytes
-    packed: bytes
+    """Shared bytes, deflated when a response first asks for gzip (a staff page's body never is: built_pages)."""
+    __slots__ = ("raw", "_packed")
+
+    def __init__(self, raw: bytes):
+        self.raw, self._packed = raw, None
 
     @classmethod
     def of(cls, raw: bytes) -> "Piece":
-        return cls(raw, _deflate(raw))
+        return cls(raw)
+
+    @property
+    def packed(self) -> bytes:
+        if self._packed is None:  # two threads may both deflate it: the same bytes
+            self._packed = _deflate(self.raw)
+        return self._packed
 
 
 @dataclass
@@ -118,8 +126,9 @@ class Page:
             elif piece:
                 self.parts.append(Piece.of(piece.encode()))
         self.digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-        self.size = sum(len(p.raw) + len(p.packed) for p in self.parts if isinstance(p, Piece)) + \
-            (sum(2 * len(c.raw) + len(c.packed) for c in self.rows.chunks) if self.rows else 0)
+        # what it may hold in memory: its bytes and their deflated copy (at most as long, HTML far shorter)
+        self.size = sum(2 * len(p.raw) for p in self.parts if isinstance(p, Piece)) + \
+            (sum(3 * len(c.raw) for c in self.rows.chunks) if self.rows else 0)
 
     def hits(self, query_key: str) -> int:
         return sum(1 for k in self.rows.keys if query_key in k) if self.rows else 0

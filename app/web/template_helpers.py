@@ -20,7 +20,7 @@ from ..services import event_stats, judge_calls, next_step
 from ..services.event_files import nrtm_export
 from ..services.players import player_links, player_page, registration, states
 from ..services.swiss import timer
-from . import access, player_session
+from . import access, player_session, series_rows
 from .forms import nrdb_decks as nrdb_decks_form
 
 # The lengths of the inputs a template writes by hand (a form's field renders its own, from its Length
@@ -46,6 +46,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(is_loopback, "is_loopback")
     app.add_template_global(event_stats.public, "stats_public")  # the event pages link the statistics once public
     app.add_template_global(LIMITS, "limits")  # the hand-written inputs' maxlength
+    app.add_template_global(series_rows.rows, "series_rows")  # the series standings, each row drawn once
     app.context_processor(page_context)
 
 

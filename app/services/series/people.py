@@ -34,6 +34,8 @@ class Roster:
     entries: dict  # entry id -> EntryFacts
     chosen: dict = field(default_factory=dict)  # series player key -> the public name the TO chose
     named: dict = field(default_factory=dict)  # series player key -> name(key) but for the TO's choice, as kept
+    event_keys: dict = field(default_factory=dict)  # event id -> its entries' series player keys, by entry id
+    accounts: Optional[dict] = None  # series player key -> account(key), as kept (None: worked out per call)
 
     def name(self, key: str) -> str:
         """A series player's public name (docs/domain.md 14.4): the TO's choice, else their NetrunnerDB username,
@@ -62,6 +64,8 @@ class Roster:
         return sorted(counts, key=lambda n: (-counts[n], names.index(n)))
 
     def account(self, key: str) -> Optional[str]:
+        if self.accounts is not None:
+            return self.accounts.get(key)
         for pid in self.people.members.get(key, ()):
             if self.entries[pid].account:
                 return self.entries[pid].account
@@ -71,7 +75,7 @@ class Roster:
 def roster(series: Series, suggest: bool = False) -> Roster:
     """Every entry of the series' events grouped into series players, in three queries; with the suggested matches
     when `suggest` (the managers' pages: the standings need none)."""
-    rows = db.session.execute(
+    rows = db.session.connection().execute(  # Core: no ORM row processing for 5,000 entries
         sa.select(Player.id, Player.tournament_id, Player.name, Player.name_key, Player.nrdb_account_id,
                   NrdbAccount.username)
         .join(SeriesEvent, SeriesEvent.tournament_id == Player.tournament_id)
@@ -84,21 +88,22 @@ def roster(series: Series, suggest: bool = False) -> Roster:
         .where(SeriesLink.series_id == series.id).order_by(SeriesLink.id))]
     rejections = db.session.execute(sa.select(SeriesRejection.player_id, SeriesRejection.target)
                                     .where(SeriesRejection.series_id == series.id)).all()
-    rows = tuple(tuple(r) for r in rows)
-    people, facts, own_names = _RESOLVED.get(
+    rows = tuple(map(tuple, rows))  # plain tuples: hashed and compared in C
+    people, facts, own_names, event_keys, accounts = _RESOLVED.get(
         (rows, tuple(links), tuple(sorted(tuple(r) for r in rejections)), suggest, bool(series.link_identical)),
         lambda: _resolve(rows, links, rejections, suggest, series.link_identical))
     named = dict(db.session.execute(sa.select(SeriesPlayer.key, SeriesPlayer.name)
                                     .where(SeriesPlayer.series_id == series.id, SeriesPlayer.name != "")).all())
     chosen = {}
-    for key, answers in people.keys.items():  # a name chosen under any of the player's keys (the oldest first)
-        found = [named[k] for k in sorted(answers) if k in named]
-        if found:
-            chosen[key] = found[0]
-    return Roster(people, facts, chosen, own_names)
+    if named:
+        for key, answers in people.keys.items():  # a name chosen under any of the player's keys (the first by key)
+            found = answers & named.keys()
+            if found:
+                chosen[key] = named[min(found)]
+    return Roster(people, facts, chosen, own_names, event_keys, accounts)
 
 
-def _resolve(rows, links, rejections, suggest: bool, identical: bool) -> tuple[People, dict, dict]:
+def _resolve(rows, links, rejections, suggest: bool, identical: bool) -> tuple[People, dict, dict, dict, dict]:
     entries = [Entry(pid, tid, key, account) for pid, tid, _name, key, account, _user in rows]
     people = resolve(entries, links, [tuple(r) for r in rejections], suggest, identical=identical)
     # members in the events' order (oldest first), not by id
@@ -107,7 +112,12 @@ def _resolve(rows, links, rejections, suggest: bool, identical: bool) -> tuple[P
         ids.sort(key=order.__getitem__)
     facts = {pid: EntryFacts(pid, tid, name, user) for pid, tid, name, _key, _account, user in rows}
     plain = Roster(people, facts)
-    return people, facts, {key: plain.own_name(key) for key in people.members}
+    event_keys: dict = {}
+    for pid, tid, *_ in sorted(rows):
+        event_keys.setdefault(tid, []).append(people.key_of[pid])
+    accounts = {key: found for key in people.members if (found := plain.account(key))}
+    return people, facts, {key: plain.own_name(key) for key in people.members}, \
+        {tid: tuple(keys) for tid, keys in event_keys.items()}, accounts
 
 
 # Who the players are, kept by everything it is worked out from (the entries as read, the links, the rejections, the

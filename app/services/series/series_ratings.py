@@ -31,8 +31,8 @@ _AFTER: Kept[core.Ratings] = Kept(48)
 
 
 def current(series: Series, table: Table) -> core.Ratings:
-    """Every series player's rating after all of the series' games so far."""
-    return _RATINGS.get(versions(series), lambda: rate(series, table.roster))
+    """Every series player's rating after all of the series' games so far, kept by the versions `table` was built at."""
+    return _RATINGS.get(table.versions or versions(series), lambda: rate(series, table.roster))
 
 
 def rate(series: Series, roster: Roster) -> core.Ratings:
@@ -55,14 +55,10 @@ def _names(series: Series, events: list[Tournament], roster: Roster) -> list[byt
     """For each event, a name of everything the ratings after it depend on: the series, the model, and every event
     up to it (its id, slug and version, which any result bumps, and its entries' series player keys, which a new
     link may change)."""
-    entries: dict = {}
-    for pid, facts in roster.entries.items():
-        entries.setdefault(facts.tournament_id, []).append(pid)
-    key_of = roster.people.key_of
     name = repr((series.id, core.DEFAULT_MODEL.value)).encode()
     out = []
     for t in events:
-        keys = [key_of[pid] for pid in sorted(entries.get(t.id, ()))]
+        keys = list(roster.event_keys.get(t.id, ()))
         name = hashlib.blake2b(name + repr((t.id, t.slug, t.version, keys)).encode(), digest_size=16).digest()
         out.append(name)
     return out

@@ -1,6 +1,7 @@
 """A series' standings across its events: each event's final placings (the existing standings and cut services say
 them), the core's points and ranks, invitations; cached by the series' version and its events' versions, as the
-public pages are."""
+public pages are. After a result the ranking starts from the last one this worker worked out: a player whose
+results are unchanged keeps their row (and their Line, whose drawn row app/web/series_rows.py keeps)."""
 from __future__ import annotations
 
 import hashlib
@@ -14,7 +15,7 @@ import sqlalchemy as sa
 from ...core.pairing.history import gc_paused
 from ...core.kept import Kept
 from ...core.series import EventResult, Invitation, invitations
-from ...core.series import standings as rank
+from ...core.series.standings import Earlier, ranked as rank_from
 from ...extensions import db
 from ...models import Series, SeriesEvent, Tournament, utcnow
 from .. import cut as cut_service
@@ -111,6 +112,7 @@ class Table:
     lines: list  # of Line, ranked
     invitations: list  # of Invitation
     roster: Roster
+    versions: tuple = ()  # versions(series) it was built at (what the series' ratings are kept by)
 
     def column(self, row_id: int) -> Optional[EventColumn]:
         return next((e for e in self.events if e.row_id == row_id), None)
@@ -140,35 +142,40 @@ def edition(series: Series) -> tuple:
     return versions(series), utcnow().date()
 
 
-def edition_name(series: Series) -> str:
-    """edition(series) as a short name of [0-9a-f] (what the shared pages are kept by, app/web/page_cache.py)."""
-    return hashlib.blake2b(repr(edition(series)).encode(), digest_size=10).hexdigest()
+def edition_name(series: Series, named: Optional[tuple] = None) -> str:
+    """edition(series) (or `named`, read just before) as a short name of [0-9a-f] (what the shared pages are kept by,
+    app/web/page_cache.py)."""
+    return hashlib.blake2b(repr(named or edition(series)).encode(), digest_size=10).hexdigest()
 
 
-def table(series: Series) -> Table:
+def table(series: Series, named: Optional[tuple] = None) -> Table:
     """The standings, built once per edition(series): a result in one event works out that event's placings
-    again (the others' are kept by their versions) and the series' arithmetic, not every event's standings."""
-    return _TABLES.get(edition(series), lambda: build(series))
+    again (the others' are kept by their versions) and the series' arithmetic, not every event's standings.
+    `named`: edition(series), read just before (a page asks it once)."""
+    named = named or edition(series)
+    return _TABLES.get(named, lambda: build(series, named[0]))
 
 
 def forget_cached() -> None:
     """Empty the tables and placings kept (benchmarks measure a cold build)."""
     _TABLES.clear()
     _PLACINGS.clear()
+    _RESULTS.clear()
+    _EARLIER.clear()
     forget_grouping()
 
 
-def build(series: Series) -> Table:
+def build(series: Series, at: Optional[tuple] = None) -> Table:
     with gc_paused():  # thousands of small rows, all kept: a collection pass would find nothing
-        return _build(series)
+        return _build(series, at if at is not None else versions(series))
 
 
-def _build(series: Series) -> Table:
+def _build(series: Series, at: tuple) -> Table:
     rules = manage.rules(series)
     tiers = {name.casefold(): m for name, m in manage.tiers(series).items()}
     roster = load_roster(series)
     key_of = roster.people.key_of
-    columns, results = [], {}
+    columns, results, entries_of = [], {}, {}  # series player -> their EventResults, and the entries they are of
     event_orders = []
     for row in manage.events(series):
         t = row.tournament
@@ -176,27 +183,64 @@ def _build(series: Series) -> Table:
         multiplier = tiers.get(row.tier.casefold(), Fraction(1)) if row.tier else Fraction(1)
         columns.append(EventColumn(t.id, row.id, t.slug, t.name, t.date, row.tier, multiplier, placed.field,
                                    placed.started, placed.finished))
-        order = sorted(placed.places, key=placed.places.__getitem__)
-        for pid in order:
-            results.setdefault(key_of[pid], []).append(
-                (pid, EventResult(t.id, placed.places[pid], placed.field, multiplier)))
-        if placed.finished and order:
-            event_orders.append((t.id, [key_of[pid] for pid in order]))
+        placed_results = _event_results(t, placed, multiplier)
+        for pid, result in placed_results:
+            key = key_of[pid]
+            if key in results:
+                results[key].append(result)
+                entries_of[key].append(pid)
+            else:
+                results[key], entries_of[key] = [result], [pid]
+        if placed.finished and placed_results:
+            event_orders.append((t.id, [key_of[pid] for pid, _ in placed_results]))
     names = {k: roster.name(k) for k in results}
-    rows = rank(rules, {k: [r for _pid, r in v] for k, v in results.items()},
-                {k: names[k].casefold() for k in names})
+    earlier = _EARLIER.find(series.id)
+    rows, ranking = rank_from(rules, {k: tuple(v) for k, v in results.items()},
+                              {k: names[k].casefold() for k in names}, earlier.ranking if earlier else None)
     notes = decisions(series, roster)
     invited = invitations([r.player for r in rows], series.invite_top,
                           event_orders if series.invite_winners else (),
                           holds={k for k, d in notes.items() if d.holds_invitation},
                           declined={k for k, d in notes.items() if d.declined})
     by_player = {i.player: i for i in invited}
-    lines = []
+    kept_lines = earlier.lines if earlier else {}
+    lines, made = [], {}
     for r in rows:
-        entries = [pid for pid, _ in results[r.player]]
-        lines.append(Line(r.rank, r.player, names[r.player], roster.account(r.player), r.total, r.all_results,
-                          r.events, r.wins,
-                          tuple(Result(s.event, pid, s.placing, s.points, s.counted)
-                                for pid, s in zip(entries, r.scores, strict=True)),
-                          by_player.get(r.player)))
-    return Table(columns, lines, invited, roster)
+        entries = tuple(entries_of[r.player])
+        name, account, invitation = names[r.player], roster.account(r.player), by_player.get(r.player)
+        hit = kept_lines.get(r.player)
+        if hit is not None and hit[0] is r and hit[1] == entries and (hit[2].name, hit[2].account,
+                                                                          hit[2].invitation) == (name, account,
+                                                                                                 invitation):
+            line = hit[2]  # the same row as before, the same object: the pages' rows drawn before still hold
+        else:
+            line = Line(r.rank, r.player, name, account, r.total, r.all_results, r.events, r.wins,
+                        tuple(Result(s.event, pid, s.placing, s.points, s.counted)
+                              for pid, s in zip(entries, r.scores, strict=True)),
+                        invitation)
+        made[r.player] = (r, entries, line)
+        lines.append(line)
+    _EARLIER.keep(series.id, _Earlier(ranking, made))
+    return Table(columns, lines, invited, roster, at)
+
+
+def _event_results(t: Tournament, placed: Placings, multiplier: Fraction) -> tuple:
+    """An event's (entry, EventResult) in placing order, the same objects while the event and its tier are unchanged
+    (the ranking then knows its unchanged players at a glance)."""
+    return _RESULTS.get((t.id, t.slug, t.version, utcnow().date(), multiplier), lambda: tuple(
+        (pid, EventResult(t.id, placed.places[pid], placed.field, multiplier))
+        for pid in sorted(placed.places, key=placed.places.__getitem__)))
+
+
+_RESULTS: Kept[tuple] = Kept(1024)  # about 25 KB an event of 100: the 50 events of 20 such series
+
+
+@dataclass(frozen=True)
+class _Earlier:
+    """A series' last standings worked out in this worker, for the next: the core's ranking, and each player's
+    (ranked row, entries, Line)."""
+    ranking: Earlier
+    lines: dict
+
+
+_EARLIER: Kept[_Earlier] = Kept(16)  # by series id; read only once made (threads may share one)

@@ -399,24 +399,25 @@ def remove_staff(series_id: int, series_staff_id: int):
 
 # --- public ----------------------------------------------------------------------------------------------------------
 
-def _pages_of(series) -> page_cache.Owner:
+def _pages_of(series, named=None) -> page_cache.Owner:
     """What the series' shared pages are kept under: a change to the series or to any of its events (a result)
     names a new edition; the other workers read the page the first one built (app/web/page_cache.py)."""
     return page_cache.Owner(f"series{series.id}", hashlib.blake2b(series.slug.encode(), digest_size=4).hexdigest(),
-                            series.created_at, series_standings.edition_name(series))
+                            series.created_at, series_standings.edition_name(series, named))
 
 
 @bp.get("/s/<series_slug>")
 def public(series_slug: str):
     """The standings, built once per edition for every worker; the page around them drawn per request."""
     series = public_series(series_slug)
+    named = series_standings.edition(series)
 
     def build():
-        table = series_standings.table(series)
+        table = series_standings.table(series, named)
         return render_template("series/_public_body.html", series=series, table=table,
                                ratings=series_ratings.shown(series, table)), {}
 
-    return built_pages.respond(_pages_of(series), "standings", build,
+    return built_pages.respond(_pages_of(series, named), "standings", build,
                                lambda body, _meta: render_template("series/public.html", series=series, body=body))
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 from hypothesis import given, settings, strategies as st
 
 from app.core.series import EventResult, Rules, event_points, standings
-from app.core.series.standings import counted
+from app.core.series.standings import counted, ranked
 from tests.core.series.test_points import TABLE
 
 placings = st.lists(st.tuples(st.integers(1, 12), st.integers(12, 40)), min_size=1, max_size=8)
@@ -65,3 +65,24 @@ def test_each_tie_break_decides_in_the_order_chosen():
     assert by("all_results") == ["a", "b"]
     rows = standings(Rules(TABLE, best_n=1, tie_breaks=("event_wins",)), results)
     assert rows[0].rank == rows[1].rank == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from("abcdefgh"), placings, min_size=1),
+       st.dictionaries(st.sampled_from("abcdefghij"), placings), st.sets(st.sampled_from("abcdefgh")),
+       st.permutations(["all_results", "countback", "event_wins", "events_played"]), st.integers(1, 4),
+       st.sampled_from([None, 16]), st.sampled_from([Fraction(1), Fraction(3, 2)]))
+def test_a_ranking_from_an_earlier_one_is_the_ranking_from_nothing(before, changed, gone, tie_breaks, best_n,
+                                                                    reference, multiplier):
+    # a result in one event changes some players' results, adds players and removes others (a re-pair)
+    rules = Rules(TABLE, Fraction(1), best_n, reference, tuple(tie_breaks))
+    as_results = lambda r: [EventResult(i, pl, f, multiplier if i % 2 else Fraction(1))  # noqa: E731
+                            for i, (pl, f) in enumerate(r)]
+    old = {p: as_results(r) for p, r in before.items()}
+    new = {**{p: r for p, r in old.items() if p not in gone}, **{p: as_results(r) for p, r in changed.items()}}
+    names = {p: p.upper() if p in "aeg" else "same" for p in "abcdefghij"}
+    _, earlier = ranked(rules, old, names)
+    assert ranked(rules, new, names, earlier)[0] == standings(rules, new, names)
+    # and again from that one, with nothing changed: the very rows
+    rows, again = ranked(rules, new, names, earlier)
+    assert ranked(rules, new, names, again)[0] == rows
