@@ -36,7 +36,9 @@ season, under both rules, on sass-rating's games.
 """
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
 import statistics
 from fractions import Fraction
@@ -307,9 +309,25 @@ def league(args):
     return rows, extra
 
 
-def run_league(n_seasons: int, pool, names=None) -> None:
+def _league_runs(name, n_seasons, pool, keep):
+    """One pairer's seasons; with `keep` (a folder) a pairer without ratings (sass, the peers: their seasons depend
+    on the pairing code and the seeds alone) is read from, or written to, keep/NAME-N.json, so a run that changes
+    the ratings does not play them again. Delete the folder after changing a pairing rule."""
+    path = os.path.join(keep, f"{name}-{n_seasons}.json") if keep and name not in LEAGUE_RATED else None
+    if path and os.path.exists(path):
+        with open(path) as f:
+            return [(rows, extra) for rows, extra in json.load(f)]
+    out = pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2)
+    if path:
+        os.makedirs(keep, exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(out, f)
+    return out
+
+
+def run_league(n_seasons: int, pool, names=None, keep=None) -> None:
     names = names or LEAGUE_NAMES
-    res = {name: pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2) for name in names}
+    res = {name: _league_runs(name, n_seasons, pool, keep) for name in names}
     print(f"\nChurn league: {LEAGUE} members, a third replaced each quarter of {QUARTER} events (newcomers' skill "
           f"N({NEWCOMER_MEAN}, {NEWCOMER_SD}), +{LEARNING} an event for {LEARNING_EVENTS} events), skills drifting "
           f"{DRIFT} a week, Corp edge 55 %, intentional draws (p {ID_P}) in the last round at the top, "
