@@ -314,9 +314,13 @@ def _league_runs(name, n_seasons, pool, keep):
     on the pairing code and the seeds alone) is read from, or written to, keep/NAME-N.json, so a run that changes
     the ratings does not play them again. Delete the folder after changing a pairing rule."""
     path = os.path.join(keep, f"{name}-{n_seasons}.json") if keep and name not in LEAGUE_RATED else None
-    if path and os.path.exists(path):
-        with open(path) as f:
-            return [(rows, extra) for rows, extra in json.load(f)]
+    if path:  # a run of as many seasons or more: its first n_seasons are these (season s is seeded by s)
+        kept = sorted((int(f[len(name) + 1:-5]), f) for f in (os.listdir(keep) if os.path.isdir(keep) else [])
+                      if f.startswith(f"{name}-") and f[len(name) + 1:-5].isdigit())
+        for n, f in kept:
+            if n >= n_seasons:
+                with open(os.path.join(keep, f)) as fh:
+                    return [(rows, extra) for rows, extra in json.load(fh)[:n_seasons]]
     out = pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2)
     if path:
         os.makedirs(keep, exist_ok=True)

@@ -99,12 +99,12 @@ def fit(games: Iterable[Game], *, start: Optional[Fit] = None, prior_sd: float =
         diag[:n] = np.bincount(i, q, n) + np.bincount(j, q, n) + pv
         diag[n] = pv * new.sum() + 1 / NEWCOMER_SD ** 2
         diag[n + 1] = np.dot(q, s * s) + 1 / EDGE_SD ** 2
-        step = _conjugate_gradients(lambda v: hessian_times(q, v), g, diag)
+        step = _conjugate_gradients(lambda v, q=q: hessian_times(q, v), g, diag)
         largest = np.abs(step).max()
         x += step if largest <= 1 else step / largest  # a long first step is cut: the loss is convex, not quadratic
         if largest < _TOL:
             break
-    return Fit(dict(zip(players, x[:n].tolist())), float(x[n]), float(x[n + 1]))
+    return Fit(dict(zip(players, x[:n].tolist(), strict=True)), float(x[n]), float(x[n + 1]))
 
 
 def _conjugate_gradients(times, b, diag, tol=1e-12, limit=500):

@@ -8,8 +8,8 @@ by it; others may be registered after it. A source, `fn(tournament)`, returns No
 games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this event's
 player ids to their rating keys. `strengths_before` fits those games at once (app/core/rating_fit.py) and gives
 every player of the event an exact integer strength; a player the map leaves out, or one never rated, takes the
-newcomers' learnt mean (0, the founders' mean, until newcomers have played). With no source, or no source that knows the event: None, and the engine
-pairs as without ratings.
+newcomers' learnt mean (0, the founders' mean, until newcomers have played). With no source, or no source that
+knows the event: None, and the engine pairs as without ratings.
 """
 from __future__ import annotations
 
