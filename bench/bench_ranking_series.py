@@ -27,10 +27,11 @@ equal skill wins 55 % of the decided games (logistic of the skill difference + l
 round two players both at or above the 8th best score draw intentionally (1 point each, not a game of skill for
 the ratings) with probability 0.7; 16 weekly events a season of 10 to 36 attendees drawn from the members, the
 recommended number of rounds. Season s is seeded "league:s" (the schedule and skills), its events 20,000 (s + 1)
-+ e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the default model, the current rules: the
-newcomers' learnt prior and the seeding's estimate), sass-rating-mean (the same model with the old rules:
-newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass (no rating); `--pairers`
-chooses others (sass-weng-lin, the peers). Figures on the season's last 8 events, averaged per season first, SE =
++ e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the app's seeding: one joint fit of every earlier
+game, app/core/rating_fit.py), sass (no rating); `--pairers` chooses others: sass-rating-glicko2 (the rule before
+2026-12-08: Glicko-2 with the newcomers' learnt prior and the seeding's estimate), sass-rating-mean (Glicko-2 with
+newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass-weng-lin, the peers.
+`--keep DIR` keeps sass's and the peers' seasons between runs. Figures on the season's last 8 events, averaged per season first, SE =
 sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
 season, under both rules, on sass-rating's games.
 """
@@ -43,6 +44,7 @@ import random
 import statistics
 from fractions import Fraction
 
+from app.core import rating_fit
 from app.core import ratings as R
 from app.core.pairing import Entrant, Format, pair_round
 from app.core.pairing.formats import Side
@@ -192,9 +194,10 @@ DRIFT = 0.08  # every member's skill moves by a normal step of this sd each week
 LEARNING, LEARNING_EVENTS = 0.03, 10  # a newcomer gains this much an event for its first 10 events
 CORP_EDGE = math.log(0.55 / 0.45)  # a Corp of equal skill wins 55 % of its decided games
 ID_P = 0.7  # in the last round, two players both at or above the 8th best score draw intentionally this often
-LEAGUE_RATED = {"sass-rating": (R.DEFAULT_MODEL, True), "sass-rating-mean": (R.DEFAULT_MODEL, False),
-                f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
-LEAGUE_NAMES = ["sass-rating", "sass-rating-mean", "sass"]
+FIT = "fit"  # the app's seeding (app/services/ratings.py): one joint fit of every earlier game (rating_fit.py)
+LEAGUE_RATED = {"sass-rating": (FIT, True), "sass-rating-glicko2": (R.Model.GLICKO2, True),
+                "sass-rating-mean": (R.DEFAULT_MODEL, False), f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
+LEAGUE_NAMES = ["sass-rating", "sass", *PEERS]
 
 
 def league_schedule(seed):
@@ -274,7 +277,7 @@ def league(args):
     events, newcomers = league_schedule(seed)
     rows, extra = [], {}
     model, learnt = LEAGUE_RATED.get(name, (None, True))
-    state = R.Ratings(model, learnt=learnt) if model else None
+    state = R.Ratings(model if model != FIT else R.DEFAULT_MODEL, learnt=learnt) if model else None
     history = []
     for e, (att, skill, rounds, es, club) in enumerate(events):
         measured = e >= LEAGUE_EVENTS - LEAGUE_LAST
@@ -282,7 +285,10 @@ def league(args):
             continue
         if model is not None:
             keys = dict(enumerate(att))
-            strengths = R.strengths(state, keys) if state.ratings else None
+            if model == FIT:
+                strengths = rating_fit.fit(history).strengths(keys) if history else None
+            else:
+                strengths = R.strengths(state, keys) if state.ratings else None
             if measured and state.ratings:
                 extra.setdefault("pre-event", []).append(_spearman(strengths, dict(enumerate(skill))))
             pairer = _rated_sass(strengths)
@@ -306,6 +312,11 @@ def league(args):
                         new = [p for p in members if p in newcomers]
                         extra[f"{m.value}:{lt}:new"] = (math.fsum(rated.estimate(p, v) for p in new) / len(new)
                                                         - rated.club_mean()) if new else 0.0
+                fitted = rating_fit.fit(history)
+                extra["fit"] = _spearman({p: fitted[p] for p in members}, {p: club[p] for p in members})
+                new = [p for p in members if p in newcomers]
+                extra["fit:new"] = (math.fsum(fitted[p] for p in new) / len(new)
+                                    - math.fsum(fitted[p] for p in members) / len(members)) if new else 0.0
     return rows, extra
 
 
@@ -346,7 +357,7 @@ def run_league(n_seasons: int, pool, names=None, keep=None) -> None:
         pre = [v for _, x in out for v in x.get("pre-event", [])]
         print(f"| {name} | {cols[0]:.4f} | {cols[1]:.3f} | {cols[3]:.2f} | "
               f"{statistics.mean(pre) if pre else float('nan'):.4f} |")
-    for first in [n for n in names if n != "sass"]:
+    for first in [n for n in names if n in LEAGUE_RATED]:
         print(f"\n| {first} minus | Spearman (SE) | top-8 (SE) | 2 SE ahead on both |")
         print("|---|---|---|---|")
         for other in names:
@@ -369,3 +380,6 @@ def run_league(n_seasons: int, pool, names=None, keep=None) -> None:
                 b, se_b = _mean_se([x[f"{m.value}:{lt}:new"] for x in extras])
                 rule = "learnt prior + shrink" if lt else "club's mean, mu"
                 print(f"| {m.value}, {rule} | {a:.4f} ({se:.4f}) | {b:+.2f} ({se_b:.2f}) |")
+        a, se = _mean_se([x["fit"] for x in extras])
+        b, se_b = _mean_se([x["fit:new"] for x in extras])
+        print(f"| the joint fit (the app's seeding), log-odds | {a:.4f} ({se:.4f}) | {b:+.2f} ({se_b:.2f}) |")
