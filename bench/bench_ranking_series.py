@@ -31,12 +31,14 @@ recommended number of rounds. Season s is seeded "league:s" (the schedule and sk
 game, app/core/rating_fit.py), sass (no rating); `--pairers` chooses others: sass-rating-glicko2 (the rule before
 2026-12-08: Glicko-2 with the newcomers' learnt prior and the seeding's estimate), sass-rating-mean (Glicko-2 with
 newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass-weng-lin, the peers.
-`--keep DIR` keeps sass's and the peers' seasons between runs. Figures on the season's last 8 events, averaged per season first, SE =
+`--keep DIR` keeps every pairer's seasons between runs (by app/core's code). Figures on the season's last 8 events, averaged per season first, SE =
 sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
 season, under both rules, on sass-rating's games.
 """
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import math
 import os
@@ -198,6 +200,7 @@ FIT = "fit"  # the app's seeding (app/services/ratings.py): one joint fit of eve
 LEAGUE_RATED = {"sass-rating": (FIT, True), "sass-rating-glicko2": (R.Model.GLICKO2, True),
                 "sass-rating-mean": (R.DEFAULT_MODEL, False), f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
 LEAGUE_NAMES = ["sass-rating", "sass", *PEERS]
+LEAGUE_MODELS = (R.Model.GLICKO2,)  # re-rated after each season beside the fit (Weng-Lin's re-rate costs more)
 
 
 def league_schedule(seed):
@@ -303,7 +306,7 @@ def league(args):
             state = R.rate_period(state, period)
             if name == "sass-rating" and e + 1 == LEAGUE_EVENTS:  # the models on the same games: current members
                 members = [p for p in club if any(p in (g.first, g.second) for g in history if g.counted)]
-                for m in R.Model:
+                for m in LEAGUE_MODELS:
                     for lt in (True, False):
                         rated = R.rate(history, m, start=R.Ratings(m, learnt=lt))
                         v = rated.spread()
@@ -320,11 +323,22 @@ def league(args):
     return rows, extra
 
 
+def _core_digest() -> str:
+    """What a season's figures depend on besides the bench and the seeds: app/core (pairing, standings, ratings)."""
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "app", "core")
+    h = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(root, "**", "*.py"), recursive=True)):
+        with open(path, "rb") as f:
+            h.update(os.path.relpath(path, root).encode() + b"\0" + f.read())
+    return h.hexdigest()[:12]
+
+
 def _league_runs(name, n_seasons, pool, keep):
-    """One pairer's seasons; with `keep` (a folder) a pairer without ratings (sass, the peers: their seasons depend
-    on the pairing code and the seeds alone) is read from, or written to, keep/NAME-N.json, so a run that changes
-    the ratings does not play them again. Delete the folder after changing a pairing rule."""
-    path = os.path.join(keep, f"{name}-{n_seasons}.json") if keep and name not in LEAGUE_RATED else None
+    """One pairer's seasons; with `keep` (a folder) read from, or written to, keep/DIGEST/NAME-N.json, DIGEST that of
+    app/core's code: a run that changes one pairer's rule does not play the others again."""
+    if keep:
+        keep = os.path.join(keep, _core_digest())
+    path = os.path.join(keep, f"{name}-{n_seasons}.json") if keep else None
     if path:  # a run of as many seasons or more: its first n_seasons are these (season s is seeded by s)
         kept = sorted((int(f[len(name) + 1:-5]), f) for f in (os.listdir(keep) if os.path.isdir(keep) else [])
                       if f.startswith(f"{name}-") and f[len(name) + 1:-5].isdigit())
@@ -374,7 +388,7 @@ def run_league(n_seasons: int, pool, names=None, keep=None) -> None:
         print("\n| after the season, current members who played | Spearman of the seeding estimate (SE) "
               "| newcomers' mean estimate minus the club's mean (model units) |")
         print("|---|---|---|")
-        for m in R.Model:
+        for m in LEAGUE_MODELS:
             for lt in (True, False):
                 a, se = _mean_se([x[f"{m.value}:{lt}"] for x in extras])
                 b, se_b = _mean_se([x[f"{m.value}:{lt}:new"] for x in extras])
