@@ -21,6 +21,7 @@ from multiprocessing import Pool
 
 import numpy as np
 
+from app.core import rating_fit as F
 from app.core import ratings as R
 from app.core.pairing import Entrant, Format, pair_round
 
@@ -101,13 +102,20 @@ def make_strengths(kind, opts, state, history, att, e):
             return None
         th, m = fit
         return {k: round(1000 * th.get(p, m)) for k, p in keys.items()}
+    if kind == "fit":  # the app's fit (app/core/rating_fit.py)
+        if not history:
+            return None
+        return F.fit(history, prior_sd=opts.get("sd", 1.0)).strengths(keys)
     raise ValueError(kind)
 
 
-def rated_pairer(strengths, rounds_used):
+def rated_pairer(strengths, rounds_used, live=None):
+    """`live(games so far)`: strengths again before every round from the event's games so far too."""
     def pair(players, games, rnd, rng, skill=None):
         entrants = [Entrant(id=p.pid, name=str(p.pid)) for p in players]
         st = strengths if (strengths and (rounds_used is None or rnd in rounds_used)) else None
+        if live is not None and games:
+            st = live(games)
         plan = pair_round(Format.SINGLE_SIDED, entrants, games, round_number=rnd, seed=rng.randrange(1 << 30),
                           strengths=st)
         pairs, bye = [], None
@@ -139,7 +147,12 @@ def season(args):
                 strengths = {k: round(1000 * x) for k, x in enumerate(skill)}
             if measured and strengths:
                 pre.append(S._spearman(strengths, dict(enumerate(skill))))
-            pairer = rated_pairer(strengths, rounds_used)
+            live = None
+            if opts.get("live"):
+                def live(games, att=att, e=e, history=history):
+                    found = F.fit(history + S._league_games(att, games, e), prior_sd=opts.get("sd", 1.0))
+                    return found.strengths(dict(enumerate(att)))
+            pairer = rated_pairer(strengths, rounds_used, live)
         st, games = S._play_league(pairer, skill, rounds, es)
         if measured:
             rows.append(S._figures(es, st, games, skill, 0))
@@ -182,6 +195,10 @@ VARIANTS = {
     "joint-d0.95": ("joint", {"decay": 0.95}, None),
     "rules-r1": ("rules", {}, {1}),
     "oracle": ("oracle", {}, None),
+    "fit": ("fit", {}, None),
+    "fit-live": ("fit", {"live": True}, None),
+    "fit-sd0.8": ("fit", {"sd": 0.8}, None),
+    "fit-sd1.25": ("fit", {"sd": 1.25}, None),
 }
 
 if __name__ == "__main__":

@@ -363,6 +363,8 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="a bounded run: 12 series, or 40 events per field")
     ap.add_argument("--pairers", help="only these, comma-separated (sass is always run: it is what the others are "
                                       f"compared with); from {', '.join(ALL)}")
+    ap.add_argument("--keep", help="churn league: a folder keeping each pairer's seasons between runs (by the code "
+                                   "of app/core: a change there plays them again)")
     args = ap.parse_args(argv)
     if args.series:
         from .bench_ranking_series import LEAGUE_RATED, run, run_league
@@ -375,7 +377,7 @@ def main(argv=None) -> None:
                     unknown = set(names) - set(LEAGUE_RATED) - set(PAIRERS)
                     if unknown:
                         ap.error(f"unknown pairers: {', '.join(sorted(unknown))}")
-                run_league(12 if args.quick else args.series, pool, names)
+                run_league(12 if args.quick else args.series, pool, names, args.keep)
             else:
                 run(12 if args.quick else args.series, pool)
         return

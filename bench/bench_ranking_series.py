@@ -27,20 +27,26 @@ equal skill wins 55 % of the decided games (logistic of the skill difference + l
 round two players both at or above the 8th best score draw intentionally (1 point each, not a game of skill for
 the ratings) with probability 0.7; 16 weekly events a season of 10 to 36 attendees drawn from the members, the
 recommended number of rounds. Season s is seeded "league:s" (the schedule and skills), its events 20,000 (s + 1)
-+ e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the default model, the current rules: the
-newcomers' learnt prior and the seeding's estimate), sass-rating-mean (the same model with the old rules:
-newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass (no rating); `--pairers`
-chooses others (sass-weng-lin, the peers). Figures on the season's last 8 events, averaged per season first, SE =
++ e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the app's seeding: one joint fit of every earlier
+game, app/core/rating_fit.py), sass (no rating); `--pairers` chooses others: sass-rating-glicko2 (the rule before
+2026-12-08: Glicko-2 with the newcomers' learnt prior and the seeding's estimate), sass-rating-mean (Glicko-2 with
+newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass-weng-lin, the peers.
+`--keep DIR` keeps every pairer's seasons between runs (by app/core's code). Figures on the season's last 8 events, averaged per season first, SE =
 sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
 season, under both rules, on sass-rating's games.
 """
 from __future__ import annotations
 
+import glob
+import hashlib
+import json
 import math
+import os
 import random
 import statistics
 from fractions import Fraction
 
+from app.core import rating_fit
 from app.core import ratings as R
 from app.core.pairing import Entrant, Format, pair_round
 from app.core.pairing.formats import Side
@@ -190,9 +196,11 @@ DRIFT = 0.08  # every member's skill moves by a normal step of this sd each week
 LEARNING, LEARNING_EVENTS = 0.03, 10  # a newcomer gains this much an event for its first 10 events
 CORP_EDGE = math.log(0.55 / 0.45)  # a Corp of equal skill wins 55 % of its decided games
 ID_P = 0.7  # in the last round, two players both at or above the 8th best score draw intentionally this often
-LEAGUE_RATED = {"sass-rating": (R.DEFAULT_MODEL, True), "sass-rating-mean": (R.DEFAULT_MODEL, False),
-                f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
-LEAGUE_NAMES = ["sass-rating", "sass-rating-mean", "sass"]
+FIT = "fit"  # the app's seeding (app/services/ratings.py): one joint fit of every earlier game (rating_fit.py)
+LEAGUE_RATED = {"sass-rating": (FIT, True), "sass-rating-glicko2": (R.Model.GLICKO2, True),
+                "sass-rating-mean": (R.DEFAULT_MODEL, False), f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
+LEAGUE_NAMES = ["sass-rating", "sass", *PEERS]
+LEAGUE_MODELS = (R.Model.GLICKO2,)  # re-rated after each season beside the fit (Weng-Lin's re-rate costs more)
 
 
 def league_schedule(seed):
@@ -272,7 +280,7 @@ def league(args):
     events, newcomers = league_schedule(seed)
     rows, extra = [], {}
     model, learnt = LEAGUE_RATED.get(name, (None, True))
-    state = R.Ratings(model, learnt=learnt) if model else None
+    state = R.Ratings(model if model != FIT else R.DEFAULT_MODEL, learnt=learnt) if model else None
     history = []
     for e, (att, skill, rounds, es, club) in enumerate(events):
         measured = e >= LEAGUE_EVENTS - LEAGUE_LAST
@@ -280,7 +288,10 @@ def league(args):
             continue
         if model is not None:
             keys = dict(enumerate(att))
-            strengths = R.strengths(state, keys) if state.ratings else None
+            if model == FIT:
+                strengths = rating_fit.fit(history).strengths(keys) if history else None
+            else:
+                strengths = R.strengths(state, keys) if state.ratings else None
             if measured and state.ratings:
                 extra.setdefault("pre-event", []).append(_spearman(strengths, dict(enumerate(skill))))
             pairer = _rated_sass(strengths)
@@ -295,7 +306,7 @@ def league(args):
             state = R.rate_period(state, period)
             if name == "sass-rating" and e + 1 == LEAGUE_EVENTS:  # the models on the same games: current members
                 members = [p for p in club if any(p in (g.first, g.second) for g in history if g.counted)]
-                for m in R.Model:
+                for m in LEAGUE_MODELS:
                     for lt in (True, False):
                         rated = R.rate(history, m, start=R.Ratings(m, learnt=lt))
                         v = rated.spread()
@@ -304,12 +315,48 @@ def league(args):
                         new = [p for p in members if p in newcomers]
                         extra[f"{m.value}:{lt}:new"] = (math.fsum(rated.estimate(p, v) for p in new) / len(new)
                                                         - rated.club_mean()) if new else 0.0
+                fitted = rating_fit.fit(history)
+                extra["fit"] = _spearman({p: fitted[p] for p in members}, {p: club[p] for p in members})
+                new = [p for p in members if p in newcomers]
+                extra["fit:new"] = (math.fsum(fitted[p] for p in new) / len(new)
+                                    - math.fsum(fitted[p] for p in members) / len(members)) if new else 0.0
     return rows, extra
 
 
-def run_league(n_seasons: int, pool, names=None) -> None:
+def _core_digest() -> str:
+    """What a season's figures depend on besides the bench and the seeds: app/core (pairing, standings, ratings)."""
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "app", "core")
+    h = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(root, "**", "*.py"), recursive=True)):
+        with open(path, "rb") as f:
+            h.update(os.path.relpath(path, root).encode() + b"\0" + f.read())
+    return h.hexdigest()[:12]
+
+
+def _league_runs(name, n_seasons, pool, keep):
+    """One pairer's seasons; with `keep` (a folder) read from, or written to, keep/DIGEST/NAME-N.json, DIGEST that of
+    app/core's code: a run that changes one pairer's rule does not play the others again."""
+    if keep:
+        keep = os.path.join(keep, _core_digest())
+    path = os.path.join(keep, f"{name}-{n_seasons}.json") if keep else None
+    if path:  # a run of as many seasons or more: its first n_seasons are these (season s is seeded by s)
+        kept = sorted((int(f[len(name) + 1:-5]), f) for f in (os.listdir(keep) if os.path.isdir(keep) else [])
+                      if f.startswith(f"{name}-") and f[len(name) + 1:-5].isdigit())
+        for n, f in kept:
+            if n >= n_seasons:
+                with open(os.path.join(keep, f)) as fh:
+                    return [(rows, extra) for rows, extra in json.load(fh)[:n_seasons]]
+    out = pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2)
+    if path:
+        os.makedirs(keep, exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(out, f)
+    return out
+
+
+def run_league(n_seasons: int, pool, names=None, keep=None) -> None:
     names = names or LEAGUE_NAMES
-    res = {name: pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2) for name in names}
+    res = {name: _league_runs(name, n_seasons, pool, keep) for name in names}
     print(f"\nChurn league: {LEAGUE} members, a third replaced each quarter of {QUARTER} events (newcomers' skill "
           f"N({NEWCOMER_MEAN}, {NEWCOMER_SD}), +{LEARNING} an event for {LEARNING_EVENTS} events), skills drifting "
           f"{DRIFT} a week, Corp edge 55 %, intentional draws (p {ID_P}) in the last round at the top, "
@@ -324,7 +371,7 @@ def run_league(n_seasons: int, pool, names=None) -> None:
         pre = [v for _, x in out for v in x.get("pre-event", [])]
         print(f"| {name} | {cols[0]:.4f} | {cols[1]:.3f} | {cols[3]:.2f} | "
               f"{statistics.mean(pre) if pre else float('nan'):.4f} |")
-    for first in [n for n in names if n != "sass"]:
+    for first in [n for n in names if n in LEAGUE_RATED]:
         print(f"\n| {first} minus | Spearman (SE) | top-8 (SE) | 2 SE ahead on both |")
         print("|---|---|---|---|")
         for other in names:
@@ -341,9 +388,12 @@ def run_league(n_seasons: int, pool, names=None) -> None:
         print("\n| after the season, current members who played | Spearman of the seeding estimate (SE) "
               "| newcomers' mean estimate minus the club's mean (model units) |")
         print("|---|---|---|")
-        for m in R.Model:
+        for m in LEAGUE_MODELS:
             for lt in (True, False):
                 a, se = _mean_se([x[f"{m.value}:{lt}"] for x in extras])
                 b, se_b = _mean_se([x[f"{m.value}:{lt}:new"] for x in extras])
                 rule = "learnt prior + shrink" if lt else "club's mean, mu"
                 print(f"| {m.value}, {rule} | {a:.4f} ({se:.4f}) | {b:+.2f} ({se_b:.2f}) |")
+        a, se = _mean_se([x["fit"] for x in extras])
+        b, se_b = _mean_se([x["fit:new"] for x in extras])
+        print(f"| the joint fit (the app's seeding), log-odds | {a:.4f} ({se:.4f}) | {b:+.2f} ({se_b:.2f}) |")

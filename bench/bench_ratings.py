@@ -4,7 +4,8 @@
 and 7 rounds of random pairings (350 games an event, 17,500 in all), sided, 2 % draws. Times are CPU
 (time.process_time), the best of 3. "After one result": the current event's period rated again from the snapshot
 kept before it (`rate_period(before, games)`), which is what a changed result in the current event costs; a
-changed result in an earlier event rates again from that event's snapshot on (at most the full recompute).
+changed result in an earlier event rates again from that event's snapshot on (at most the full recompute). Then
+the seeding's joint fit of all the games (app/core/rating_fit.py), made once per event a worker pairs.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import random
 import time
 from fractions import Fraction
 
+from app.core import rating_fit
 from app.core.pairing.formats import Side
 from app.core.ratings import Game, Model, rate, rate_period
 
@@ -60,6 +62,12 @@ def main() -> None:
                                     last[-1].period)]
         one = _cpu(lambda: rate_period(before, changed), repeat=5)
         print(f"| {model.value} | {full:.2f} | {1000 * full / EVENTS:.1f} | {1000 * one:.1f} |")
+    # the seeding's joint fit (app/core/rating_fit.py): once per event and worker, from scratch (never warm-started
+    # in the app, so every worker agrees); warm-started from the fit before the last event, for comparison
+    full = _cpu(lambda: rating_fit.fit(flat))
+    before = rating_fit.fit([g for e in events[:-1] for g in e])
+    warm = _cpu(lambda: rating_fit.fit(flat, start=before), repeat=5)
+    print(f"| the seeding's joint fit | {full:.2f} | - | (from scratch; warm-started {1000 * warm:.0f}) |")
 
 
 if __name__ == "__main__":

@@ -16,12 +16,13 @@ are skipped.
 Churn (a club whose newcomers are weaker than its regulars): a player never seen does not start at the club's mean
 but at the newcomers' prior, learnt from the data (empirical Bayes): the mean rating earlier newcomers (players
 first seen after the first period) reached after their first period, with NEWCOMER_WEIGHT pseudo-newcomers at the
-club's mean (no newcomers yet: the club's mean). And the strength given to the pairing engine is not the rating's
-mean but its posterior mean under the club's learnt spread of skill (the variance of the rated players' means)
+club's mean (no newcomers yet: the club's mean). And `Ratings.estimate` is not the rating's mean but its posterior
+mean under the club's learnt spread of skill (the variance of the rated players' means)
 instead of the model's wide starting uncertainty: mu moved back towards where the player started by a weight that
-grows with sigma, so an uncertain rating (a newcomer after one evening, a long absence) moves a player less
-(`Ratings.estimate`). `Ratings(model, learnt=False)` keeps the old rules (the club's mean, the rating's mean), for
-the benchmarks that compare them.
+grows with sigma, so an uncertain rating (a newcomer after one evening, a long absence) moves a player less.
+`Ratings(model, learnt=False)` keeps the old rules (the club's mean, the rating's mean), for the benchmarks that
+compare them. These ratings are the ones the series' pages show; the seeding takes a joint fit of all the games
+instead (app/core/rating_fit.py), which ranks a changing club better.
 """
 from __future__ import annotations
 
@@ -332,8 +333,9 @@ def _volatility(phi: float, sigma: float, v: float, delta: float) -> float:
 
 
 def strengths(state: Ratings, keys: dict) -> dict:
-    """Exact integer strengths for the pairing engine: player id -> round(1000 x `Ratings.estimate`) of the rating
-    behind its key (an unrated key: the newcomers' prior). The engine only compares them."""
+    """Exact integer strengths from these ratings: player id -> round(1000 x `Ratings.estimate`) of the rating
+    behind its key (an unrated key: the newcomers' prior); the seeding's rule before the joint fit, kept for the
+    benchmarks that compare them."""
     v = state.spread()
     return {pid: round(1000 * state.estimate(key, v)) for pid, key in keys.items()}
 

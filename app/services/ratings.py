@@ -6,16 +6,17 @@ on the server before this one, each entry rated as its person, by NetrunnerDB ac
 wired here, by import, so pairing through the services alone (a script, the command line, no web page loaded) seeds
 by it; others may be registered after it. A source, `fn(tournament)`, returns None (not an event it knows) or the
 games before this event (`app.core.ratings.Game`, in time order, each event a period) and a map of this event's
-player ids to their rating keys. `strengths_before` rates those games and gives every player of the event an exact
-integer strength; a player the map leaves out, or one never rated, takes the newcomers' prior (`Ratings.unrated`:
-the mean until newcomers have played). With no source, or no source that knows the event: None, and the engine
-pairs as without ratings.
+player ids to their rating keys. `strengths_before` fits those games at once (app/core/rating_fit.py) and gives
+every player of the event an exact integer strength; a player the map leaves out, or one never rated, takes the
+newcomers' learnt mean (0, the founders' mean, until newcomers have played). With no source, or no source that
+knows the event: None, and the engine pairs as without ratings.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Hashable, Optional, Sequence
 
+from ..core import rating_fit
 from ..core import ratings as core
 from ..core.kept import Kept
 from ..models import Player, Tournament
@@ -38,18 +39,20 @@ def unregister_rating_source(fn: RatingSource) -> None:
         RATING_SOURCES.remove(fn)
 
 
-# The ratings of a list of games, kept by the games themselves: every round of an event (and the TO's notice before
-# it) asks for the same games before it, and the server's whole history is rated once, not once a round.
-_RATED: Kept[core.Ratings] = Kept(16)
+# The fit of a list of games, kept by the games themselves: every round of an event (and the TO's notice before it)
+# asks for the same games before it, and the server's whole history is fitted once, not once a round. Always from
+# zero (not warm-started from another fit): every worker gets the same strengths, whatever it fitted before.
+_FITTED: Kept[rating_fit.Fit] = Kept(16)
 
 
-def ratings_before(t: Tournament) -> Optional[tuple[core.Ratings, dict[int, Hashable]]]:
-    """The ratings from the first source that knows `t`, with its map of player ids to keys; None: no source."""
+def fit_before(t: Tournament) -> Optional[tuple[rating_fit.Fit, dict[int, Hashable]]]:
+    """The joint fit of the games from the first source that knows `t` (app/core/rating_fit.py), with its map of
+    player ids to keys; None: no source."""
     for source in list(RATING_SOURCES):
         found = source(t)
         if found is not None:
             games, keys = tuple(found[0]), found[1]
-            return _RATED.get(games, lambda games=games: core.rate(games)), dict(keys)
+            return _FITTED.get(games, lambda games=games: rating_fit.fit(games)), dict(keys)
     return None
 
 
@@ -69,15 +72,15 @@ class Seeding:
 
 
 def seeding_before(t: Tournament) -> Optional[Seeding]:
-    """Every player's strength for the engine (an int: 1000 x `Ratings.estimate`, the rating's mean moved less the
-    less certain it is) and who is rated; None without a source."""
-    found = ratings_before(t)
+    """Every player's strength for the engine (an int: 1000 x the fitted skill, an uncertain one pulled towards
+    its prior; never seen: the newcomers' learnt mean) and who is rated; None without a source."""
+    found = fit_before(t)
     if found is None:
         return None
-    state, keys = found
+    fitted, keys = found
     ids = db.session.scalars(db.select(Player.id).where(Player.tournament_id == t.id)).all()
     keyed = {pid: keys.get(pid, ("unrated", pid)) for pid in ids}
-    return Seeding(core.strengths(state, keyed), frozenset(pid for pid, key in keyed.items() if key in state.ratings))
+    return Seeding(fitted.strengths(keyed), frozenset(pid for pid, key in keyed.items() if key in fitted.skill))
 
 
 def strengths_before(t: Tournament) -> Optional[dict[int, int]]:

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 import sqlalchemy as sa
 
+from app.core import rating_fit
 from app.core.pairing.formats import Side
 from app.core.ratings import Game
 from app.extensions import db
@@ -134,3 +135,32 @@ def test_a_backup_carries_the_switch_and_a_restore_checks_it(make_user, make_tou
     assert restore(lambda t: t.pop("seed_by_rating")).status_code in (302, 303)  # a backup made before the switch
     copies = db.session.scalars(sa.select(Tournament).where(Tournament.id != t.id).order_by(Tournament.id)).all()
     assert [c.seed_by_rating for c in copies] == [True, False]
+
+
+def test_a_player_never_seen_starts_where_newcomers_are_and_the_fit_is_kept(make_user, make_tournament, login):
+    """The strengths are the joint fit's (app/core/rating_fit.py): four founders play each other in the first event;
+    four newcomers each lose to every founder in the second. An entry the source has never seen (Hal) starts at the
+    newcomers' learnt mean, below the founders, not at the club's mean; a newcomer seen losing (Eve) is rated, and
+    the round asks for the same games again without fitting them again."""
+    founders, newcomers = ["ann", "ben", "cat", "dan"], ["eve", "n2", "n3", "n4"]
+    games = [Game(a, b, Fraction(1, 2), Side.CORP, period=0) for k, a in enumerate(founders) for b in founders[k + 1:]]
+    games += [Game(n, f, Fraction(0), Side.RUNNER, period=1) for n in newcomers for f in founders]
+
+    def fn(t):
+        return games, {p.id: p.name.lower() for p in t.players if p.name != "Hal"}
+
+    ratings.register_rating_source(fn)
+    try:
+        _, t, players = setup_event(make_user, make_tournament, login, n=8, seed_by_rating=True)
+        by_name = {p.name: p.id for p in players}
+        fitted = rating_fit.fit(games)
+        seeding = ratings.seeding_before(t)
+        s = seeding.strengths
+        assert s == fitted.strengths({pid: name.lower() for name, pid in by_name.items()})
+        assert s[by_name["Hal"]] == round(1000 * fitted.newcomer) < -300
+        assert s[by_name["Eve"]] < s[by_name["Hal"]] < min(s[by_name[n]] for n in ("Ann", "Ben", "Cat", "Dan"))
+        assert by_name["Hal"] not in seeding.rated and by_name["Eve"] in seeding.rated
+        before = len(ratings._FITTED)
+        assert ratings.seeding_before(t) == seeding and len(ratings._FITTED) == before
+    finally:
+        ratings.unregister_rating_source(fn)

@@ -18,7 +18,7 @@ from .rating_source import series_of
 class Notice:
     series: Optional[Series]  # None: the event counts in no series (nothing to seed by)
     players: int  # the players the next round pairs
-    unrated: tuple  # their names, without a rating (they count as the mean)
+    unrated: tuple  # their names, without a rating (they count as a newcomer: the newcomers' learnt mean)
     linkable: int  # of those, entries an identical-name link would join to a player of the series
     links: int  # every link "Link all identical names" would make in the series
 
