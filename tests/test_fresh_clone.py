@@ -34,6 +34,7 @@ def _run(clone: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend, key", [("sqlite", True), ("sqlite", False)]
                          + [("postgresql", True)] * ("postgresql" in BACKENDS))
 def test_a_fresh_clone_migrates_and_serves_its_first_page(tmp_path, backend, key):

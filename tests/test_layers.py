@@ -170,6 +170,7 @@ def graph(modules: dict[str, list[Import]]) -> dict[str, set[str]]:
             for name, imports in modules.items()}
 
 
+@pytest.mark.slow
 def test_every_layer_imports_the_right_way():
     assert violations(app_modules()) == []
 
@@ -208,6 +209,7 @@ def test_a_read_is_not_a_write(source):
     assert session_writes(source, "app.web.views.planted") == []
 
 
+@pytest.mark.slow
 def test_no_import_cycle_anywhere_in_the_app():
     assert find_cycle(graph(app_modules())) == []
 
@@ -220,6 +222,7 @@ def test_the_layers_are_folders():
     assert (APP / "models" / "__init__.py").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source, module, expected", [
     ("from ...services import rounds\n", "app.core.pairing.x", "the core is pure"),
     ("def f():\n    from flask import current_app\n", "app.core.results", "the core is pure"),
@@ -237,6 +240,7 @@ def test_a_planted_violation_is_found(source, module, expected):
     assert len(found) == 1 and expected in found[0], found
 
 
+@pytest.mark.slow
 def test_a_planted_cycle_is_found_and_imports_resolve_as_python_does():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) == []

@@ -1,5 +1,6 @@
 """The code base held to its linter, its type checker and its module size, so `make test` (what CI runs) fails on
 any of them. ruff and mypy read their settings from pyproject.toml."""
+import pytest
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ def test_mypy_finds_nothing_in_the_core():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_the_checkers_see_a_planted_fault(tmp_path):
     """Both checkers fail on what they exist to catch, so the two tests above cannot pass by checking nothing."""
     bad = tmp_path / "bad.py"

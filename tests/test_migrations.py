@@ -144,6 +144,7 @@ def test_every_migration_steps_down_and_up(unmigrated_app):
     assert _schema() == head_schema
 
 
+@pytest.mark.slow
 def test_sqlite_migration_fails_loudly_on_a_dangling_row(unmigrated_app, capfd):
     """Foreign keys are off while migrating on SQLite, so the check after the migrations is what catches a bad one
     (SQLite's DDL is not transactional: the steps already run stay run)."""

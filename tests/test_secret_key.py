@@ -82,6 +82,7 @@ def test_postgresql_without_a_secret_key_refuses_to_start(monkeypatch):
     assert create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})  # one machine: the generated key is fine
 
 
+@pytest.mark.slow
 def test_a_given_key_still_gets_the_sqlite_files_folder(tmp_path):
     """A fresh clone with SECRET_KEY set makes no instance/ for a key: the app makes the SQLite file's folder, so
     the first migration and the first page work."""

@@ -80,6 +80,7 @@ def simulate(kind, seeds, rng):
     return b, losses, played
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, size", ALL)
 def test_random_brackets(kind, size):
     rng = random.Random(size * 7 + len(kind))

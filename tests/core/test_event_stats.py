@@ -1,6 +1,7 @@
 """Event statistics from stored tables (app/core/event_stats.py): what a game, a bye and an intentional draw count."""
 from __future__ import annotations
 
+import pytest
 from fractions import Fraction
 
 from hypothesis import given
@@ -122,6 +123,7 @@ def events(draw):
     return fmt, entries, tables
 
 
+@pytest.mark.slow
 @given(events())
 def test_every_game_is_counted_once_on_each_side(event):
     """Invariants: a side's wins are the other's losses; each side's identity lines and faction lines add up to

@@ -138,6 +138,7 @@ def plans(draw):
     return days, items, progress, now
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(plans())
 def test_estimates_keep_the_order_never_start_before_now_and_keep_breaks(plan):

@@ -264,6 +264,7 @@ def events(draw):
     return fmt, entrants, games
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(events(), st.sampled_from(sorted(TIEBREAKERS)))
 def test_standings_match_reference_and_are_a_ranked_permutation(event, system):

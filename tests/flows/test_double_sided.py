@@ -2,6 +2,7 @@
 migration that converted stored totals."""
 from __future__ import annotations
 
+import pytest
 import csv
 import io
 import json
@@ -26,6 +27,7 @@ def _first_table(t):
     return m, first, second
 
 
+@pytest.mark.slow
 def test_players_report_which_three_three(app, make_user, make_tournament, login):
     """The one-tap buttons on the phone tell the two 3-3s apart; claims that differ only there are a dispute."""
     client, t, _ = setup_event(make_user, make_tournament, login, n=4, fmt="double")
@@ -105,6 +107,7 @@ def test_backups_keep_both_games_and_old_backups_still_restore(client, make_user
     assert _restore(client, bad).status_code == 400
 
 
+@pytest.mark.slow
 def test_migration_converts_stored_totals_and_back(unmigrated_app):
     upgrade(revision="5e1f7a3c9b20")
     run = lambda sql, **kw: db.session.execute(sa.text(sql), kw)  # noqa: E731

@@ -58,6 +58,7 @@ def _text(response) -> str:
     return html.unescape(response.get_data(as_text=True))
 
 
+@pytest.mark.slow
 def test_scorekeepers_and_stray_taps_change_nothing(event, app, login):
     t, mid, flip, _ = event
     url = f"/tournaments/{t.id}/matches/{mid}/result"
@@ -76,6 +77,7 @@ def test_scorekeepers_and_stray_taps_change_nothing(event, app, login):
     assert _snapshot() == before
 
 
+@pytest.mark.slow
 def test_the_organizer_sees_what_changes_then_confirms(event, app, login):
     t, mid, flip, moved = event
     to = login(c=app.test_client())

@@ -3,6 +3,7 @@ connection): staff claiming one call at once get one winner; a player's taps at 
 PostgreSQL (run with TEST_DATABASE_URL); SQLite runs the same tests."""
 from __future__ import annotations
 
+import pytest
 import http.cookiejar
 import urllib.error
 import urllib.request
@@ -44,6 +45,7 @@ def _claim(opener, url) -> int:
         return e.code
 
 
+@pytest.mark.slow
 def test_staff_claiming_at_once_get_one_winner(app, served, make_user):  # noqa: F811
     t, players = _event(make_user)
     keepers = [_keeper(served, i) for i in range(KEEPERS)]

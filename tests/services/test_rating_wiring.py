@@ -3,6 +3,7 @@ ever loading the web layer, nor the series package, still seeds it by the series
 interpreter, so nothing another test imported can wire the rating source by accident."""
 from __future__ import annotations
 
+import pytest
 import subprocess
 import sys
 import textwrap
@@ -56,6 +57,7 @@ SCRIPT = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_pairing_through_the_services_alone_seeds_by_the_series_ratings(tmp_path):
     done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "script.db")], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)

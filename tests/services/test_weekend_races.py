@@ -17,6 +17,7 @@ a request that outwaits its busy timeout is answered 503 with nothing written, a
 """
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from app.core.penalties import Kind
@@ -56,6 +57,7 @@ def _main_event(owner, make_user) -> Tournament:
     return t
 
 
+@pytest.mark.slow
 def test_penalties_check_ins_and_waitlist_promotions_racing_leave_coherent_rows(app, served, make_user,
                                                                                 database_uri):
     owner = make_user("to@example.com", PASSWORD)

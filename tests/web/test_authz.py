@@ -379,6 +379,7 @@ def _all_rules(app):
     return sorted(rules, key=lambda r: (r.endpoint == "auth.logout", r.rule))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", ROLES)
 def test_role_matrix(app, make_user, make_tournament, login, role):
     """Each caller gets exactly what its role grants on every route and method; a refusal changes nothing."""
@@ -480,6 +481,7 @@ def _get_rules(app):
     return [r for r in app.url_map.iter_rules() if "GET" in r.methods and r.endpoint != "static"]
 
 
+@pytest.mark.slow
 def test_no_get_route_changes_anything(app, make_user, make_tournament, login):
     """Every GET page, opened by the owner (the one most able to change things), leaves the database as it was."""
     ids = _victim(make_user, make_tournament)

@@ -75,6 +75,7 @@ TOURNAMENT_CASES = {
 }
 
 
+@pytest.mark.slow
 def test_create_tournament_garbage(client, organizer):
     failures = _try_all(client, "/tournaments/new", TOURNAMENT, TOURNAMENT_CASES)
     failures += _try_all(client, "/tournaments/new", {**TOURNAMENT, "format": "plain"},
@@ -82,6 +83,7 @@ def test_create_tournament_garbage(client, organizer):
     assert not failures, failures
 
 
+@pytest.mark.slow
 def test_edit_tournament_garbage(client, organizer, make_tournament):
     t = make_tournament(organizer)
     failures = _try_all(client, f"/tournaments/{t.id}/edit", TOURNAMENT, TOURNAMENT_CASES)

@@ -127,6 +127,7 @@ def test_to_side_routes_refuse_visitors_and_other_organizers(app, world, make_us
     assert _snapshot() == before
 
 
+@pytest.mark.slow
 def test_only_the_canonical_spelling_of_a_link_works(app, world):
     """A link is `<id>.<hex>` exactly as player_links.token writes it: a superscript or another script's digit
     (once a 500: '²'.isdigit() but int('²') raises), a leading zero, upper-case hex or a trailing newline is not

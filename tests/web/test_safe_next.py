@@ -103,6 +103,7 @@ def _nrdb_sign_in(client, target: str):
     return client.get(f"{parts.path}?{parts.query}")
 
 
+@pytest.mark.slow
 def test_netrunnerdb_sign_in_and_out_stay_on_the_site(app, nrdb):
     failures = []
     for target in HOSTILE:

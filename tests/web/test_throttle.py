@@ -116,6 +116,7 @@ def _closed_port() -> int:
         return s.getsockname()[1]  # closed again when this returns: nothing listens there
 
 
+@pytest.mark.slow
 def test_a_shared_store_that_is_down_never_stops_log_ins(caplog):
     """RATELIMIT_STORAGE_URI on Redis and Redis down: log-in attempts are still answered (never a 500), still
     throttled, each process counting in memory, and the outage is logged."""

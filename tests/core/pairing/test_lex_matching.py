@@ -75,6 +75,7 @@ def test_chunked_lex_matching_equals_the_big_int_reference(n, pods, density, see
     assert cost(found, pod) == cost(ref, pod)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(6, 36), depth=st.floats(0.5, 1.0), seed=st.integers(0, 10**6), power=st.booleans())
 def test_deep_events_cost_what_the_reference_costs(n, depth, seed, power):

@@ -91,6 +91,7 @@ def _reference_or_refusal(args, seed):
         return None
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(7, 40), st.integers(1, 6), st.integers(0, 60), st.integers(0, 10**6))
 def test_fast_equals_the_reference_on_random_class_problems(half, classes, met_count, seed):
@@ -107,6 +108,7 @@ def test_fast_equals_the_reference_on_random_class_problems(half, classes, met_c
     assert isinstance(fast.lower_bound, (Fraction, type(None)))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(7, 40), st.integers(1, 6), st.integers(0, 60), st.sampled_from([40, 52, 64, 90, 200]),
        st.integers(0, 10**6))

@@ -55,6 +55,7 @@ def test_swiss_events_fast_equals_reference(n, rounds, seed, power):
         check_invariants(ents, games, plans[1])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     n=st.integers(2, 40),
@@ -136,6 +137,7 @@ def test_lexcost_orders_pairings_as_swisspair_big_numbers_do(sizes, seed):
             assert (lex_a < lex_b) == (big_a < big_b) and (lex_a == lex_b) == (big_a == big_b)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     n=st.integers(2, 45),
@@ -165,6 +167,7 @@ def test_messy_events_fast_equals_reference(n, rounds, seed, power):
         check_invariants(ents, games, dataclasses.replace(fast, pairings=renumbered), requested)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     n=st.integers(2, 50),
@@ -290,6 +293,7 @@ def test_exact_blocks_need_only_r_plus_one_sinks(n, depth, seed, power, random_m
             pass
 
 
+@pytest.mark.slow
 def test_deep_events_have_blocks_with_fewer_sinks_than_group_players():
     """The case the sink bound is for happens: deep into an event, blocks are bigger than r + 1."""
     checked: list = []

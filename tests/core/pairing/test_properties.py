@@ -267,6 +267,7 @@ def test_late_entries_with_byes_are_paired_exactly(fmt, n, rounds, late, seed):
     assert fast.certified_optimal and fast.total_cost == ref.total_cost, fast.notes
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([SSS, DSS]), st.integers(13, 90), st.integers(1, 12), st.sampled_from([0.0, 0.05]),
        st.sampled_from([0, 2_000, 40_000, None]), st.integers(0, 10**6))

@@ -31,6 +31,7 @@ def pairs(plan):
     return [(p.player, p.opponent) for p in plan.pairings]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, n, rounds, drop", [(SSS, 400, 20, 0.0), (Format.DOUBLE_SIDED, 240, 10, 0.02)])
 def test_a_bigger_budget_never_pairs_worse_and_no_round_overspends(without_full_graph, fmt, n, rounds, drop):
     ents, games = random_history(fmt, n, rounds, seed=7, drop=drop)
@@ -44,6 +45,7 @@ def test_a_bigger_budget_never_pairs_worse_and_no_round_overspends(without_full_
     assert costs == sorted(costs, reverse=True) and costs[0] > costs[-1], costs
 
 
+@pytest.mark.slow
 def test_the_same_pairing_under_a_slowed_clock(monkeypatch, without_full_graph):
     """A machine eight times slower (or eight times busier) pairs a hard history exactly the same: nothing but
     counted work decides where the search stops. Only a clock slowed beyond the last resort changes that,

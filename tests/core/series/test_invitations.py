@@ -1,6 +1,7 @@
 """Invitations (app/core/series/invitations.py): event winners' first, then the top N, passing down."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.core.series import invitations
@@ -16,6 +17,7 @@ def test_winners_invitations_pass_down_and_the_top_n_follow():
 players = st.lists(st.integers(0, 30), unique=True, min_size=1, max_size=20)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(players, st.integers(0, 8), st.sets(st.integers(0, 30)), st.sets(st.integers(0, 30)), st.data())
 def test_invitations_go_to_the_first_eligible_players(order, n, holds, declined, data):

@@ -2,6 +2,7 @@
 only suggested, identical names linked without ever joining two accounts."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.core.series.people import Entry, Link, Suggestion, resolve
@@ -29,6 +30,7 @@ def test_a_link_that_would_join_two_accounts_or_one_events_two_entries_is_void()
     assert Suggestion(4, "a8") not in people.suggestions  # a7's group already fits 4; two accounts never merge
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), st.sampled_from(["ann", "ben", "cat"]), st.one_of(st.none(),
                                                                                                   st.integers(1, 3))),
@@ -82,6 +84,7 @@ def test_identical_names_never_guess_between_two_accounts_nor_join_a_rejected_pa
     assert [link for link in people.identical] == [Link(6, target_player_id=4)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), st.sampled_from(["ann", "ben", "cat"]), st.one_of(st.none(),
                                                                                                   st.integers(1, 3))),

@@ -1,6 +1,7 @@
 """The series standings (app/core/series/standings.py): best N, ranks and ties, each tie-break in its order."""
 from __future__ import annotations
 
+import pytest
 from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
@@ -40,6 +41,7 @@ def test_a_better_placing_never_earns_fewer_points(a, b, field):
     assert event_points(rules, better, field) >= event_points(rules, worse, field)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.sampled_from("abcdefgh"), placings, min_size=1),
        st.permutations(["all_results", "countback", "event_wins", "events_played"]), st.integers(1, 4))

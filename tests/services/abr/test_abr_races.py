@@ -3,6 +3,7 @@ database connection, released together by a barrier, against a stand-in ABR that
 overlap (app/services/abr/uploads.py `claim`). Meant for PostgreSQL (TEST_DATABASE_URL); runs on SQLite too."""
 from __future__ import annotations
 
+import pytest
 import threading
 
 import sqlalchemy as sa
@@ -64,6 +65,7 @@ def test_two_workers_send_one_queued_upload_once(app, make_user, make_tournament
             db.engine.dispose()
 
 
+@pytest.mark.slow
 def test_of_eight_claims_of_one_upload_exactly_one_wins(app, make_user, make_tournament, database_uri):
     t = _finished_event(make_user, make_tournament)
     upload_id = uploads.queue(t, "http://sass.example/t/x", "SASS", None).upload.id

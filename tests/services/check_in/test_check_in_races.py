@@ -9,6 +9,7 @@ answered 503 with nothing written, and tried again as a phone would).
 """
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
@@ -35,6 +36,7 @@ def _event(make_user) -> Tournament:
     return t
 
 
+@pytest.mark.slow
 def test_registrations_drops_check_ins_no_shows_and_a_raised_cap_racing_leave_coherent_rows(app, served, make_user,
                                                                                       database_uri):
     t = _event(make_user)
@@ -89,6 +91,7 @@ def test_registrations_drops_check_ins_no_shows_and_a_raised_cap_racing_leave_co
     assert set(active) <= checked | set(promoted) | {pid for pid, name, _ in rows if name.startswith("Late")}
 
 
+@pytest.mark.slow
 def test_a_player_checking_in_while_the_to_confirms_pairing_is_either_checked_in_or_a_no_show(
         app, served, make_user, database_uri):
     """The TO confirms the plan that drops Late as a no-show while Late checks in from their phone: whichever comes

@@ -67,6 +67,7 @@ def mid_round(app, make_user, make_tournament, login):
     return client, t, players, tables, edited
 
 
+@pytest.mark.slow
 def test_a_mid_round_backup_restores_the_claims_and_the_log(app, mid_round):
     client, t, players, tables, _ = mid_round
     response = client.get(f"/tournaments/{t.id}/backup.json")
@@ -199,6 +200,7 @@ def _hostile(data: dict, tables: list, edited: int) -> list:
     return cases
 
 
+@pytest.mark.slow
 def test_hostile_reports_are_refused_with_nothing_written(client, mid_round):
     _, t, _, tables, edited = mid_round
     data = backup_service.backup(t)

@@ -5,6 +5,7 @@ sharing a game's table, null tables, unknown identities with faction display nam
 rank, point, identity, faction, seat or cut position, and import(export(event)) is the same event."""
 from __future__ import annotations
 
+import pytest
 import json
 import random
 
@@ -55,6 +56,7 @@ def _owner(make_user):
     return db.session.scalars(sa.select(User)).first() or make_user()
 
 
+@pytest.mark.slow
 @RUN
 @given(FILES)
 def test_standings_agree_with_an_independent_recount(app, make_user, drawn):
@@ -71,6 +73,7 @@ def test_standings_agree_with_an_independent_recount(app, make_user, drawn):
         assert abs(mine["extendedStrengthOfSchedule"] - theirs["extendedStrengthOfSchedule"]) < 1e-9
 
 
+@pytest.mark.slow
 @RUN
 @given(FILES)
 def test_import_then_export_changes_no_rank_point_identity_faction_seat_or_cut_position(app, make_user, drawn):
@@ -112,6 +115,7 @@ def test_import_then_export_changes_no_rank_point_identity_faction_seat_or_cut_p
         sorted((name[e["id"]], e["seed"], e["rank"]) for e in doc["eliminationPlayers"])
 
 
+@pytest.mark.slow
 @RUN
 @given(FILES)
 def test_import_of_the_export_is_the_same_event(app, make_user, drawn):
@@ -124,6 +128,7 @@ def test_import_of_the_export_is_the_same_event(app, make_user, drawn):
     assert nrtm_export.export(again, URL) == out
 
 
+@pytest.mark.slow
 @RUN
 @given(FILES)
 def test_a_backup_of_an_imported_event_restores_the_same_event(app, make_user, drawn):

@@ -4,6 +4,7 @@ result on the same table leaves one coherent table. Meant for PostgreSQL (run wi
 the same tests."""
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from app.extensions import db
@@ -26,6 +27,7 @@ def _event(make_user):
     return t
 
 
+@pytest.mark.slow
 def test_the_same_game_loss_at_once_counts_once(app, served, make_user):  # noqa: F811
     t = _event(make_user)
     keepers = [_keeper(served, i) for i in range(KEEPERS)]
@@ -43,6 +45,7 @@ def test_the_same_game_loss_at_once_counts_once(app, served, make_user):  # noqa
     assert_coherent(t)
 
 
+@pytest.mark.slow
 def test_a_game_loss_racing_the_tos_result_leaves_one_coherent_table(app, served, make_user):  # noqa: F811
     t = _event(make_user)
     keepers = [_keeper(served, i) for i in range(KEEPERS)]

@@ -116,6 +116,7 @@ def assert_coherent(t):
         assert (list(o.points), o.intentional_draw) == (points, m.intentional_draw), (m.id, m.result, points)
 
 
+@pytest.mark.slow
 def test_both_players_report_different_results_at_once(app, served, make_user):
     t = event(make_user, 40)
     games = tables(t)
@@ -162,6 +163,7 @@ def test_two_hundred_reports_at_once_are_all_stored(app, served, make_user, data
     assert_coherent(t)
 
 
+@pytest.mark.slow
 def test_to_wins_against_players_confirming(app, served, make_user):
     t = event(make_user, 40)
     games = tables(t)

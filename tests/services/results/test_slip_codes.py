@@ -83,6 +83,7 @@ def test_every_role_sees_what_its_role_grants(app, event):
                 assert player_links.token(players[0]) in link.get_data(as_text=True)
 
 
+@pytest.mark.slow
 def test_what_a_slip_grants_whoever_holds_it(app, event):
     """The removed scorekeeper's printed slips (and anyone's copy of them): each reports its own table, in the
     live round, once; never as a player, never another table, never a result already in, never another round,

@@ -4,6 +4,7 @@ recorded twice. Each leaves one row and a word for the loser, never a 500. Meant
 (TEST_DATABASE_URL); runs on SQLite too."""
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 from cut_helpers import add_players, add_round
 from tests.services.abr.test_abr_races import _at_once
@@ -34,6 +35,7 @@ def _in(worker, action):
     return run
 
 
+@pytest.mark.slow
 def test_racing_managers_leave_one_row_each(app, make_user, make_tournament, database_uri):
     owner = make_user()
     first = make_tournament(owner, name="Week 1")

@@ -433,6 +433,7 @@ def test_a_server_starts_its_sender_with_its_first_request(app, client):
     assert not senders()
 
 
+@pytest.mark.slow
 def test_deleting_the_event_takes_its_uploads_with_it(app, client, event, abr):
     _send(client, event)
     sender.send_due(app)

@@ -50,6 +50,7 @@ def _play(client, t, game, winner):
     assert response.status_code in (302, 303), _text(response)[:3000]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, size", [(k, n) for k in ("double", "single") for n in SIZES[k]])
 def test_every_bracket_played_through_the_pages(client, make_user, make_tournament, login, kind, size):
     """Random winners for every game: every game gets played, nobody plays after going out, and the final

@@ -3,6 +3,7 @@ staff, not one in another group), order, take out, rename and readdress; the pub
 QR code); and this browser's entries, asked of each event with that event's own cookie."""
 from __future__ import annotations
 
+import pytest
 import json
 import re
 
@@ -95,6 +96,7 @@ def test_only_the_owners_own_events_join(make_user, make_tournament, login):
         raise AssertionError("a second group took the event")
 
 
+@pytest.mark.slow
 def test_public_page_states_and_entries(make_user, make_tournament, login, client):
     to, main, players = setup_event(make_user, make_tournament, login, n=4, name="Main Event", planned_rounds=3)
     side = make_tournament(main.owner, name="Startup Side", registration_open=True)

@@ -3,6 +3,7 @@ round, the cut and the final place change the digests of its parts, the parts co
 and an unchanged event answers 304."""
 from __future__ import annotations
 
+import pytest
 import html
 import random
 import re
@@ -127,6 +128,7 @@ def _player(pid) -> Player:
     return db.session.get(Player, pid)
 
 
+@pytest.mark.slow
 def test_the_cut_shows_the_game_then_the_final_place(app, make_user, make_tournament):
     t = _cut_event(make_user, make_tournament)
     phone = app.test_client()

@@ -165,6 +165,7 @@ def _queries(fn) -> int:
     return len(seen)
 
 
+@pytest.mark.slow
 def test_pages_run_a_handful_of_queries_whatever_the_size(make_user, make_tournament, login, app):
     """Counted on a 4- and a 12-player event after two rounds: the same small number."""
     counts = []

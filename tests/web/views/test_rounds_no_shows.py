@@ -4,6 +4,7 @@ one confirming POST does it all; a plan changed meanwhile is shown again, not do
 POSTs from doors open to round 1 published with two no-shows and a waitlist as with none."""
 from __future__ import annotations
 
+import pytest
 import html
 import re
 
@@ -82,6 +83,7 @@ def _round_one(t) -> set[str]:
                                   .where(Round.tournament_id == t.id, Round.number == 1, Round.published)))
 
 
+@pytest.mark.slow
 def test_two_no_shows_and_a_waitlist_cost_the_to_no_more_posts_than_none(app, client, login, make_user,
                                                                          make_tournament):
     everyone = ["Ana", "Ben", "Cy", "Dee"]

@@ -228,6 +228,7 @@ def test_junk_is_a_form_error_never_a_500(event, junk):
         assert junk.keys() & {"items-99999-kind", "days-0-remove"}
 
 
+@pytest.mark.slow
 def test_the_browsers_zone_is_offered_only_while_the_to_never_chose_one(event):
     """Default zone and no plan: the select and the standard day's hidden field carry data-browser-zone and the
     page loads static/schedule_zone.js; a chosen zone, or a saved plan, turns the offer off."""

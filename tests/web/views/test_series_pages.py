@@ -3,6 +3,7 @@
 working out that event's placings only; the managers' players page paged, with a search over every page."""
 from __future__ import annotations
 
+import pytest
 import re
 from datetime import date
 
@@ -26,6 +27,7 @@ def _another_worker(app):
                        ("TESTING", "SQLALCHEMY_DATABASE_URI", "PAGE_CACHE_DIR", "BACKUP_DIR", "NRDB_URL")})
 
 
+@pytest.mark.slow
 def test_the_public_standings_are_built_once_for_every_worker_until_a_result(app, client, make_user,
                                                                             make_tournament, login, monkeypatch):
     owner = make_user()

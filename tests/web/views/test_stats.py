@@ -108,6 +108,7 @@ def recount_from_csv(t) -> dict:
 FIELDS = ("players", "games", "wins", "losses", "draws", "intentional_draws")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["single", "double"])
 def test_numbers_follow_from_the_games_csv(client, make_user, make_tournament, login, fmt):
     owner = make_user()

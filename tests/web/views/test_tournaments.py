@@ -203,6 +203,7 @@ def test_admin_sees_every_tournament_and_changes_none(client, make_user, make_to
     assert _tournaments()[0].name == "Store Championship"
 
 
+@pytest.mark.slow
 def test_my_tournaments_say_who_won_a_finished_event(client, make_user, make_tournament, login):
     from app.models import CutResult
     from cut_helpers import fixture_event
