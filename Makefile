@@ -23,7 +23,7 @@ venue: $(VENV)/.installed
 	PORT=$(PORT) $(PY) -m flask venue
 
 test: $(VENV)/.installed
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist worksteal
 
 # The card data (app/core/data/cards.json) from a checkout of NetrunnerDB/netrunner-cards-json:
 #   make cards SOURCE=../netrunner-cards-json
