@@ -1,7 +1,10 @@
 """Browser tests: the real app on a loopback port, driven by Playwright with Debian's Chromium.
 
 Each pytest worker gets its own server (a free port chosen by the OS) and its own SQLite file built by the
-migrations, so workers never share state. SQLite is enough here: the request tests cover PostgreSQL.
+migrations, so workers never share state. The rule (docs/development.md, "Running the tests"): browser tests run
+once, on SQLite, with or without TEST_DATABASE_URL; the services' and request tests run on both databases. One
+Chromium and one served app a worker, for every test; state is built through the services, and waits are on
+conditions (expect, a response, page.clock to a page's next poll), never fixed sleeps.
 Every test fails if the server raised an exception or answered 5xx, or a page threw a JavaScript error.
 """
 from __future__ import annotations

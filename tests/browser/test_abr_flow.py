@@ -80,7 +80,8 @@ def test_download_first_then_send_offline_then_the_code_and_next_step_appear(
             code = page.locator("#abr-state input").input_value()
             assert len(code) == 6 and code.isdigit() and len(abr.received) == 1
             assert str(abr.received[0]["code"]) == code and "abrTournamentId" not in abr.received[0]["file"]
-            expect(page.locator("#abr-next")).to_contain_text(f"Conclude, then the NRTM import, and enter the code {code}")
+            expect(page.locator("#abr-next")).to_contain_text(
+                f"Conclude, then the NRTM import, and enter the code {code}")
             expect(page.get_by_role("button", name="Copy")).to_be_visible()
             no_sideways_scroll(page)
             page.screenshot(path=str(screenshots / f"abr_sent_{size}.png"), full_page=True)

@@ -23,8 +23,8 @@ def _claims(live, event_id: int, organizer_id: int) -> list[dict]:
         participation.report(t, by_name[second["corp"]["name"]], second["id"], "corp")
         participation.report(t, by_name[second["runner"]["name"]], second["id"], "runner")
         r1 = games(live, event_id, 1)[0]
-        match_results.report_result(t, r1["id"], results.outcome(t.fmt, "id"), match_results.Actor("organizer", organizer_id),
-                              past=True)
+        match_results.report_result(t, r1["id"], results.outcome(t.fmt, "id"),
+                                    match_results.Actor("organizer", organizer_id), past=True)
         db.session.remove()
     return [first, second]
 

@@ -41,7 +41,7 @@ def _tables(live, event_id: int) -> list[dict]:
             .join(Player, Player.id == Seat.player_id).join(Round, Round.id == Match.round_id)
             .where(Round.tournament_id == event_id, Round.number == 1).order_by(Match.table, Seat.position)).all()
         out: dict[int, dict] = {}
-        for mid, table, position, p in rows:
+        for mid, table, _position, p in rows:
             g = out.setdefault(mid, {"id": mid, "table": table, "seats": []})
             g["seats"].append({"name": p.name, "link": f"/t/{p.tournament.slug}/p/{player_links.token(p)}"})
         db.session.remove()

@@ -24,7 +24,8 @@ def test_group_page_and_featured_table(new_context, page, organizer, log_in, see
                       name=f"Startup Side {unique}", planned=2)
     side.pair(1)
     with live_server.app_context():
-        ana = {e.slug: db.session.query(Player).filter_by(tournament_id=e.id, name="Ana Silva").one() for e in (main, side)}
+        ana = {e.slug: db.session.query(Player).filter_by(tournament_id=e.id, name="Ana Silva").one()
+               for e in (main, side)}
         links = {slug: f"/t/{slug}/p/{player_links.token(p)}" for slug, p in ana.items()}
         db.session.remove()
 

@@ -192,7 +192,7 @@ def test_organizer_runs_an_event(page, unique, roster, players_csv, screenshots)
     page_rank = {name: rank for rank, name, _, _ in rows}
     assert [r["name"] for r in standings] == [cell_name(r[1]) for r in rows]
     assert sum(int(r["points"]) for r in standings) == sum(e["points"] for e in expected.values())
-    for row, (rank, name, points, is_dropped) in zip(standings, rows):
+    for row, (rank, name, points, is_dropped) in zip(standings, rows, strict=True):
         e = expected[name]
         assert int(row["rank"]) == page_rank[name] == rank
         assert int(row["points"]) == points == e["points"]

@@ -40,7 +40,8 @@ def test_kovac_finds_kovac_and_standings_fit_a_phone(roster, new_context, organi
     page.goto(f"/t/{event.slug}/standings")
     height = page.evaluate("document.documentElement.scrollHeight")
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert height < 1800, f"23 players' standings are {height} px tall at {NARROW} px (the cards were {OLD_CARDS_HEIGHT})"
+    assert height < 1800, \
+        f"23 players' standings are {height} px tall at {NARROW} px (the cards were {OLD_CARDS_HEIGHT})"
     assert width <= NARROW, f"the standings are {width} px wide at {NARROW} px"
     # rank, name, points, the first tiebreaker and the record on every row, on one screen line each
     first = page.locator("table.standings tbody tr").first

@@ -130,7 +130,8 @@ def test_player_page_follows_the_round_and_the_cut(new_context, live_server, org
     _report_round(live_server, tid, 2, me)
     cut = _in_app(live_server, tid, lambda t: (cut_service.create(t, 4, "single"), cut_service.load(t))[1].bracket)
     game = next(g for g in cut.games if me in g.players)
-    opponent = _in_app(live_server, tid, lambda t: db.session.get(Player, next(p for p in game.players if p != me)).name)
+    opponent = _in_app(live_server, tid,
+                       lambda t: db.session.get(Player, next(p for p in game.players if p != me)).name)
     _in_app(live_server, tid, lambda t: cut_service.set_corp(t, game.id, me))
     page.clock.run_for(PASS_POLLS_MS)
     card = page.locator("#me-card")

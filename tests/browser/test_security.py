@@ -14,9 +14,9 @@ def test_an_inline_script_is_refused_and_reported(browser, live_server, page_wat
     watch.attach(context)
     page = context.new_page()
     page.goto("/login")
-    page.evaluate("""() => { const s = document.createElement('script');
-                             s.textContent = 'window.injected = 1'; document.body.appendChild(s); }""")
-    page.wait_for_timeout(200)
+    with page.expect_console_message(lambda m: "Content Security Policy" in m.text):  # the refusal, not a sleep
+        page.evaluate("""() => { const s = document.createElement('script');
+                                 s.textContent = 'window.injected = 1'; document.body.appendChild(s); }""")
     assert page.evaluate("window.injected") is None
     assert any(p.startswith("CSP:") for p in watch.problems), watch.problems
     context.close()

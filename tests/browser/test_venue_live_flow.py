@@ -10,7 +10,8 @@ from app.extensions import db
 from app.models import Player
 from app.services.results import participation
 from app.services.swiss import rounds
-from tests.browser.test_player_live_flow import _context, _event, _in_app, _link, _pair, _player_id, _report_round, _table_of
+from tests.browser.test_player_live_flow import (_context, _event, _in_app, _link, _pair, _player_id, _report_round,
+                                                 _table_of)
 
 WIDTH = 360
 
