@@ -50,11 +50,11 @@ HERE = Path(__file__).resolve().parent
 
 
 # Which database a test runs on (docs/development.md, "Which database a test runs on"). The services' and models'
-# tests, where the SQL is, run on every backend. A request or browser test checks the web layer above them: it runs
-# once, on the backend its name picks (half of them on each, so both databases serve every kind of page), unless
-# it is marked `both_backends` (a page whose SQL differs by database) or `database("postgresql")`/`("sqlite")`
-# (what only one database does: PostgreSQL's autocommit polls, SQLite's write lock).
-_ONE_BACKEND = ("web", "browser")
+# tests, where the SQL is, run on every backend. A request test checks the web layer above them: it runs once, on
+# the backend its name picks (half of them on each, so both databases serve every kind of page), unless it is
+# marked `both_backends` (a page whose SQL differs by database) or `database("postgresql")`/`("sqlite")` (what only
+# one database does: PostgreSQL's autocommit polls, SQLite's write lock). Browser tests serve their own SQLite file.
+_ONE_BACKEND = ("web",)
 
 
 def _picked_backend(item) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 
 from tests import conftest
 
@@ -73,7 +72,7 @@ def test_services_run_on_both_databases_and_request_tests_on_the_one_their_name_
     assert again == picked
     params = [_kept(_items("tests/web/test_x.py", extra=f"-{role}"), both, monkeypatch) for role in ("owner", "staff")]
     assert all(len(kept) == 1 for kept in params)
-    assert _kept(_items("tests/browser/test_x.py", {"both_backends": _Mark(())}), both, monkeypatch) == both
+    assert _kept(_items("tests/web/test_x.py", {"both_backends": _Mark(())}), both, monkeypatch) == both
 
 
 def test_a_test_of_one_database_runs_there_or_is_skipped(monkeypatch):
@@ -90,6 +89,5 @@ def test_without_postgresql_every_test_runs_on_sqlite(monkeypatch):
     assert _kept(_items("tests/web/test_x.py"), ["sqlite"], monkeypatch) == ["sqlite"]
 
 
-@pytest.mark.parametrize("path", ["tests/web/test_x.py", "tests/browser/test_x.py"])
-def test_the_one_backend_folders_are_the_web_layers(path):
-    assert Path(path).parts[1] in conftest._ONE_BACKEND
+def test_the_one_backend_folder_is_the_request_tests():
+    assert conftest._ONE_BACKEND == ("web",)
