@@ -82,6 +82,10 @@ def test_notify_me_then_the_round_on_the_lock_screen(push_on, roster, new_contex
     expect(box.get_by_role("button", name="Notify me")).to_be_visible()
     no_sideways_scroll(phone)
     phone.screenshot(path=str(screenshots / "push_switch_360.png"), full_page=True)
+    phone.set_viewport_size({"width": 1280, "height": 800})  # the same page on a laptop
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(screenshots / "push_switch_1280.png"), full_page=True)
+    phone.set_viewport_size(PHONE_360["viewport"])
     box.get_by_role("button", name="Notify me").click()
     expect(box.locator("#push-state")).to_have_text("Notifications are on for this device.")
     expect(box.get_by_role("button", name="Stop notifications")).to_be_visible()
@@ -141,6 +145,11 @@ def test_notify_me_then_the_round_on_the_lock_screen(push_on, roster, new_contex
     expect(phone.locator(".offline-banner")).to_contain_text("No network")
     expect(phone.locator("h1")).to_have_text(name)
     phone.screenshot(path=str(screenshots / "push_offline_360.png"), full_page=True)
+    phone.set_viewport_size({"width": 1280, "height": 800})
+    expect(phone.locator(".offline-banner")).to_be_visible()
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(screenshots / "push_offline_1280.png"), full_page=True)
+    phone.set_viewport_size(PHONE_360["viewport"])
     phone.goto(f"/t/{link.split('/')[2]}/pairings")  # kept by the worker when the player's page opened
     expect(phone.locator(".offline-banner")).to_contain_text("No network")
     expect(phone.locator("main")).to_contain_text(name)

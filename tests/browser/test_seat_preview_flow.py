@@ -36,6 +36,10 @@ def test_the_table_arrives_from_the_shared_answer(roster, new_context, organizer
     expect(card).to_contain_text("Your result buttons follow in a moment.")
     no_sideways_scroll(phone)
     phone.screenshot(path=str(screenshots / "seat_preview_360.png"), full_page=True)
+    phone.set_viewport_size({"width": 1280, "height": 800})  # the same card on a laptop
+    expect(card).to_contain_text(f"Table {mine['table']}")
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(screenshots / "seat_preview_1280.png"), full_page=True)
 
     phone.unroute("**/live*")
     phone.reload()  # the page's own check is back: the whole card, its result buttons
