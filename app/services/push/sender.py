@@ -128,7 +128,7 @@ def send_due(app: Flask) -> dict[str, int]:
 
 def serve_forever(app: Flask, poll_seconds: float, stopped: threading.Event) -> None:
     """The sender as a process of its own until `stopped`: no commit in a worker can wake it, so it looks every
-    `poll_seconds` (two indexed SELECTs when nothing is queued), sooner when a retry is due."""
+    `poll_seconds` (five small statements when nothing is queued), sooner when a retry is due."""
     while not stopped.is_set():
         try:
             send_due(app)
