@@ -210,7 +210,9 @@ class Config:
     PUSH_CONTACT = os.environ.get("PUSH_CONTACT", "")
     PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
     PUSH_CONCURRENCY = int(os.environ.get("PUSH_CONCURRENCY", "16"))  # messages in flight per worker process
-    PUSH_SENDER = _env_flag("PUSH_SENDER", True)  # each worker's sender thread (0: off; the tests start theirs)
+    # each worker's sender thread; 0 where `flask push-send` sends (deploy/systemd/sass-push.service; the tests start
+    # theirs)
+    PUSH_SENDER = _env_flag("PUSH_SENDER", True)
     # Behind a reverse proxy the client address is in X-Forwarded-For: say how many proxies to trust (usually
     # 1), or every visitor shares the proxy's address and its throttle. 0 = direct, headers ignored.
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

@@ -1,9 +1,12 @@
-"""Command-line tools: `flask create-admin`; `flask venue` (what `make venue` runs)."""
+"""Command-line tools: `flask create-admin`; `flask venue` (what `make venue` runs); `flask push-send` (the push
+sender as a process of its own, deploy/systemd/sass-push.service)."""
 import ipaddress
 import os
 import shutil
+import signal
 import socket
 import sys
+import threading
 
 import click
 from flask import Flask
@@ -11,10 +14,12 @@ from flask import Flask
 from .extensions import db
 from .core import qr
 from .models import User
+from .services.push import sender as push_sender, settings as push_settings
 
 
 def register_cli(app: Flask) -> None:
     register_venue(app)
+    register_push_send(app)
 
     @app.cli.command("create-admin")
     @click.option("--email", prompt=True)
@@ -75,3 +80,21 @@ def register_venue(app: Flask) -> None:
         click.echo(f"Open {public} on this laptop too; let the firewall accept port {port}. Ctrl+C stops.\n")
         sys.stdout.flush()
         os.execve(command[0], command, {**os.environ, "PUBLIC_URL": public})
+
+
+def register_push_send(app: Flask) -> None:
+    @app.cli.command("push-send")
+    @click.option("--poll-seconds", type=float, default=1.0, show_default=True,
+                  help="how often the queue is looked at (a publish in a worker cannot wake this process)")
+    def push_send(poll_seconds: float) -> None:
+        """Send the queued push messages from this process until SIGTERM or SIGINT; run it at a low CPU priority
+        (its unit says Nice=19) with PUSH_SENDER=0 for the gunicorn workers."""
+        off = push_settings.why_off(app)
+        if off is not None:
+            click.echo(f"push-send: push is off on this server ({off}); nothing to send.")
+            return
+        stopped = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stopped.set())
+        click.echo(f"push-send: sending queued push messages, looking every {poll_seconds:g} s.")
+        push_sender.serve_forever(app, poll_seconds, stopped)

@@ -18,6 +18,12 @@ and measured from the commit: when status.json names it through nginx, when the 
 address names it, and when each phone's check has its new table (the answer's card names the round); the app's CPU
 over the hall's steady state and over each publish (/proc: every gunicorn worker thread) and the phones' errors.
 A failed check (any answer but 200 / 304) is tried again at the phone's next check, as the page does.
+
+Push is on as deployed (bench/hall_push.py): --subscribed of the players (0.3 the likely share, 1 the worst case,
+0 push off) subscribed to a stand-in push service in a process of its own, the publish queueing the round's push
+event, `flask push-send` sending at its unit's Nice (or --push-sender workers: the workers' threads, which a
+commit in this process cannot wake: they find the event within their idle time, 30 s); each publish also reports when
+each phone first had its table, from its page or from its push message accepted by the stand-in.
 Prints tables; figures go to docs/benchmarks.md by hand, dated. Needs a quiet machine: it fills both cores.
 """
 from __future__ import annotations
@@ -53,12 +59,14 @@ from app.core.seat_lookup import bucket  # noqa: E402
 from bench.bench_public_load import WRK, get  # noqa: E402
 from bench.bench_status_load import free_port  # noqa: E402
 from bench.bench_web import drop_postgres, postgres_url  # noqa: E402
+from bench.hall_push import HallPush, PushPublisher  # noqa: E402
 
 DB_NAME = "sass_bench_hall"
 HALL = 10_000
 OTHER = 2_000  # another event's rows in the same tables
 STATUS_POLL_MS = 2000  # config.py's default, which the page says (data-poll-ms); read from the page below
 DEADLINE = 120  # seconds after a publish: a phone without its table by then is counted as never
+LABELS: dict[int, str] = {}  # processes cpu_by_program names apart (the push sender, the stand-in)
 
 
 @dataclass
@@ -70,6 +78,9 @@ class Flip:
     version_seen: str | None = None  # the pairings' version status.json names then
     pairings_seen: float | None = None  # the pairings page at the new version's address names it
     done: list = field(default_factory=list)  # each phone's seconds from the commit to its new table
+    page: dict = field(default_factory=dict)  # the same by player id
+    push: dict = field(default_factory=dict)  # player id -> seconds from the commit to their message's acceptance
+    commit_s: float = 0.0  # the publish's own time (its transaction)
     learned: list = field(default_factory=list)  # each phone's seconds from the commit to its status naming it
     fetched: list = field(default_factory=list)  # each phone's seconds from then to its bucket's seats answer
     cpu_ns: int = 0  # the app's CPU from the commit until the last phone
@@ -196,6 +207,7 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
         if flip.published and finished is not flip and answer["seats"].get(player):
             finished = flip
             flip.done.append(time.monotonic() - flip.at)
+            flip.page[player] = flip.done[-1]
 
     async def check() -> None:
         nonlocal etag, finished
@@ -225,6 +237,7 @@ async def phone(base: str, path: str, hall: Hall, session: aiohttp.ClientSession
             if (f"Round {ROUNDS}<" in card or f"Round {ROUNDS} " in card) == flip.published:
                 finished = flip
                 flip.done.append(time.monotonic() - flip.at)
+                flip.page[player] = flip.done[-1]
 
     while not stop.is_set():
         now = time.monotonic()
@@ -261,7 +274,8 @@ async def settled(hall: Hall, phones: int, most: float = 180) -> None:
 
 
 async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: Publisher, master: int,
-                   check_ms: int, spread_ms: int, status_ms: int, watching) -> tuple[Hall, list[Flip], dict]:
+                   check_ms: int, spread_ms: int, status_ms: int, watching,
+                   push: HallPush | None = None) -> tuple[Hall, list[Flip], dict]:
     hall = Hall(check_ms=check_ms, spread_ms=spread_ms, status_ms=status_ms)
     stop = asyncio.Event()
     connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=75)  # a phone keeps its connection, as a browser
@@ -296,14 +310,22 @@ async def run_hall(args, base: str, slug: str, tid: int, links: list[str], pub: 
             hall.flip = by_number[k] = flip
             watching.send((k, published))
             await loop.run_in_executor(None, pub.set, tid, published)
-            while len(flip.done) < len(links) and time.monotonic() - flip.at < DEADLINE:
+            flip.commit_s = pub.seconds[-1]
+            subscribed = len(push.player_of) if push and published else 0
+            while (len(flip.done) < len(links) or len(flip.push) < subscribed) \
+                    and time.monotonic() - flip.at < DEADLINE:
                 await asyncio.sleep(0.1)
+                if subscribed:
+                    for player, at in push.taken().items():
+                        flip.push.setdefault(player, at - flip.at)
             flip.cpu_ns = app_cpu_ns(master) - cpu0
             flip.checks, flip.fresh = hall.checks - checks0, hall.checks - hall.not_modified - fresh0
             print(f"  cores by program: {cpu_since(programs, time.monotonic() - flip.at)}", flush=True)
             flips.append(flip)
             print(f"  {'publish' if published else 'withdraw'}: status {_after(flip, flip.status_seen)} s, "
-                  f"{len(flip.done):,} phones, the last at {max(flip.done or [0]):.1f} s", flush=True)
+                  f"{len(flip.done):,} phones, the last at {max(flip.done or [0]):.1f} s; push messages "
+                  f"{len(flip.push):,} of {subscribed:,}, the last at {max(flip.push.values() or [0]):.1f} s",
+                  flush=True)
             await asyncio.sleep(args.pause)
             await settled(hall, len(links))
         stop.set()
@@ -328,7 +350,9 @@ def cpu_by_program() -> dict:
             continue
         name = text[text.index("(") + 1:text.rindex(")")]
         fields = text.rsplit(")", 1)[1].split()
-        key = ("phones" if int(stat.parent.name) == os.getpid() else "postgres" if name.startswith("postgres")
+        pid = int(stat.parent.name)
+        key = (LABELS[pid] if pid in LABELS else "phones" if pid == os.getpid()
+               else "postgres" if name.startswith("postgres")
                else "gunicorn" if "gunicorn" in name or "python" in name else name)
         out[key] = out.get(key, 0) + (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / tick
     return out
@@ -351,6 +375,32 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def report_push(args, flips: list[Flip], push: HallPush | None) -> None:
+    """Push's share of each publish: when each phone first had its table (page or message), the messages alone,
+    and the publish's own time."""
+    published = [f for f in flips if f.published]
+    commits = ", ".join(f"{f.commit_s * 1000:.0f}" for f in published)
+    if push is None:
+        print(f"- push off; the publish's own time (its transaction) {commits} ms")
+        return
+    sender = "flask push-send at its unit's Nice" if push.where == "process" else "the workers' threads"
+    print(f"- push on: {len(push.player_of):,} of {args.phones:,} players subscribed ({args.subscribed:.0%}), sent "
+          f"by {sender}; the "
+          f"stand-in decrypted and checked {push.decrypted:,} (1 in {args.verify_every}), refused {len(push.refused)}"
+          f"{' ' + repr(push.refused[:3]) if push.refused else ''}; the publish's own time {commits} ms")
+    print("\n| publish | page only: last s (p99) | page or push: median s | p99 s | last s "
+          "| push accepted | push median s | push last s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for k, f in enumerate(published, 1):
+        first = [min(t, f.push.get(p, t)) for p, t in f.page.items()]
+        first += [t for p, t in f.push.items() if p not in f.page]
+        pushed = list(f.push.values()) or [float("nan")]
+        first = first or [float("nan")]
+        print(f"| {k} | {max(f.done or [float('nan')]):.1f} ({pct(f.done or [0], 0.99):.1f})"
+              f" | {statistics.median(first):.1f} | {pct(first, 0.99):.1f} | {max(first):.1f} "
+              f"| {len(f.push):,} of {len(push.player_of):,} | {statistics.median(pushed):.1f} | {max(pushed):.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=HALL)
@@ -361,6 +411,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="the app lane's gunicorn workers")
     parser.add_argument("--phone-workers", type=int, default=4, help="the phones lane's")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--subscribed", type=float, default=0.3, help="share of the players subscribed to push "
+                        "(0.3 the likely case, 1 the worst; 0: push off)")
+    parser.add_argument("--push-sender", choices=("process", "workers"), default="process",
+                        help="flask push-send at its unit's Nice (as deploy/ runs it), or the workers' threads")
+    parser.add_argument("--verify-every", type=int, default=50, help="the stand-in decrypts and checks every Nth "
+                        "message and counts the others")
     args = parser.parse_args()
     if not os.path.exists(WRK) or not os.path.exists(proxy.NGINX):
         raise SystemExit("needs wrk and nginx from Debian (apt-get install -y wrk nginx)")
@@ -371,11 +427,17 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a connection per phone
     procs = []
     pub = None
+    push = None
     try:
         print(f"seeding a {args.phones:,}-player event beside a {OTHER:,}-player one ...", flush=True)
         events, tokens = seed(uri, sizes=(args.phones, OTHER), links_of=args.phones)
         tid, slug = events[args.phones]
         folder = Path(tempfile.mkdtemp(prefix="sass-hall-bench-"))
+        if args.subscribed > 0:
+            push = HallPush(args.subscribed, args.verify_every, args.push_sender, args.seed)
+            push.start(uri, tid, [token.split(".")[0] for token in tokens])
+            push.start_sender(uri, folder)
+            LABELS.update(push.pids())
         app, direct = serve(uri, folder, args.workers)
         procs.append(app)
         lane, lane_address = serve(uri, folder, args.phone_workers, lane=True)
@@ -392,7 +454,7 @@ def main() -> None:
         spread_ms = int(re.search(r'data-spread-ms="(\d+)"', page).group(1))
         status_ms = int(re.search(r'data-poll-ms="(\d+)"', page).group(1))
         _, headers, _, _ = get(base, f"/t/{slug}/status.json")
-        pub = Publisher(uri)
+        pub = PushPublisher(uri)
         seconds = int(check_ms / 1000 * 1.3 + 2 + args.steady
                       + (args.publishes * 2 + 1) * (DEADLINE + args.pause + 180))
         status_load = wrk_status(base, slug, headers["etag"], args.phones, status_ms, seconds)
@@ -402,7 +464,7 @@ def main() -> None:
         watch.start()
         try:
             hall, flips, steady = asyncio.run(run_hall(args, base, slug, tid, links, pub, lane.pid, check_ms,
-                                                          spread_ms, status_ms, watching))
+                                                          spread_ms, status_ms, watching, push))
         finally:
             watching.send(None)
             watch.join(timeout=30)
@@ -434,9 +496,12 @@ def main() -> None:
                 print(f"- {'publish' if flip.published else 'withdraw'}: the phones' status polls named it "
                       f"{_spread(flip.learned)} s after the commit; their bucket's seats answer then took "
                       f"{_spread(flip.fetched)} s")
+        report_push(args, flips, push)
         print(f"\nphones' checks answered: {hall.checks:,}; shared seats answers fetched: {hall.seats:,}; "
               f"errors {hall.errors:,} {hall.error_kinds or ''}")
     finally:
+        if push is not None:
+            push.stop()
         finish(pub, procs, lambda: drop_postgres(DB_NAME))
 
 

@@ -3,11 +3,17 @@ RFC 8292 (VAPID) say a browser's push service and the browser behind it do: it m
 does (a P-256 key pair and a 16-byte auth secret per subscription, the public half given to the page), refuses a
 request without TTL or with a bad VAPID signature or audience, decrypts each message with the subscription's own
 private key (as the browser would) and keeps what it read. A subscription can be told to answer 410 (gone), 429
-(with Retry-After) or 500 for its next requests."""
+(with Retry-After) or 500 for its next requests.
+
+`verify_every`: 1 (the tests) decrypts and checks every message; N > 1 (a benchmark's hall, where decrypting every
+message would take the cores the benchmark measures) checks every request's TTL, encoding and VAPID header's form,
+verifies the signature and decrypts every Nth, and accepts the others counted (`accepted`: subscription, when).
+`serve` runs one as a process of its own."""
 from __future__ import annotations
 
 import base64
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -46,9 +52,11 @@ class Subscription:
 
 
 class PushStandIn:
-    def __init__(self) -> None:
+    def __init__(self, verify_every: int = 1) -> None:
         self.subscriptions: dict[str, Subscription] = {}
         self.received: list[Received] = []
+        self.accepted: list[tuple[str, float]] = []  # every message taken (201), decrypted or counted
+        self.verify_every, self._seen = verify_every, 0
         self.refused: list[tuple[str, int, str]] = []
         self.lock = threading.Lock()
         self.delay = 0.0
@@ -122,6 +130,17 @@ class PushStandIn:
             return self._refuse(sid, 400, "no TTL")
         if headers.get("content-encoding") != "aes128gcm":
             return self._refuse(sid, 415, "not aes128gcm")
+        with self.lock:
+            self._seen += 1
+            sampled = self._seen % self.verify_every == 0
+        if not sampled:
+            if not re.fullmatch(r"vapid t=[\w-]+\.[\w-]+\.[\w-]+, ?k=[\w-]+", headers.get("authorization", "")):
+                return self._refuse(sid, 403, "no vapid authorization")
+            if len(body) < 86 + 17:  # aes128gcm: a 86-byte header with the sender's key, then a tagged record
+                return self._refuse(sid, 400, "too short for aes128gcm")
+            with self.lock:
+                self.accepted.append((sid, time.monotonic()))
+            return 201, {}
         why = self._vapid(headers.get("authorization", ""))
         if why:
             return self._refuse(sid, 403, why)
@@ -137,6 +156,7 @@ class PushStandIn:
             return self._refuse(sid, 400, f"does not decrypt: {e}")
         with self.lock:
             self.received.append(Received(sid, text.decode("utf-8"), headers, time.monotonic()))
+            self.accepted.append((sid, self.received[-1].at))
         return 201, {"Location": f"{self.origin}/message/{len(self.received)}"}
 
     def _vapid(self, authorization: str) -> Optional[str]:
@@ -163,3 +183,17 @@ class PushStandIn:
         if not str(payload.get("sub", "")).startswith(("mailto:", "https:")):
             return "no contact"
         return None
+
+
+def serve(conn, subscriptions: int, verify_every: int) -> None:
+    """A stand-in in a process of its own (a benchmark's): sends its origin and `subscriptions` new subscriptions
+    through `conn`; then answers each "report" with (accepted since the last report, messages decrypted, refused)
+    until told None."""
+    standin = PushStandIn(verify_every)
+    conn.send((standin.origin, [standin.subscribe() for _ in range(subscriptions)]))
+    told = 0
+    while conn.recv() is not None:
+        with standin.lock:
+            fresh, told = standin.accepted[told:], len(standin.accepted)
+            conn.send((fresh, len(standin.received), list(standin.refused)))
+    standin.close()

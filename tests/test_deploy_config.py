@@ -1,7 +1,8 @@
 """What deploy/ promises between its files, checked without running them (tests/test_deployment.py runs them):
 nginx drops an idle upstream connection before gunicorn does, gunicorn binds only a loaded app, private polls
 bypass the cache (the players' own on the phones lane), and no shared copy is served at any age while it is updated;
-the phones lane yields the CPU to the app lane, logs nothing nginx does not, and keeps its workers."""
+the phones lane yields the CPU to the app lane, logs nothing nginx does not, and keeps its workers; push is sent
+by a process of its own that yields to both."""
 from __future__ import annotations
 
 import os
@@ -93,3 +94,16 @@ def test_a_halls_phones_lane_replaces_a_worker_rarely():
     gunicorn = _gunicorn({})
     per_worker = Config.PLAYER_CHECKS_PER_SECOND / 4
     assert (gunicorn["max_requests"] - gunicorn["max_requests_jitter"]) / per_worker >= 20 * 60
+
+
+def test_push_leaves_from_its_own_lowest_priority_process_and_the_workers_send_none():
+    """A hall's messages cost seconds of CPU after a publish: the sender runs beside the lanes at a lower priority
+    than either (the phones' requests first), and the workers, reading the same settings, start no sender."""
+    push = _unit("sass-push.service")
+    nice = lambda unit: int(m.group(1)) if (m := re.search(r"^Nice=(-?\d+)$", unit, re.M)) else 0  # noqa: E731
+    assert nice(push) > nice(_unit("sass-phones.service")) > nice(_unit("sass.service"))
+    assert re.search(r"^ExecStart=\S+/flask --app wsgi push-send$", push, re.M)
+    assert "EnvironmentFile=/etc/sass.env" in push
+    env = dict(line.split("=", 1) for line in (ROOT / "deploy/sass.env").read_text().splitlines()
+               if line and not line.startswith("#"))
+    assert env["PUSH_SENDER"] == "0"

@@ -1,5 +1,8 @@
 """The sender: one daemon thread per worker process turns queued push events into messages and sends them, so no
-request waits on a push service (the same shape as the ABR sender, app/services/abr/sender.py).
+request waits on a push service (the same shape as the ABR sender, app/services/abr/sender.py); or, where the
+deployment runs it (deploy/systemd/sass-push.service: `flask push-send`, PUSH_SENDER=0 for the workers), one process
+of its own at a low CPU priority, so encrypting and signing a hall's messages never holds a worker's GIL or a core
+the phones' requests want.
 
 It starts with the process's first request (after gunicorn's fork), is woken at once by a commit that queued an
 event (outbox.wake_after_commit), and otherwise looks every IDLE_SECONDS, so another worker's or host's queue is
@@ -121,6 +124,23 @@ def send_due(app: Flask) -> dict[str, int]:
         finally:
             db.session.remove()
     return totals
+
+
+def serve_forever(app: Flask, poll_seconds: float, stopped: threading.Event) -> None:
+    """The sender as a process of its own until `stopped`: no commit in a worker can wake it, so it looks every
+    `poll_seconds` (five small statements when nothing is queued), sooner when a retry is due."""
+    while not stopped.is_set():
+        try:
+            send_due(app)
+            with app.app_context():
+                try:
+                    wait = outbox.next_due_in(poll_seconds)
+                finally:
+                    db.session.remove()
+        except Exception:  # noqa: BLE001 - the database away for a moment: the process must live on
+            log.exception("push-send: trying again in %s s", poll_seconds)
+            wait = poll_seconds
+        stopped.wait(max(wait, 0.05))
 
 
 _threads = SenderThreads("push-sender", send_due, outbox.next_due_in, IDLE_SECONDS, least_wait=0.2)
