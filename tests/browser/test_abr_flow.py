@@ -12,7 +12,6 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 import sqlalchemy as sa
 from playwright.sync_api import expect
 
@@ -57,7 +56,7 @@ def test_download_first_then_send_offline_then_the_code_and_next_step_appear(
             expect(page.locator("#abr-send")).to_have_count(0)
             with page.expect_download() as download:
                 page.locator("#abr-download").click()
-            assert re.fullmatch(rf"ABR 1280 \d{{4}}-\d\d-\d\d for ABR\.json", download.value.suggested_filename)
+            assert re.fullmatch(r"ABR 1280 \d{4}-\d\d-\d\d for ABR\.json", download.value.suggested_filename)
             at_both_widths(page, screenshots, "abr_download", part="#abr")
 
             config.update(ABR_USER=USER, ABR_PASSWORD=PASSWORD)  # the server's admin sets ABR's upload login
