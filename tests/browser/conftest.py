@@ -38,6 +38,7 @@ SCREENSHOTS = HERE.parent.parent / "bench" / "out"
 PLAYERS_CSV = HERE.parent / "fixtures" / "players12.csv"
 PASSWORD = "correct horse battery"
 PHONE = {"width": 390, "height": 844}
+VIEWPORTS = {360: {"width": 360, "height": 780}, 1280: {"width": 1280, "height": 900}}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -214,6 +215,35 @@ def page(new_context):
 def phone(new_context):
     """A 390x844 touch phone (the viewport meta tag applies, as on a real phone)."""
     return new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
+
+
+def no_sideways_scroll(page) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner + 1, f"the page is {width} px wide in a {inner} px window"
+
+
+def at_both_widths(page, shots: Path, name: str, check=None, *, part: str | None = None, full_page: bool = True):
+    """The screen as it is now, at the page's own width (360 or 1280) and then at the other, without replaying the
+    flow that led to it: no sideways scroll, `check(page, width)` for what the test asserts differs by width, and a
+    screenshot each (`name` with `{width}` in it, else `name_<width>.png`; `part`: of that element only). The page
+    is left at its own width."""
+    own = page.viewport_size
+    first = 360 if own["width"] < 800 else 1280
+    try:
+        for width in (first, 1640 - first):
+            if width != first:
+                page.set_viewport_size(VIEWPORTS[width])
+            no_sideways_scroll(page)
+            if check is not None:
+                check(page, width)
+            stem = name.format(width=width) if "{width}" in name else f"{name}_{width}"
+            path = str(shots / f"{stem}.png")
+            if part:
+                page.locator(part).screenshot(path=path)
+            else:
+                page.screenshot(path=path, full_page=full_page)
+    finally:
+        page.set_viewport_size(own)
 
 
 @pytest.fixture(scope="session")

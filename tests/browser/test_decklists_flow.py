@@ -1,11 +1,11 @@
-"""Decklists in a browser, on a 360 px phone and a 1280 px laptop: a player pastes a legal list and a list with
+"""Decklists in a browser, each flow run once at its person's width (a player's 360 px phone, the TO's 1280 px
+laptop) and each screen also looked at the other: a player pastes a legal list and a list with
 three kinds of error and reads each explained; the TO reviews, unlocks and prints; open lists appear once the cut
 is made. Screenshots in bench/out/decklists_*.png."""
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from app.extensions import db
@@ -13,6 +13,8 @@ from app.models import Player, Tournament
 from app.services import cut as cut_service
 from app.services import decklists as service
 from app.services.players import player_links
+
+from tests.browser.conftest import at_both_widths
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
 CORP = (FIXTURES / "corp_nrdb.txt").read_text(encoding="utf-8")
@@ -38,13 +40,12 @@ def _no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "scrolls sideways"
 
 
-@pytest.mark.parametrize("size", WIDTHS)
-def test_a_player_pastes_a_legal_list_and_a_broken_one(size, new_context, live_server, roster, organizer,
-                                                       seed_swiss, screenshots):
-    event = seed_swiss(organizer["id"], roster[:4], rounds=0, name=f"Deck Open {size}")
+def test_a_player_pastes_a_legal_list_and_a_broken_one(new_context, live_server, roster, organizer, seed_swiss,
+                                                       screenshots):
+    event = seed_swiss(organizer["id"], roster[:4], rounds=0, name="Deck Open 360")
     me = roster[0][0]
     token = _collecting(live_server, event)[me]
-    page = new_context(viewport=WIDTHS[size]).new_page()
+    page = new_context(viewport=WIDTHS["phone"]).new_page()
     page.goto(f"/t/{event.slug}/p/{token}")
     page.get_by_role("link", name="Your decklists").click()
     expect(page.get_by_role("heading", name="Your decklists")).to_be_visible()
@@ -65,14 +66,12 @@ def test_a_player_pastes_a_legal_list_and_a_broken_one(size, new_context, live_s
         "Line 2: there is no card called “Sure Gamle”. Did you mean “Sure Gamble”?",
         "Line 3: 4 copies of Jailbreak; a deck may hold at most 3.",
         "Line 18: Hedge Fund is a Corp card; a Runner deck cannot include it."])
-    _no_sideways_scroll(page)
-    page.screenshot(path=str(screenshots / f"decklists_player_{size}.png"), full_page=True)
+    at_both_widths(page, screenshots, "decklists_player", lambda p, width: expect(problems).to_have_count(3))
 
 
-@pytest.mark.parametrize("size", WIDTHS)
-def test_the_to_reviews_unlocks_and_prints(size, new_context, live_server, roster, organizer, seed_swiss, log_in,
+def test_the_to_reviews_unlocks_and_prints(new_context, live_server, roster, organizer, seed_swiss, log_in,
                                            screenshots):
-    event = seed_swiss(organizer["id"], roster[:4], rounds=0, name=f"Deck Review {size}")
+    event = seed_swiss(organizer["id"], roster[:4], rounds=0, name="Deck Review 1280")
     tokens = _collecting(live_server, event)
     ann, ben = roster[0][0], roster[1][0]
     with live_server.app_context():
@@ -84,7 +83,7 @@ def test_the_to_reviews_unlocks_and_prints(size, new_context, live_server, roste
         db.session.remove()
     event.pair(1)  # the lists lock
 
-    page = new_context(viewport=WIDTHS[size]).new_page()
+    page = new_context(viewport=WIDTHS["laptop"]).new_page()
     log_in(page, organizer["email"])
     page.goto(f"/tournaments/{event.id}")
     page.get_by_role("link", name="Decklists", exact=True).click()
@@ -94,9 +93,8 @@ def test_the_to_reviews_unlocks_and_prints(size, new_context, live_server, roste
     expect(ben_row).to_contain_text("3 problems")
     expect(ben_row).to_contain_text("Did you mean “Sure Gamble”?")
     expect(page.locator(".stat", has_text="missing a list")).to_contain_text("3")
-    if size == "phone":
-        _no_sideways_scroll(page)
-    page.screenshot(path=str(screenshots / f"decklists_review_{size}.png"), full_page=True)
+    at_both_widths(page, screenshots, "decklists_review", lambda p, width: expect(ben_row).to_contain_text(
+        "3 problems"))
 
     ben_row.get_by_role("button", name="Unlock").click()
     expect(page.get_by_text(f"{ben} may change their Runner list once more.")).to_be_visible()
@@ -116,10 +114,10 @@ def test_the_to_reviews_unlocks_and_prints(size, new_context, live_server, roste
     expect(first.get_by_role("heading", name="Sentry (6)")).to_be_visible()
     page.emulate_media(media="print")
     expect(page.get_by_role("button", name="Print")).to_be_hidden()
-    page.screenshot(path=str(screenshots / f"decklists_print_{size}.png"), full_page=True)
-    if size == "phone":
-        page.emulate_media(media="screen")
-        _no_sideways_scroll(page)
+    page.screenshot(path=str(screenshots / "decklists_print_1280.png"), full_page=True)
+    page.emulate_media(media="screen")  # the sheets on screen, before printing
+    at_both_widths(page, screenshots, "decklists_print_screen", lambda p, width: expect(
+        p.locator("article.deck-sheet")).to_have_count(2))
 
 
 def test_open_lists_appear_when_the_cut_is_made(new_context, live_server, roster, organizer, seed_swiss, log_in,

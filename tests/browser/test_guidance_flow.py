@@ -1,7 +1,7 @@
-"""Guidance for the TO, at a laptop's 1280 px and a phone's 360 px: the dashboard's next step, the new-event
-form's advanced section, the round-1 bye warning, the open/closed marker of every collapsible section, the cut
-page's advice and the bracket drawn as a bracket (a list on the phone). Screenshots go to /tmp/shots/guidance/
-(override with SHOTS_DIR) for a person to look at."""
+"""Guidance for the TO on a laptop's 1280 px (the public brackets on a phone's 360 px), every screen also looked at the
+other width: the dashboard's next step, the new-event form's advanced section, the round-1 bye warning, the
+open/closed marker of every collapsible section, the cut page's advice and the bracket drawn as a bracket (a list on
+the phone). Screenshots go to /tmp/shots/guidance/ (override with SHOTS_DIR) for a person to look at."""
 from __future__ import annotations
 
 import os
@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import at_both_widths
+
 WIDE = {"width": 1280, "height": 900}
 NARROW = {"width": 360, "height": 740}
-WIDTHS = {"1280": WIDE, "360": NARROW}
 NAMES = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth",
          "Frances Allen", "John Backus", "Radia Perlman", "Ken Thompson", "Margaret Hamilton", "Dennis Ritchie",
          "Shafi Goldwasser", "Tony Hoare", "Leslie Lamport", "Niklaus Wirth", "Jean Sammet", "Robin Milner",
@@ -28,17 +29,10 @@ def shots() -> Path:
     return path
 
 
-@pytest.fixture(params=list(WIDTHS), ids=lambda w: f"{w}px")
-def width(request):
-    return request.param
-
-
 @pytest.fixture
-def to_page(new_context, organizer, log_in, width):
-    """The organizer, logged in, at the width under test (a phone is a touch device)."""
-    phone = width == "360"
-    context = new_context(viewport=WIDTHS[width], is_mobile=phone, has_touch=phone)
-    page = context.new_page()
+def to_page(new_context, organizer, log_in):
+    """The organizer, logged in, on a laptop."""
+    page = new_context(viewport=WIDE).new_page()
     log_in(page, organizer["email"])
     return page
 
@@ -54,7 +48,7 @@ def centre(box) -> tuple[float, float]:
 
 # ---- the cut page's advice and the bracket ---------------------------------------------------------------------
 
-def test_cut_advice_and_bracket(to_page, organizer, seed_swiss, shots, width, new_context):
+def test_cut_advice_and_bracket(to_page, organizer, seed_swiss, shots, new_context):
     page = to_page
     event = seed_swiss(organizer["id"], FIELD, rounds=3, name="Bracket Open", planned=5)
     page.goto(f"/tournaments/{event.id}/cut")
@@ -67,8 +61,7 @@ def test_cut_advice_and_bracket(to_page, organizer, seed_swiss, shots, width, ne
     # the preview sits before the button that seeds it, and follows the size and the declined boxes
     assert page.locator("ol.cut-preview").bounding_box()["y"] < \
         page.get_by_role("button", name="Create the cut").bounding_box()["y"]
-    no_sideways_scroll(page)
-    page.screenshot(path=str(shots / f"cut_create_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "cut_create", lambda p, width: expect(preview).to_have_count(4))
     page.get_by_label("Bracket").select_option("double")
     page.get_by_label("Cut to the top").select_option("8")
     expect(page.get_by_role("heading", name="Top 8 if you cut now")).to_be_visible()
@@ -79,7 +72,7 @@ def test_cut_advice_and_bracket(to_page, organizer, seed_swiss, shots, width, ne
     page.locator("ul.checklist label").first.click()
     expect(preview).to_have_count(8)
     assert preview.all_inner_texts()[:7] == eight[1:]
-    page.screenshot(path=str(shots / f"cut_create_top8_declined_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "cut_create_top8_declined", lambda p, width: expect(preview).to_have_count(8))
     page.locator("ul.checklist label").first.click()  # changed their mind after all
     expect(preview).to_have_text(eight)
     page.get_by_role("button", name="Create the cut").click()
@@ -97,14 +90,12 @@ def test_cut_advice_and_bracket(to_page, organizer, seed_swiss, shots, width, ne
         expect(swap).to_be_visible()
         page.locator(f"#game-{game}").get_by_role("button", name=f"{name} won", exact=True).click()
         expect(page.locator(f"#game-{game}")).to_have_class(re.compile(r"\bdone\b"))
-    check_bracket_shape(page, wide=width == "1280")
-    page.screenshot(path=str(shots / f"cut_bracket_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "cut_bracket", lambda p, width: check_bracket_shape(p, wide=width == 1280))
 
-    public = new_context(viewport=WIDTHS[width]).new_page()
+    public = new_context(viewport=NARROW).new_page()  # a player's phone
     public.goto(f"/t/{event.slug}/bracket")
     expect(public.locator(".cut-game")).to_have_count(14)  # the reset is not needed yet
-    check_bracket_shape(public, wide=width == "1280")
-    public.screenshot(path=str(shots / f"public_bracket_{width}.png"), full_page=True)
+    at_both_widths(public, shots, "public_bracket", lambda p, width: check_bracket_shape(p, wide=width == 1280))
 
 
 def check_bracket_shape(page, wide: bool) -> None:
@@ -145,7 +136,7 @@ def marker(page, summary) -> str:
     return summary.evaluate("(s) => getComputedStyle(s, '::before').content")
 
 
-def test_new_event_to_round_one(to_page, players_csv, shots, width):
+def test_new_event_to_round_one(to_page, players_csv, shots):
     page = to_page
     page.goto("/tournaments/new")
     advanced = page.locator("details.advanced")
@@ -154,12 +145,11 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     summary = advanced.locator("summary")
     expect(summary).to_have_text("Advanced: pairing score factor")
     assert "▸" in marker(page, summary)
-    no_sideways_scroll(page)
-    page.screenshot(path=str(shots / f"new_event_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "new_event")
     summary.click()
     expect(page.get_by_label("Score factor (single-sided)")).to_have_value("3/2")
     assert "▾" in marker(page, summary)
-    page.screenshot(path=str(shots / f"new_event_advanced_open_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "new_event_advanced_open")
     page.get_by_label("Format").select_option("plain")
     expect(advanced).to_be_hidden()  # a single-sided setting only
     page.get_by_label("Format").select_option("single")
@@ -171,7 +161,7 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     # no players yet: the main button adds them
     main = page.locator(".next-action")
     expect(main).to_have_text("Add players")
-    page.screenshot(path=str(shots / f"dashboard_new_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "dashboard_new", lambda p, width: expect(main).to_be_visible())
     page.locator(".next-step").get_by_role("link", name="Import CSV").click()
     page.get_by_label("CSV file").set_input_files(str(players_csv))
     page.get_by_role("button", name="Import").click()
@@ -184,21 +174,20 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     assert "▾" in marker(page, add)
     expect(page.get_by_label("Bye in round 1")).to_be_visible()
     expect(page.locator(".bye-note")).to_have_count(0)  # a 13th player with a bye leaves 12 to pair: no warning
-    page.screenshot(path=str(shots / f"players_add_open_{width}.png"))
+    at_both_widths(page, shots, "players_add_open", lambda p, width: expect(p.get_by_label("Bye in round 1")
+                                                                            ).to_be_visible(), full_page=False)
 
     page.goto(dashboard)
     expect(main).to_have_text("Pair round 1")
     expect(page.locator(".next-step .bye-note")).to_have_count(0)
-    no_sideways_scroll(page)
-    page.screenshot(path=str(shots / f"dashboard_players_in_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "dashboard_players_in", lambda p, width: expect(main).to_be_visible())
 
     # one requested bye in an even field: the edit page says what it causes before the box is ticked
     page.goto(dashboard + "/players")
     page.get_by_role("link", name="Ada Lovelace").click()
     note = page.locator(".bye-note")
     expect(note).to_contain_text("If you tick “Bye in round 1”: 1 requested bye with 12 active players leaves 11")
-    no_sideways_scroll(page)
-    page.screenshot(path=str(shots / f"player_edit_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "player_edit", lambda p, width: expect(note).to_be_visible())
     page.get_by_label("Bye in round 1").check()
     page.get_by_role("button", name="Save").click()
     expect(page.locator(".flash.warning[role=status]")).to_contain_text("one more player, drawn at random, also gets")
@@ -206,7 +195,8 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     # the dashboard warns, and the pair button asks first
     page.goto(dashboard)
     expect(page.locator(".next-step .bye-note")).to_contain_text("1 requested bye with 12 active players")
-    page.screenshot(path=str(shots / f"dashboard_bye_warning_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "dashboard_bye_warning", lambda p, width: expect(
+        p.locator(".next-step .bye-note")).to_be_visible())
     questions = []
 
     def answer(dialog):
@@ -223,12 +213,12 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     # the round page's collapsible sections (custom result, edit pairings, ...) show the marker too
     markers = page.locator("summary").evaluate_all("(ss) => ss.map((s) => getComputedStyle(s, '::before').content)")
     assert markers and all("▸" in m or "▾" in m for m in markers), markers
-    page.screenshot(path=str(shots / f"round1_paired_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "round1_paired")
 
     page.goto(dashboard)
     expect(main).to_have_text("Check and publish round 1")
     expect(page.locator(".bye-note")).to_have_count(0)
-    page.screenshot(path=str(shots / f"dashboard_round1_paired_{width}.png"), full_page=True)
+    at_both_widths(page, shots, "dashboard_round1_paired", lambda p, width: expect(main).to_be_visible())
 
     # late entry: no round-1 bye to offer any more
     page.goto(dashboard + "/players")
@@ -240,7 +230,7 @@ def test_new_event_to_round_one(to_page, players_csv, shots, width):
     expect(page.get_by_text("Had a requested bye in round 1.")).to_be_visible()
 
 
-def test_double_sixteen_stays_inside_the_window(new_context, organizer, seed_swiss, live_server, shots, width):
+def test_double_sixteen_stays_inside_the_window(new_context, organizer, seed_swiss, live_server, shots):
     """The largest bracket (a lower bracket of six rounds) scrolls inside its own box, never the page."""
     from app.extensions import db
     from app.models import Tournament
@@ -250,21 +240,22 @@ def test_double_sixteen_stays_inside_the_window(new_context, organizer, seed_swi
     with live_server.app_context():
         cut_service.create(db.session.get(Tournament, event.id), 16, "double")
         db.session.remove()
-    page = new_context(viewport=WIDTHS[width]).new_page()
+    page = new_context(viewport=NARROW).new_page()  # a player's phone
     page.goto(f"/t/{event.slug}/bracket")
     expect(page.locator(".cut-game")).to_have_count(30)
-    no_sideways_scroll(page)
-    if width == "1280":
-        first, last = (page.locator(f"#game-{g}").bounding_box() for g in (9, 29))
-        assert first["x"] < last["x"]  # the lower bracket's rounds are columns too, all in view on a laptop
-        assert last["x"] + last["width"] <= WIDE["width"]
-        assert abs(centre(page.locator("#game-27").bounding_box())[1] - (
-            centre(page.locator("#game-21").bounding_box())[1] + centre(page.locator("#game-22").bounding_box())[1]
-        ) / 2) < 2
-    page.screenshot(path=str(shots / f"public_bracket_de16_{width}.png"), full_page=True)
+
+    def laid_out(page, width):
+        if width == 1280:
+            first, last = (page.locator(f"#game-{g}").bounding_box() for g in (9, 29))
+            assert first["x"] < last["x"]  # the lower bracket's rounds are columns too, all in view on a laptop
+            assert last["x"] + last["width"] <= WIDE["width"]
+            assert abs(centre(page.locator("#game-27").bounding_box())[1] - (
+                centre(page.locator("#game-21").bounding_box())[1]
+                + centre(page.locator("#game-22").bounding_box())[1]) / 2) < 2
+    at_both_widths(page, shots, "public_bracket_de16", laid_out)
 
 
-def test_single_elimination_public_bracket(new_context, organizer, seed_swiss, live_server, shots, width):
+def test_single_elimination_public_bracket(new_context, organizer, seed_swiss, live_server, shots):
     """Single elimination is one bracket, the final at its end, level with the two semi-finals."""
     from app.extensions import db
     from app.models import Tournament
@@ -274,23 +265,24 @@ def test_single_elimination_public_bracket(new_context, organizer, seed_swiss, l
     with live_server.app_context():
         cut_service.create(db.session.get(Tournament, event.id), 8, "single")
         db.session.remove()
-    page = new_context(viewport=WIDTHS[width]).new_page()
+    page = new_context(viewport=NARROW).new_page()  # a player's phone
     page.goto(f"/t/{event.slug}/bracket")
     expect(page.get_by_role("heading", name="Bracket", exact=True)).to_be_visible()
     expect(page.locator(".cut-game")).to_have_count(7)
-    box = {g: page.locator(f"#game-{g}").bounding_box() for g in range(1, 8)}
-    if width == "1280":
-        assert box[1]["x"] < box[5]["x"] < box[7]["x"]
-        assert abs(centre(box[7])[1] - (centre(box[5])[1] + centre(box[6])[1]) / 2) < 2
-    else:
-        assert len({round(b["x"]) for b in box.values()}) == 1
-    no_sideways_scroll(page)
-    page.screenshot(path=str(shots / f"public_bracket_single_{width}.png"), full_page=True)
+
+    def laid_out(page, width):
+        box = {g: page.locator(f"#game-{g}").bounding_box() for g in range(1, 8)}
+        if width == 1280:
+            assert box[1]["x"] < box[5]["x"] < box[7]["x"]
+            assert abs(centre(box[7])[1] - (centre(box[5])[1] + centre(box[6])[1]) / 2) < 2
+        else:
+            assert len({round(b["x"]) for b in box.values()}) == 1
+    at_both_widths(page, shots, "public_bracket_single", laid_out)
 
 
 # ---- what the rounds buy ------------------------------------------------------------------------------------------
 
-def test_what_the_rounds_buy_beside_the_recommendation(to_page, organizer, seed_swiss, shots, width):
+def test_what_the_rounds_buy_beside_the_recommendation(to_page, organizer, seed_swiss, shots):
     """A 20-player single-sided event: the dashboard's recommended-rounds box and the settings form say how many
     of the 8 strongest players the simulated events put in the top 8 (app/core/round_advice.py), inside the
     window at both widths."""
@@ -299,13 +291,11 @@ def test_what_the_rounds_buy_beside_the_recommendation(to_page, organizer, seed_
     page.goto(f"/tournaments/{event.id}")
     box = page.locator("#recommended-rounds")
     expect(box.locator("#top8-recall")).to_contain_text("best 8 in top 8: ≈")
-    no_sideways_scroll(page)
-    box.screenshot(path=str(shots / f"rounds-advice-dashboard-{width}.png"))
+    at_both_widths(page, shots, "rounds-advice-dashboard-{width}", part="#recommended-rounds")
     page.goto(f"/tournaments/{event.id}/edit")
     line = page.locator("#top8-recall")
     expect(line).to_contain_text("After 5 rounds, about")
     expect(line).to_contain_text("after the planned 8, about")
     expect(line).to_contain_text("the top cut settles the rest")
-    no_sideways_scroll(page)
-    line.scroll_into_view_if_needed()
-    page.screenshot(path=str(shots / f"rounds-advice-form-{width}.png"))
+    at_both_widths(page, shots, "rounds-advice-form-{width}", lambda p, width: line.scroll_into_view_if_needed(),
+                   full_page=False)

@@ -1,6 +1,6 @@
-"""A player's own page (their secret link) on a phone and a laptop: it follows the event without a reload (the
-opponent's report, the round clock, a new round, the top cut and the final place), and every result button reads
-from the player's side in all three formats."""
+"""A player's own page (their secret link) on a 360 px phone, each screen also looked at on a 1280 px laptop: it follows
+the event without a reload (the opponent's report, the round clock, a new round, the top cut and the final place),
+and every result button reads from the player's side in all three formats."""
 from __future__ import annotations
 
 import pytest
@@ -16,7 +16,8 @@ from app.services.results import match_results, participation
 from app.services.swiss import timer
 from app.services.swiss import rounds as service
 
-WIDTHS = [360, 1280]
+from tests.browser.conftest import at_both_widths
+
 PASS_POLLS_MS = 13_000  # past a status.json poll and a player page check (config.py: 2 s, 10 s; ±25 %)
 
 
@@ -83,14 +84,12 @@ def _player_id(live_server, tid, name) -> int:
         sa.select(Player.id).filter_by(tournament_id=t.id, name=name)))
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_player_page_follows_the_round_and_the_cut(new_context, live_server, organizer, roster, screenshots,
-                                                   width):
+def test_player_page_follows_the_round_and_the_cut(new_context, live_server, organizer, roster, screenshots):
     names = [n for n, _, _ in roster[:8]]
-    tid, slug = _event(live_server, organizer["id"], names, name=f"Live Open {width}")
+    tid, slug = _event(live_server, organizer["id"], names, name="Live Open 360")
     me = _player_id(live_server, tid, names[0])
     _pair(live_server, tid, 1)
-    page = _context(new_context, width).new_page()
+    page = _context(new_context, 360).new_page()
     page.clock.install()
     page.goto(_link(live_server, tid, me))
     expect(page.locator("#me-card")).to_contain_text("Round 1")
@@ -117,7 +116,11 @@ def test_player_page_follows_the_round_and_the_cut(new_context, live_server, org
     shown = countdown.locator(".countdown-time").text_content()
     page.clock.run_for(3_000)
     expect(countdown.locator(".countdown-time")).not_to_have_text(shown)
-    page.screenshot(path=str(screenshots / f"player_live_claim_{width}.png"), full_page=True)
+
+    def claim_and_clock(p, width):
+        expect(p.get_by_role("button", name=f"Yes: I lost as {my_side}")).to_be_visible()
+        expect(countdown).to_be_visible()
+    at_both_widths(page, screenshots, "player_live_claim", claim_and_clock)
 
     # round 2 is published: the new table, without a reload
     _report_round(live_server, tid, 1, me)
@@ -139,8 +142,8 @@ def test_player_page_follows_the_round_and_the_cut(new_context, live_server, org
     expect(card).to_contain_text(f"You play Corp against {opponent}")
     expect(page.get_by_text("Drop from the event")).to_have_count(0)
     expect(page.locator("#me-clock [data-countdown]")).to_have_count(0)
-    expect(page.locator("#me-tabs").get_by_role("link", name="Top cut")).to_be_visible()
-    page.screenshot(path=str(screenshots / f"player_live_cut_{width}.png"), full_page=True)
+    at_both_widths(page, screenshots, "player_live_cut", lambda p, width: expect(
+        p.locator("#me-tabs").get_by_role("link", name="Top cut")).to_be_visible())
 
     # they win the semi-final, lose the final: second place, the champion crowned
     def play_out(t):
@@ -160,7 +163,8 @@ def test_player_page_follows_the_round_and_the_cut(new_context, live_server, org
     page.goto(f"/t/{slug}/pairings")
     expect(page.locator(".you-banner")).to_contain_text("place 2 of 8")
     page.goto(_link(live_server, tid, me))
-    page.screenshot(path=str(screenshots / f"player_live_place_{width}.png"), full_page=True)
+    at_both_widths(page, screenshots, "player_live_place", lambda p, width: expect(
+        p.locator("#me-card")).to_contain_text("2nd place"))
 
 
 FORMATS = {
@@ -170,22 +174,22 @@ FORMATS = {
 }
 
 
-@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("fmt", list(FORMATS))
-def test_result_buttons_read_from_the_players_side(new_context, live_server, organizer, screenshots, fmt, width):
+def test_result_buttons_read_from_the_players_side(new_context, live_server, organizer, screenshots, fmt):
     """The second seat (Runner in single-sided swiss) sees its own wins first; the first seat's claim reaches it
     as "you lost ..." with a one-tap confirmation."""
     tid, _ = _event(live_server, organizer["id"], ["Ana Silva", "Bo Berg", "Cy Dahl", "Di Ek"], fmt=fmt,
-                    name=f"Worded {fmt} {width}")
+                    name=f"Worded {fmt} 360")
     _pair(live_server, tid, 1)
     first, second = _in_app(live_server, tid, lambda t: [
         p for p, _ in sorted(_table_of(t, 1, db.session.scalar(sa.select(Player.id).filter_by(
             tournament_id=t.id, name="Ana Silva")))[1], key=lambda s: s[1] != "corp")])
-    page = _context(new_context, width).new_page()
+    page = _context(new_context, 360).new_page()
     page.goto(_link(live_server, tid, second))
     buttons = page.locator("form.me-buttons button")
     expect(buttons).to_have_text(FORMATS[fmt])
-    page.screenshot(path=str(screenshots / f"player_worded_{fmt}_{width}.png"), full_page=True)
+    at_both_widths(page, screenshots, f"player_worded_{fmt}", lambda p, width: expect(buttons).to_have_text(
+        FORMATS[fmt]))
 
     def first_claims_a_win(t):
         match_id, _ = _table_of(t, 1, first)

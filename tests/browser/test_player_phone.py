@@ -1,8 +1,9 @@
 """A player on a 390x844 phone finds their table and the standings; public pages never scroll sideways at 360 px."""
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
+
+from tests.browser.conftest import at_both_widths
 
 ME = "Grace Hopper"
 MIN_TAP = 40  # px: a thumb-sized target
@@ -100,14 +101,16 @@ def test_public_tap_targets_are_thumb_sized(roster, phone, organizer, seed_swiss
     assert not small, f"tap targets under {MIN_TAP} px:\n" + "\n".join(small)
 
 
-@pytest.mark.parametrize("width", [NARROW, 1280])
-def test_standings_numbers_stay_whole(roster, new_context, organizer, seed_swiss, width):
+def test_standings_numbers_stay_whole(roster, new_context, organizer, seed_swiss, screenshots):
     """Readable on a phone and on a laptop: no number, record or header word of the standings is broken
-    across lines."""
+    across lines (a player's page: on the phone, then looked at on a laptop too)."""
     event = seed_swiss(organizer["id"], roster, rounds=3, name="Narrow Open")  # real, long identities
-    page = new_context(viewport={"width": width, "height": 740}, is_mobile=width < 800,
-                       has_touch=width < 800).new_page()
+    page = new_context(viewport={"width": NARROW, "height": 740}, is_mobile=True, has_touch=True).new_page()
     page.goto(f"/t/{event.slug}/standings")
+    at_both_widths(page, screenshots, "standings_whole", whole_numbers)
+
+
+def whole_numbers(page, width: int) -> None:
     broken = page.locator("table.standings").evaluate("""(table) => {
         const lines = (el) => {  // lines taken by the cell's own text (not its CSS label)
             const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);

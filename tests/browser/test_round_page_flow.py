@@ -1,7 +1,8 @@
-"""Issue 12, the TO's round page, on a 1280 px laptop and a 360 px phone: compact rows (many tables a screen), go to
-a table or a name, a "Saved" note after each tap without a reload, points before the round beside the names and the
-result apart, rule warnings on their table with a one-click fix, a past round read-only until "Edit results", and
-Undo apart at the bottom behind a confirmation. Screenshots go to /tmp/shots/roundpage/."""
+"""Issue 12, the TO's round page, on a 1280 px laptop, every screen also looked at on a 360 px phone: compact rows
+(many tables a screen), go to a table or a name, a "Saved" note after each tap without a reload, points before the
+round beside the names and the result apart, rule warnings on their table with a one-click fix, a past round read-
+only until "Edit results", and Undo apart at the bottom behind a confirmation. Screenshots go to
+/tmp/shots/roundpage/."""
 from __future__ import annotations
 
 import re
@@ -17,6 +18,8 @@ from app.models import Player, Round, Tournament
 from app.services.swiss import rounds as service
 from app.services.results import match_results
 from app.services.swiss import pairing_edits
+
+from tests.browser.conftest import at_both_widths
 
 SHOTS = Path("/tmp/shots/roundpage")
 SIZES = {
@@ -41,14 +44,10 @@ def no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
-@pytest.fixture(params=list(SIZES))
-def size(request) -> str:
-    return request.param
-
-
 @pytest.fixture
-def to_page(new_context, organizer, log_in, size):
-    page = new_context(**SIZES[size]).new_page()
+def to_page(new_context, organizer, log_in):
+    """The organizer's laptop: a flow runs there once; at_both_widths looks at each screen on a phone too."""
+    page = new_context(**SIZES["1280"]).new_page()
     log_in(page, organizer["email"])
     return page
 
@@ -59,25 +58,26 @@ def visible_rows(page) -> int:
         const r = li.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }).length""")
 
 
-def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss, size):
-    event = seed_swiss(organizer["id"], field(80), rounds=2, name=f"Compact {size}")
+def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss):
+    event = seed_swiss(organizer["id"], field(80), rounds=2, name="Compact 1280")
     event.pair(3)
     page = to_page
     page.goto(f"/tournaments/{event.id}/rounds/3")
     rows = page.locator("ol.matches > li.match")
     expect(rows).to_have_count(40)
-    no_sideways_scroll(page)
-    shot(page, f"round_top_{size}")
-    heights = rows.evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().height)")
-    if size == "1280":
-        assert max(heights) < 60, heights  # one line a table
-        page.evaluate("window.scrollTo(0, document.querySelector('ol.matches').offsetTop)")
-        assert visible_rows(page) >= 14
-    else:
-        assert max(heights) < 150, heights
-        page.evaluate("window.scrollTo(0, document.querySelector('ol.matches').offsetTop)")
-        assert visible_rows(page) >= 5
-    shot(page, f"round_live_{size}")
+    at_both_widths(page, SHOTS, "round_top", lambda p, width: p.evaluate("window.scrollTo(0, 0)"), full_page=False)
+
+    def compact(p, width):
+        heights = rows.evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().height)")
+        if width == 1280:
+            assert max(heights) < 60, heights  # one line a table
+            p.evaluate("window.scrollTo(0, document.querySelector('ol.matches').offsetTop)")
+            assert visible_rows(p) >= 14
+        else:
+            assert max(heights) < 150, heights
+            p.evaluate("window.scrollTo(0, document.querySelector('ol.matches').offsetTop)")
+            assert visible_rows(p) >= 5
+    at_both_widths(page, SHOTS, "round_live", compact, full_page=False)
 
     # Go to a table by number, then a player by part of their name (accents and case ignored).
     page.evaluate("window.marker = 'no reload'")
@@ -107,17 +107,18 @@ def test_compact_rows_go_to_and_saved_note(to_page, organizer, seed_swiss, size)
     expect(page.locator('[data-count="confirmed"]')).to_have_text("1")
     expect(page.locator("#unreported-line")).to_have_text("39 of 40 results to report.")
     assert page.evaluate("window.marker") == "no reload"
-    shot(page, f"round_saved_{size}")
+    at_both_widths(page, SHOTS, "round_saved", lambda p, width: expect(row.locator("[data-result]")).to_have_text(
+        "Runner win"), full_page=False)
     with event.live.app_context():
         (m,) = [m for m in service.load_round(db.session.get(Tournament, event.id), 3).matches if m.table == 12]
         assert m.result == "runner"
         db.session.remove()
 
 
-def test_saved_result_updates_the_page_without_a_reload(to_page, organizer, seed_swiss, size):
+def test_saved_result_updates_the_page_without_a_reload(to_page, organizer, seed_swiss):
     """The row's history, the progress line, the next round's button and the closed hand edits come with the
     save's answer, as a reload would show them."""
-    event = seed_swiss(organizer["id"], field(8), rounds=0, name=f"Live parts {size}")
+    event = seed_swiss(organizer["id"], field(8), rounds=0, name="Live parts 1280")
     event.pair(1)
     page = to_page
     page.goto(f"/tournaments/{event.id}/rounds/1")
@@ -137,8 +138,8 @@ def test_saved_result_updates_the_page_without_a_reload(to_page, organizer, seed
         == "t2 Corp win"
     row.locator(".result-log summary").click()
     expect(row.locator(".result-log")).to_contain_text("no result \u2192 Corp win")
-    no_sideways_scroll(page)
-    shot(page, f"round_parts_saved_{size}")
+    at_both_widths(page, SHOTS, "round_parts_saved", lambda p, width: expect(
+        row.locator(".result-log")).to_contain_text("no result \u2192 Corp win"), full_page=False)
     row.get_by_role("button", name="Tie", exact=True).click()
     expect(row.locator(".result-log summary")).to_have_text("History (2)")
     expect(row.locator("[data-result]")).to_have_text("Tie")
@@ -148,14 +149,14 @@ def test_saved_result_updates_the_page_without_a_reload(to_page, organizer, seed
     expect(page.locator("#unreported-line")).to_have_text("All results are in.")
     expect(page.locator("#round-actions").get_by_role("button", name="Pair round 2")).to_be_visible()
     assert page.evaluate("window.marker") == "no reload"
-    no_sideways_scroll(page)
-    shot(page, f"round_parts_all_in_{size}", full=True)
+    at_both_widths(page, SHOTS, "round_parts_all_in", lambda p, width: expect(
+        p.locator("#round-actions").get_by_role("button", name="Pair round 2")).to_be_visible())
 
 
-def test_saved_without_javascript_goes_back_to_the_table(new_context, organizer, log_in, seed_swiss, size):
-    event = seed_swiss(organizer["id"], field(40), rounds=0, name=f"No JS {size}")
+def test_saved_without_javascript_goes_back_to_the_table(new_context, organizer, log_in, seed_swiss):
+    event = seed_swiss(organizer["id"], field(40), rounds=0, name="No JS 1280")
     event.pair(1)
-    page = new_context(java_script_enabled=False, **SIZES[size]).new_page()
+    page = new_context(java_script_enabled=False, **SIZES["1280"]).new_page()
     log_in(page, organizer["email"])
     page.goto(f"/tournaments/{event.id}/rounds/1")
     page.locator("#t15").get_by_role("button", name="Tie", exact=True).click()
@@ -171,8 +172,8 @@ def event_name_at(event, number: int, table: int) -> str:
     return next(name for name, t in event.tables(number).items() if t == table)
 
 
-def test_points_before_the_round_and_the_result_apart(to_page, organizer, seed_swiss, size):
-    event = seed_swiss(organizer["id"], field(12), rounds=2, name=f"Points {size}")
+def test_points_before_the_round_and_the_result_apart(to_page, organizer, seed_swiss):
+    event = seed_swiss(organizer["id"], field(12), rounds=2, name="Points 1280")
     before = event.points()  # after rounds 1 and 2: what every player brings into round 3
     event.pair(3)
     event.report(3)
@@ -188,7 +189,8 @@ def test_points_before_the_round_and_the_result_apart(to_page, organizer, seed_s
     # Round 1 has no points to bring.
     page.goto(f"/tournaments/{event.id}/rounds/1")
     expect(page.locator(".match .pts")).to_have_count(0)
-    no_sideways_scroll(page)
+    at_both_widths(page, SHOTS, "round_points_round1", lambda p, width: expect(p.locator(".match .pts")).to_have_count(
+        0))
 
 
 def _double_rematch(live, owner_id: int, name: str) -> tuple[int, str, str]:
@@ -216,8 +218,8 @@ def _double_rematch(live, owner_id: int, name: str) -> tuple[int, str, str]:
     return tid, *names
 
 
-def test_warning_on_its_table_with_a_one_click_swap(to_page, organizer, live_server, unique, size):
-    tid, a, b = _double_rematch(live_server, organizer["id"], f"Rematch {size} {unique}")
+def test_warning_on_its_table_with_a_one_click_swap(to_page, organizer, live_server, unique):
+    tid, a, b = _double_rematch(live_server, organizer["id"], f"Rematch 1280 {unique}")
     page = to_page
     page.goto(f"/tournaments/{tid}/rounds/2")
     text = re.compile(f"({a} and {b}|{b} and {a}) have played each other already")
@@ -229,8 +231,12 @@ def test_warning_on_its_table_with_a_one_click_swap(to_page, organizer, live_ser
     expect(page.locator("#pairing-check")).to_contain_text("Check table")
     page.locator("#pairing-check .table-link").first.click()
     expect(broken.first).to_be_in_viewport()
-    no_sideways_scroll(page)
-    shot(page, f"round_warning_{size}")
+
+    def on_its_table(p, width):
+        expect(broken.filter(has_text=text)).to_have_count(1)
+        broken.first.scroll_into_view_if_needed()  # the other width moved the page under the view
+        expect(broken.first).to_be_in_viewport()
+    at_both_widths(page, SHOTS, "round_warning", on_its_table, full_page=False)
     for left in range(n - 1, -1, -1):  # one click a table, each clean afterwards
         fix = broken.first.get_by_role("button", name="Swap")
         expect(fix).to_have_count(1)
@@ -239,11 +245,12 @@ def test_warning_on_its_table_with_a_one_click_swap(to_page, organizer, live_ser
         expect(page.locator("li.match.broken")).to_have_count(left)
     expect(page.locator("#pairing-check")).to_have_count(0)
     expect(page.locator("details#edit-pairings")).to_have_attribute("open", "")
-    shot(page, f"round_fixed_{size}")
+    at_both_widths(page, SHOTS, "round_fixed", lambda p, width: expect(p.locator("li.match.broken")).to_have_count(0),
+                   full_page=False)
 
 
-def test_same_sides_fixed_by_swapping_sides_and_form_stays_open(to_page, organizer, seed_swiss, size):
-    event = seed_swiss(organizer["id"], field(12), rounds=1, name=f"Sides {size}")
+def test_same_sides_fixed_by_swapping_sides_and_form_stays_open(to_page, organizer, seed_swiss):
+    event = seed_swiss(organizer["id"], field(12), rounds=1, name="Sides 1280")
     with event.live.app_context():
         t = db.session.get(Tournament, event.id)
         first = service.load_round(t, 1).matches[0]
@@ -272,36 +279,39 @@ def test_same_sides_fixed_by_swapping_sides_and_form_stays_open(to_page, organiz
     expect(page.locator(".flash.warning")).to_have_count(0)  # warnings show on the tables, not twice
 
 
-def test_undo_is_apart_and_asks(to_page, organizer, seed_swiss, size):
-    event = seed_swiss(organizer["id"], field(12), rounds=1, name=f"Undo {size}")
+def test_undo_is_apart_and_asks(to_page, organizer, seed_swiss):
+    event = seed_swiss(organizer["id"], field(12), rounds=1, name="Undo 1280")
     page = to_page
     page.goto(f"/tournaments/{event.id}/rounds/1")
     expect(page.locator(".actions").get_by_role("button", name="Undo round 1")).to_have_count(0)
     expect(page.locator(".actions").get_by_role("link", name="Standings", exact=True)).to_be_visible()
     zone = page.locator("#danger-zone")
-    assert zone.evaluate("(z) => z.getBoundingClientRect().top") > \
-        page.locator("ol.matches").evaluate("(l) => l.getBoundingClientRect().bottom")
+
+    def below_the_tables(p, width):
+        assert zone.evaluate("(z) => z.getBoundingClientRect().top") > \
+            p.locator("ol.matches").evaluate("(l) => l.getBoundingClientRect().bottom")
+        zone.scroll_into_view_if_needed()
+    below_the_tables(page, 1280)
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     zone.get_by_role("button", name="Undo round 1").click()
     assert asked and "Delete round 1" in asked[0] and "cannot be undone" in asked[0]
     expect(page.locator("ol.matches > li.match")).to_have_count(6)
-    zone.scroll_into_view_if_needed()
-    shot(page, f"round_danger_{size}")
+    at_both_widths(page, SHOTS, "round_danger", below_the_tables, full_page=False)
     with event.live.app_context():
         assert db.session.scalar(sa.select(sa.func.count(Round.id)).where(Round.tournament_id == event.id)) == 1
         db.session.remove()
 
 
-def test_past_round_read_only_until_edit(to_page, organizer, seed_swiss, size):
-    event = seed_swiss(organizer["id"], field(12), rounds=2, name=f"Past {size}")
+def test_past_round_read_only_until_edit(to_page, organizer, seed_swiss):
+    event = seed_swiss(organizer["id"], field(12), rounds=2, name="Past 1280")
     page = to_page
     page.goto(f"/tournaments/{event.id}/rounds/1")
     expect(page.locator("#past-round")).to_contain_text("read-only")
     expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
     expect(page.locator("#danger-zone")).to_have_count(0)
-    no_sideways_scroll(page)
-    shot(page, f"round_past_{size}", full=True)
+    at_both_widths(page, SHOTS, "round_past", lambda p, width: expect(p.locator("#past-round")).to_contain_text(
+        "read-only"))
     # Cancel the confirmation: still read-only.
     page.once("dialog", lambda d: d.dismiss())
     page.get_by_role("button", name="Edit results").click()
@@ -318,16 +328,17 @@ def test_past_round_read_only_until_edit(to_page, organizer, seed_swiss, size):
     row.get_by_role("button", name=new, exact=True).click()
     expect(page.locator("#toast")).to_have_text(f"Saved \u2713 table {table}: {new}")
     expect(row.locator("[data-result]")).to_have_text(new)
-    shot(page, f"round_past_editing_{size}")
+    at_both_widths(page, SHOTS, "round_past_editing", lambda p, width: expect(
+        row.locator("[data-result]")).to_have_text(new), full_page=False)
     page.get_by_role("link", name="Done editing").click()
     expect(page.locator("ol.matches .result-buttons")).to_have_count(0)
     expect(page.locator(f"#t{table} [data-result]")).to_have_text(new)
 
 
-def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_server, unique, size):
+def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_server, unique):
     """A player dropped after the pairing and one registered late: each warning's button repairs it."""
     with live_server.app_context():
-        t = Tournament(owner_id=organizer["id"], name=f"Late changes {size} {unique}", format="single",
+        t = Tournament(owner_id=organizer["id"], name=f"Late changes 1280 {unique}", format="single",
                        planned_rounds=3)
         db.session.add(t)
         db.session.commit()
@@ -346,8 +357,8 @@ def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_se
     row = page.locator(f"#t{table}")
     expect(row).to_contain_text(f"{gone_name} has dropped.")
     expect(page.locator("#pairing-check")).to_contain_text("Not paired this round: Late Comer.")
-    no_sideways_scroll(page)
-    shot(page, f"round_fixes_{size}", full=True)
+    at_both_widths(page, SHOTS, "round_fixes", lambda p, width: expect(row).to_contain_text(
+        f"{gone_name} has dropped."))
     row.get_by_role("button", name=re.compile(f"^Take {gone_name} out")).click()
     expect(page.locator(".flash.success")).to_have_text("Pairings changed.")
     expect(page.locator("li.match.broken")).to_have_count(0)
@@ -356,7 +367,8 @@ def test_fixes_for_a_dropped_player_and_one_left_out(to_page, organizer, live_se
     expect(page.locator("#pairing-check")).to_have_count(0)
     expect(page.locator("ol.matches")).to_contain_text("Late Comer")
     expect(page.locator("ol.matches")).not_to_contain_text(gone_name)
-    shot(page, f"round_fixed_{size}", full=True)
+    at_both_widths(page, SHOTS, "round_fixed", lambda p, width: expect(p.locator("ol.matches")).to_contain_text(
+        "Late Comer"))
 
 
 def _plain_round(live, owner_id: int, name: str) -> int:
@@ -375,11 +387,11 @@ def _plain_round(live, owner_id: int, name: str) -> int:
 
 
 def test_a_result_from_another_device_arrives_by_the_poll(to_page, new_context, organizer, log_in, live_server,
-                                                          unique, size, screenshots):
+                                                          unique, screenshots):
     """The open page asks which of its parts changed and swaps in the server's drawing of them: the row with its
     history, the counts, the progress line. A row whose custom result is being typed waits until it is closed;
     a focused button keeps its focus in the new row."""
-    tid = _plain_round(live_server, organizer["id"], f"Poll {size} {unique}")
+    tid = _plain_round(live_server, organizer["id"], f"Poll 1280 {unique}")
     page = to_page
     page.clock.install()  # its time flows as the real one; next_poll() moves it on to the page's next poll
     page.goto(f"/tournaments/{tid}/rounds/1")
@@ -421,9 +433,12 @@ def test_a_result_from_another_device_arrives_by_the_poll(to_page, new_context, 
     expect(row.locator("input[name=first]")).to_have_value("2")
     expect(row.locator("input[name=first]")).to_be_focused()
     expect(row.locator("[data-result]")).to_have_text("no result")
-    shot_path = screenshots / f"round_poll_typing_{size}.png"
-    row.scroll_into_view_if_needed()
-    page.screenshot(path=str(shot_path))
+
+    def still_typing(p, width):
+        expect(row.locator("input[name=first]")).to_have_value("2")
+        expect(row.locator("input[name=first]")).to_be_focused()
+        row.scroll_into_view_if_needed()
+    at_both_widths(page, screenshots, "round_poll_typing", still_typing, full_page=False)
     row.locator("details.custom summary").click()  # closed: the next poll brings the row
     next_poll()
     expect(row.locator("[data-result]")).to_have_text("0-2")
@@ -439,5 +454,5 @@ def test_a_result_from_another_device_arrives_by_the_poll(to_page, new_context, 
         == "t3 1-1 draw"
     assert page.evaluate("window.marker") == "no reload"
     expect(page.locator("#unreported-line")).to_have_text("1 of 4 results to report.")
-    no_sideways_scroll(page)
-    page.screenshot(path=str(screenshots / f"round_poll_arrived_{size}.png"), full_page=True)
+    at_both_widths(page, screenshots, "round_poll_arrived", lambda p, width: expect(
+        p.locator("#t3 [data-result]")).to_have_text("2-0"))
