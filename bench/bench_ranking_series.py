@@ -283,7 +283,7 @@ def league(args):
     events, newcomers = league_schedule(seed)
     rows, extra = [], {}
     model, learnt = LEAGUE_RATED.get(name, (None, True))
-    rule = name.split(":")[1] if ":" in name else "dutch"
+    rule = name.split(":")[1] if ":" in name else "app"
     state = R.Ratings(model if model != FIT else R.DEFAULT_MODEL, learnt=learnt) if model else None
     history = []
     for e, (att, skill, rounds, es, club) in enumerate(events):

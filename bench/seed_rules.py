@@ -6,8 +6,9 @@ Every rule re-pairs a cell's players among themselves, fresh pairs of the two cl
 ranked strongest first (0-based ranks), each rule names every player's ideal partner; when past meetings forbid
 that pairing, the perfect matching nearest to it (least sum of squared distances from the ideal, every allowed pair).
 
-- dutch: the app's rule, i against i + k (top half against bottom half in order).
-- fold: i against 2k - 1 - i (strongest against weakest).
+- app: the app's own code, untouched (the `sass-rating` pairer).
+- dutch: i against i + k (top half against bottom half in order; the app's rule until 2026-12-08).
+- fold: i against 2k - 1 - i (strongest against weakest; the app's rule since).
 - adjacent: 2m against 2m + 1 (similar strengths together: strong against strong).
 - adjacent-early / adjacent-late: adjacent in the event's first half of rounds (rounded up) or its last two rounds,
   dutch in the others.
@@ -19,8 +20,8 @@ import rustworkx as rx
 from app.core.pairing import strength
 
 _app_repair = strength._repair
-RULES = ("dutch", "fold", "adjacent", "adjacent-early", "adjacent-late")
-_now = {"rule": "dutch", "round": 1, "rounds": 1}
+RULES = ("app", "dutch", "fold", "adjacent", "adjacent-early", "adjacent-late")
+_now = {"rule": "app", "round": 1, "rounds": 1}
 
 
 def _order_rule() -> str:
@@ -43,8 +44,8 @@ def _distance(rule: str, i: int, j: int, k: int) -> int:
 
 def _repair(games, left, fresh, strength_of, coin):
     rule = _order_rule()
-    if rule == "dutch" or len(games) < 2:
-        return _app_repair(games, left, fresh, strength_of, coin)
+    if len(games) < 2:
+        return games
     players = [p for g in games for p in g]
     order = sorted(players, key=lambda p: (-strength_of[p], coin[p]))
     n, k = len(order), len(games)
@@ -63,9 +64,9 @@ def _repair(games, left, fresh, strength_of, coin):
 
 
 def use(rule: str, rounds: int) -> None:
-    """This process pairs the next event's cells by `rule` (`dutch`: the app's own code, untouched)."""
+    """This process pairs the next event's cells by `rule` (`app`: the app's own code, untouched)."""
     _now.update(rule=rule, rounds=rounds)
-    strength._repair = _repair if rule != "dutch" else _app_repair
+    strength._repair = _repair if rule != "app" else _app_repair
 
 
 def at_round(pairer):
