@@ -32,9 +32,10 @@ game, app/core/rating_fit.py), sass (no rating); `--pairers` chooses others: sas
 2026-12-08: Glicko-2 with the newcomers' learnt prior and the seeding's estimate), sass-rating-mean (Glicko-2 with
 newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass-weng-lin, the peers,
 sass-rating:RULE (the same strengths used by another order inside a cell: bench/seed_rules.py).
-`--keep DIR` keeps every pairer's seasons between runs (by app/core's code; a shorter kept run is extended). Figures on the season's last 8 events, averaged per season first, SE =
-sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
-season, under both rules, on sass-rating's games.
+`--keep DIR` keeps every pairer's seasons between runs (by app/core's code; a shorter kept run is extended).
+Figures on the season's last 8 events, averaged per season first, SE = sd / sqrt(seasons); then each model's
+seeding estimate against true skill among the current members after the season, under both rules, on sass-rating's
+games.
 """
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ that pairing, the perfect matching nearest to it (least sum of squared distances
 - adjacent: 2m against 2m + 1 (similar strengths together: strong against strong).
 - adjacent-early / adjacent-late: adjacent in the event's first half of rounds (rounded up) or its last two rounds,
   dutch in the others.
+- fold-early / fold-late: fold in the first half of rounds (rounded up) or the last two rounds, dutch in the others.
 """
 from __future__ import annotations
 
@@ -20,16 +21,16 @@ import rustworkx as rx
 from app.core.pairing import strength
 
 _app_repair = strength._repair
-RULES = ("app", "dutch", "fold", "adjacent", "adjacent-early", "adjacent-late")
+RULES = ("app", "dutch", "fold", "adjacent", "adjacent-early", "adjacent-late", "fold-early", "fold-late")
 _now = {"rule": "app", "round": 1, "rounds": 1}
 
 
 def _order_rule() -> str:
     rule, rnd, rounds = _now["rule"], _now["round"], _now["rounds"]
-    if rule == "adjacent-early":
-        return "adjacent" if rnd <= (rounds + 1) // 2 else "dutch"
-    if rule == "adjacent-late":
-        return "adjacent" if rnd > rounds - 2 else "dutch"
+    if rule.endswith("-early"):
+        return rule[:-6] if rnd <= (rounds + 1) // 2 else "dutch"
+    if rule.endswith("-late"):
+        return rule[:-5] if rnd > rounds - 2 else "dutch"
     return rule
 
 
