@@ -30,10 +30,12 @@ recommended number of rounds. Season s is seeded "league:s" (the schedule and sk
 + e (pairing and luck), seasons 0..N-1. Pairers: sass-rating (the app's seeding: one joint fit of every earlier
 game, app/core/rating_fit.py), sass (no rating); `--pairers` chooses others: sass-rating-glicko2 (the rule before
 2026-12-08: Glicko-2 with the newcomers' learnt prior and the seeding's estimate), sass-rating-mean (Glicko-2 with
-newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass-weng-lin, the peers.
-`--keep DIR` keeps every pairer's seasons between runs (by app/core's code). Figures on the season's last 8 events, averaged per season first, SE =
-sd / sqrt(seasons); then each model's seeding estimate against true skill among the current members after the
-season, under both rules, on sass-rating's games.
+newcomers at the club's mean, strengths from mu alone: `Ratings(learnt=False)`), sass-weng-lin, the peers,
+sass-rating:RULE (the same strengths used by another order inside a cell: bench/seed_rules.py).
+`--keep DIR` keeps every pairer's seasons between runs (by app/core's code; a shorter kept run is extended).
+Figures on the season's last 8 events, averaged per season first, SE = sd / sqrt(seasons); then each model's
+seeding estimate against true skill among the current members after the season, under both rules, on sass-rating's
+games.
 """
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ from app.core.standings import recommended_rounds
 
 from app.core.pairing import Game
 
+from . import seed_rules
 from .bench_ranking import PAIRERS, PEERS, TIE_P, Player, _accuracy, _mean_se, _play, final_orders, truth_order
 
 CLUB = 40
@@ -198,7 +201,8 @@ CORP_EDGE = math.log(0.55 / 0.45)  # a Corp of equal skill wins 55 % of its deci
 ID_P = 0.7  # in the last round, two players both at or above the 8th best score draw intentionally this often
 FIT = "fit"  # the app's seeding (app/services/ratings.py): one joint fit of every earlier game (rating_fit.py)
 LEAGUE_RATED = {"sass-rating": (FIT, True), "sass-rating-glicko2": (R.Model.GLICKO2, True),
-                "sass-rating-mean": (R.DEFAULT_MODEL, False), f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True)}
+                "sass-rating-mean": (R.DEFAULT_MODEL, False), f"sass-{OTHER_MODEL.value}": (OTHER_MODEL, True),
+                **{f"sass-rating:{rule}": (FIT, True) for rule in seed_rules.RULES[1:]}}  # seed_rules.py
 LEAGUE_NAMES = ["sass-rating", "sass", *PEERS]
 LEAGUE_MODELS = (R.Model.GLICKO2,)  # re-rated after each season beside the fit (Weng-Lin's re-rate costs more)
 
@@ -280,6 +284,7 @@ def league(args):
     events, newcomers = league_schedule(seed)
     rows, extra = [], {}
     model, learnt = LEAGUE_RATED.get(name, (None, True))
+    rule = name.split(":")[1] if ":" in name else "app"
     state = R.Ratings(model if model != FIT else R.DEFAULT_MODEL, learnt=learnt) if model else None
     history = []
     for e, (att, skill, rounds, es, club) in enumerate(events):
@@ -294,7 +299,8 @@ def league(args):
                 strengths = R.strengths(state, keys) if state.ratings else None
             if measured and state.ratings:
                 extra.setdefault("pre-event", []).append(_spearman(strengths, dict(enumerate(skill))))
-            pairer = _rated_sass(strengths)
+            seed_rules.use(rule, rounds)
+            pairer = seed_rules.at_round(_rated_sass(strengths))
         else:
             pairer = PAIRERS[name]
         st, games = _play_league(pairer, skill, rounds, es)
@@ -342,11 +348,15 @@ def _league_runs(name, n_seasons, pool, keep):
     if path:  # a run of as many seasons or more: its first n_seasons are these (season s is seeded by s)
         kept = sorted((int(f[len(name) + 1:-5]), f) for f in (os.listdir(keep) if os.path.isdir(keep) else [])
                       if f.startswith(f"{name}-") and f[len(name) + 1:-5].isdigit())
-        for n, f in kept:
+        done: list = []
+        for n, f in kept:  # the longest kept run; a shorter one is extended by the seasons it lacks
+            with open(os.path.join(keep, f)) as fh:
+                done = [(rows, extra) for rows, extra in json.load(fh)]
             if n >= n_seasons:
-                with open(os.path.join(keep, f)) as fh:
-                    return [(rows, extra) for rows, extra in json.load(fh)[:n_seasons]]
-    out = pool.map(league, [(name, s) for s in range(n_seasons)], chunksize=2)
+                return done[:n_seasons]
+    else:
+        done = []
+    out = done + pool.map(league, [(name, s) for s in range(len(done), n_seasons)], chunksize=2)
     if path:
         os.makedirs(keep, exist_ok=True)
         with open(path, "w") as f:

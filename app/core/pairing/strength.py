@@ -8,14 +8,14 @@ players, fresh pairs only, keeps every pair's cost and the total: a pairing's co
 players who met stay as they are.
 
 Inside a cell the players are ranked by strength (strongest first; equal strengths by a coin seeded apart from the
-engine's, so determinism holds and the sides' coins do not move), and re-paired top half against bottom half in
-order, as chess's Dutch system does in a score group: 1st against (k+1)-th, 2nd against (k+2)-th of 2k. When past
-meetings forbid some of those, the pairing nearest to it: the minimum of the sum of (rank gap - k)^2, an exact
-integer matching, first over the pairs whose rank gap is within 16 of k, then 64, then all (a cell of more than
-400 players that pairs in neither window keeps the engine's games). A two-class cell (Corp class against Runner class)
-ranks its 2k players together and keeps
-each game between the two classes. Strengths are compared only, so ints and Fractions are exact; a player without
-one takes the mean of the others'.
+engine's, so determinism holds and the sides' coins do not move), and **folded**: the strongest against the weakest,
+the 2nd against the 2nd weakest, of 2k: i-th against (2k + 1 - i)-th. So the standings follow the strengths sooner
+(measured against the Dutch order, top half against bottom half, in docs/benchmarks.md). When past meetings forbid
+some of those, the pairing nearest to it: the minimum of the sum of (rank_a + rank_b - (2k - 1))^2 (0-based ranks),
+an exact integer matching, first over the pairs within 16 of the fold, then 64, then all (a cell of more than 400
+players that pairs in neither window keeps the engine's games). A two-class cell (Corp class against Runner class)
+ranks its 2k players together and keeps each game between the two classes. Strengths are compared only, so ints and
+Fractions are exact; a player without one takes the mean of the others'.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 
 import rustworkx as rx
 
-WINDOWS = (16, 64, None)  # rank gaps tried around k, widened until the cell pairs (None: every pair)
+WINDOWS = (16, 64, None)  # distances from the fold tried, widened until the cell pairs (None: every pair)
 CELL_LIMIT = 400  # a cell this big pairs within a window or keeps the engine's games (a full solve takes seconds)
 
 
@@ -78,9 +78,9 @@ def _repair(games: list[tuple], left, fresh, strength: dict, coin: dict) -> list
         return (not two_classes or (a in left) != (b in left)) and fresh(a, b)
 
     if not two_classes:
-        dutch = [(order[i], order[i + k]) for i in range(k)]
-        if all(may(a, b) for a, b in dutch):
-            return dutch
+        fold = [(order[i], order[2 * k - 1 - i]) for i in range(k)]
+        if all(may(a, b) for a, b in fold):
+            return fold
     for window in WINDOWS:
         if window is None and len(players) > CELL_LIMIT:
             break
@@ -91,17 +91,19 @@ def _repair(games: list[tuple], left, fresh, strength: dict, coin: dict) -> list
 
 
 def _nearest(order: list, k: int, may, window) -> list[tuple] | None:
-    """The perfect matching of `order` (strongest first) with the least sum of (rank gap - k)^2, over the pairs
-    `may` allows whose gap is within `window` of k (None: every pair); None when there is no such matching."""
+    """The perfect matching of `order` (strongest first) with the least sum of (i + j - (2k - 1))^2 over its pairs of
+    ranks i, j, among the pairs `may` allows within `window` of the fold (None: every pair); None when there is no
+    such matching."""
     n = len(order)
     graph = rx.PyGraph()
     graph.add_nodes_from(order)
     top = 4 * k * k + 1
     for i in range(n):
-        lo, hi = (i + 1, n) if window is None else (max(i + 1, i + k - window), min(n, i + k + window + 1))
+        mirror = n - 1 - i
+        lo, hi = (i + 1, n) if window is None else (max(i + 1, mirror - window), min(n, mirror + window + 1))
         for j in range(lo, hi):
             if may(order[i], order[j]):
-                graph.add_edge(i, j, top - (j - i - k) ** 2)
+                graph.add_edge(i, j, top - (j - mirror) ** 2)
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if len(mate) != k:
         return None

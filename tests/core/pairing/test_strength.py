@@ -1,5 +1,5 @@
 """Seeding by strength: it only chooses among equal-cost pairings (cost unchanged in every format), deterministic,
-and inside a cell the top half meets the bottom half in order."""
+and inside a cell the strongest meets the weakest (the fold)."""
 import random
 from fractions import Fraction
 
@@ -45,28 +45,33 @@ def test_strengths_never_change_the_cost(fmt, n, rounds, seed, model, exact, mis
     assert again.pairings == seeded.pairings
 
 
-def test_round_one_pairs_the_top_half_against_the_bottom_half_in_order():
+def test_round_one_folds_the_strongest_against_the_weakest():
     ents = [Entrant(i, f"P{i}") for i in range(8)]
     strengths = {i: 100 - 10 * i for i in range(8)}  # 0 strongest, 7 weakest
     for fmt in FORMATS:
         plan = pair_round(fmt, ents, [], seed=3, strengths=strengths)
-        assert _pairs(plan) == {frozenset(p) for p in [(0, 4), (1, 5), (2, 6), (3, 7)]}, fmt
+        assert _pairs(plan) == {frozenset(p) for p in [(0, 7), (1, 6), (2, 5), (3, 4)]}, fmt
 
 
-def test_the_strength_decides_inside_a_score_cell_and_a_past_meeting_is_avoided():
+def test_a_forbidden_fold_takes_the_nearest_pairing():
+    """Six players of one cell, 0 strongest; 0 and 5 met. Of the pairings left, the least sum of (i + j - 5)^2 is
+    0-4, 1-5, 2-3 (1 + 1 + 0), not the Dutch order's 0-3, 1-4, 2-5 (4 + 0 + 4)."""
+    players = list(range(6))
+    strength = {p: 60 - p for p in players}
+    engine = [(0, 1), (2, 3), (4, 5)]
+    out = seed_cells(engine, lambda p: "cell", lambda a, b: {a, b} != {0, 5}, strength, random.Random(0))
+    assert {frozenset(g) for g in out} == {frozenset(g) for g in [(0, 4), (1, 5), (2, 3)]}
+    assert sorted(p for g in out for p in g) == players
+
+
+def test_the_strength_decides_inside_each_score_cell():
     """Round 2 of 8, double-sided: four 6-0 winners and four losers (two cells). Inside the winners' cell the
-    strongest (0) meets the third strongest (2) unless they met: then the nearest pairing to that order."""
+    strongest (0) meets the weakest (3), and reversed strengths cost the same."""
     ents = [Entrant(i, f"P{i}") for i in range(8)]
     games = [Game(1, a, b, 6, 0) for a, b in [(0, 4), (1, 5), (2, 6), (3, 7)]]
     strengths = {0: 9, 1: 8, 2: 7, 3: 6, 4: 5, 5: 4, 6: 3, 7: 2}
     plan = pair_round(Format.DOUBLE_SIDED, ents, games, seed=1, strengths=strengths)
-    assert _pairs(plan) == {frozenset(p) for p in [(0, 2), (1, 3), (4, 6), (5, 7)]}
-    games[0] = Game(1, 0, 2, 6, 0)  # 0 already met 2 (and 4 met... 6 instead, below)
-    games[2] = Game(1, 4, 6, 6, 0)
-    plan = pair_round(Format.DOUBLE_SIDED, ents, games, seed=1, strengths=strengths)
-    winners = {0, 1, 4, 3}
-    got = {frozenset(p) for p in _pairs(plan) if set(p) <= winners}
-    assert got == {frozenset((0, 3)), frozenset((1, 4))}  # ranks 0-3 and 1-2: gaps 3 and 1, nearest to 2 and 2
+    assert _pairs(plan) == {frozenset(p) for p in [(0, 3), (1, 2), (4, 7), (5, 6)]}
     reversed_strengths = {p: -s for p, s in strengths.items()}
     plan2 = pair_round(Format.DOUBLE_SIDED, ents, games, seed=1, strengths=reversed_strengths)
     assert plan2.total_cost == plan.total_cost
@@ -79,9 +84,9 @@ def test_a_two_class_cell_keeps_each_game_between_its_classes():
     out = seed_cells(list(zip(corps, runners)), cls.__getitem__, lambda a, b: True, strength, random.Random(0))
     assert all({cls[a], cls[b]} == {"corp", "runner"} for a, b in out)
     assert sorted(p for g in out for p in g) == sorted(corps + runners)
-    # ranks c1 0, r1 1, c2 2, r2 3, c3 4, r3 5; k = 3: the gaps nearest 3 are c1-r2, c2-r3, c3-r1 (3, 3, 3)
-    assert {frozenset(g) for g in out} == {frozenset(("c1", "r2")), frozenset(("c2", "r3")),
-                                           frozenset(("c3", "r1"))}
+    # ranks c1 0, r1 1, c2 2, r2 3, c3 4, r3 5; the fold c1-r3, r1-c3, c2-r2 keeps every game Corp against Runner
+    assert {frozenset(g) for g in out} == {frozenset(("c1", "r3")), frozenset(("r1", "c3")),
+                                           frozenset(("c2", "r2"))}
 
 
 def test_equal_strengths_keep_determinism_and_sides_are_still_balanced():
@@ -97,12 +102,12 @@ def test_equal_strengths_keep_determinism_and_sides_are_still_balanced():
 
 
 def test_a_big_two_class_cell_is_paired_inside_the_window():
-    """120 players: Corps the 60 strongest, Runners the 60 weakest; the window's solve (gaps near k = 60) gives the
-    Dutch pairing exactly: i-th strongest Corp against i-th strongest Runner."""
+    """120 players: Corps the 60 strongest, Runners the 60 weakest; the window's solve (near the fold) gives the
+    fold exactly: i-th strongest Corp against i-th weakest Runner."""
     corps, runners = [f"c{i}" for i in range(60)], [f"r{i}" for i in range(60)]
     strength = {**{c: 1000 - i for i, c in enumerate(corps)}, **{r: 500 - i for i, r in enumerate(runners)}}
     shuffled = runners[:]
     random.Random(4).shuffle(shuffled)
     cls = lambda p: p[0]  # noqa: E731
     out = seed_cells(list(zip(corps, shuffled)), cls, lambda a, b: True, strength, random.Random(0))
-    assert {frozenset(g) for g in out} == {frozenset((f"c{i}", f"r{i}")) for i in range(60)}
+    assert {frozenset(g) for g in out} == {frozenset((f"c{i}", f"r{59 - i}")) for i in range(60)}
