@@ -267,7 +267,7 @@ class running:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(standin))
 
     def __enter__(self) -> str:
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
         self.standin.url = f"http://127.0.0.1:{self.server.server_port}"
         return self.standin.url

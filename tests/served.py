@@ -15,7 +15,8 @@ def served(flask_app):
     yields its base URL; stops the server and closes the app's connections afterwards."""
     server = make_server("127.0.0.1", 0, flask_app, threaded=True)
     server.daemon_threads = False  # server_close() waits for the requests still running (socketserver's block_on_close)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutting down waits for the next one (0.5 s by default, paid by every test that serves)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"

@@ -80,7 +80,9 @@ def live_server(tmp_path_factory):
         live.errors.append(repr(exception))
 
     got_request_exception.connect(record, app, weak=False)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    # a short poll: shutting down waits for the next one (0.5 s by default, paid by every test that serves)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="live-server",
+                              daemon=True)
     thread.start()
     yield live
     server.shutdown()
