@@ -14,14 +14,12 @@ from __future__ import annotations
 import logging
 from typing import Optional
 
-import sqlalchemy as sa
-
 from ..core.kept import Kept
 from ..core.seat_lookup import BUCKETS
-from ..extensions import db
 from ..models import Tournament
 from ..services.swiss import seat_lookup
 from . import page_cache
+from .access import public_tournament
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +56,8 @@ def ready(slug: str, status: dict) -> None:
     if _made.find(slug) == seen:
         return
     try:
-        t = db.session.scalar(sa.select(Tournament).where(Tournament.slug == slug)) if number else None
-        if t is not None:
-            make_all(t, number)
+        if number:  # status.json found the event: public_tournament finds it too
+            make_all(public_tournament(slug), number)
     except Exception:  # noqa: BLE001 - the status is what every phone waits for; the answers can wait
         log.exception("seats answers of %s round %s not made ahead", slug, number)
     _made.keep(slug, seen)  # tried once, failed or not: not again on every status of this round
